@@ -1,0 +1,99 @@
+"""cardcrawl: exact, pure rules engines for grid-crawling card games.
+
+The public surface is re-exported here; game-specific names live in
+:mod:`cardcrawl.mapless` (and, as they arrive, other game packages). Nothing else
+is promised.
+
+Example:
+    >>> import cardcrawl
+    >>> game = cardcrawl.load("mapless-house", max_turns=200)
+    >>> state = game.initial_state(seed=42)
+    >>> game.current_player(state)
+    0
+"""
+
+from cardcrawl._cards import RANK_NAMES, Card, Suit, parse_cards, standard_deck
+from cardcrawl._deck import Deck
+from cardcrawl._engine import FORMAT_VERSION, GameBase
+from cardcrawl._errors import (
+    CardcrawlError,
+    IllegalActionError,
+    OptionsError,
+    ParseError,
+    PlayerError,
+    RecordError,
+    SerializationError,
+    StackError,
+    UnknownGameError,
+)
+from cardcrawl._grid import Cell, Grid, distance, neighbours, touching
+from cardcrawl._options import OptionsBase
+from cardcrawl._protocol import CHANCE, TERMINAL, Game, GameState, Outcome
+from cardcrawl._random import rng_below, rng_choice_weighted, rng_derive, rng_from_seed, rng_next
+from cardcrawl._record import Record
+from cardcrawl._registry import (
+    GameSpec,
+    game_names,
+    get_spec,
+    load,
+    register_game,
+    register_variant,
+)
+from cardcrawl._version import __version__
+
+__all__ = [
+    "CHANCE",
+    "FORMAT_VERSION",
+    "RANK_NAMES",
+    "TERMINAL",
+    "Card",
+    "CardcrawlError",
+    "Cell",
+    "Deck",
+    "Game",
+    "GameBase",
+    "GameSpec",
+    "GameState",
+    "Grid",
+    "IllegalActionError",
+    "OptionsBase",
+    "OptionsError",
+    "Outcome",
+    "ParseError",
+    "PlayerError",
+    "Record",
+    "RecordError",
+    "SerializationError",
+    "StackError",
+    "Suit",
+    "UnknownGameError",
+    "__version__",
+    "distance",
+    "game_names",
+    "get_spec",
+    "load",
+    "neighbours",
+    "parse_cards",
+    "register_game",
+    "register_variant",
+    "rng_below",
+    "rng_choice_weighted",
+    "rng_derive",
+    "rng_from_seed",
+    "rng_next",
+    "standard_deck",
+    "touching",
+]
+
+
+def _register_builtin_games() -> None:
+    from cardcrawl.mapless import MaplessHouse
+
+    register_game(
+        "mapless-house",
+        MaplessHouse,
+        description="The Mapless House: build the house card by card, then escape the Stalkers.",
+    )
+
+
+_register_builtin_games()

@@ -1,0 +1,106 @@
+"""The exception hierarchy: every error cardcrawl raises on purpose derives from one root.
+
+Each class also derives from the built-in exception a caller would naturally catch
+(``ValueError`` for bad values, ``LookupError`` for unknown names), so code written
+against the standard library keeps working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = [
+    "CardcrawlError",
+    "IllegalActionError",
+    "OptionsError",
+    "ParseError",
+    "PlayerError",
+    "RecordError",
+    "SerializationError",
+    "StackError",
+    "UnknownGameError",
+]
+
+
+class CardcrawlError(Exception):
+    """The root of every error that cardcrawl raises on purpose.
+
+    Example:
+        >>> import cardcrawl
+        >>> issubclass(cardcrawl.IllegalActionError, cardcrawl.CardcrawlError)
+        True
+    """
+
+
+class ParseError(CardcrawlError, ValueError):
+    """Text that should name a card, a cell or an action does not.
+
+    Example:
+        >>> from cardcrawl import Card
+        >>> Card.parse("ZZ")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.ParseError: 'ZZ' is not a card: expected a rank (A, 2-10, J, Q, K) ...
+    """
+
+
+class IllegalActionError(CardcrawlError, ValueError):
+    """An action was given that the rules do not allow in this state.
+
+    The state passed in is never changed (states are immutable); the error carries it,
+    together with the action, a description of the decision being asked and the legal
+    alternatives, so that a caller can recover or report precisely.
+
+    Attributes:
+        state: the state the action was tried on.
+        action: the rejected action.
+        decision: what the state is waiting for, in words.
+        legal: the legal actions at that state, in their canonical order.
+        reason: why the action is illegal, in words.
+    """
+
+    def __init__(
+        self,
+        state: Any,
+        action: object,
+        decision: str,
+        legal: Sequence[object],
+        reason: str,
+    ) -> None:
+        self.state = state
+        self.action = action
+        self.decision = decision
+        self.legal = tuple(legal)
+        self.reason = reason
+        shown = ", ".join(str(a) for a in self.legal[:12])
+        if len(self.legal) > 12:
+            shown += f", ... ({len(self.legal)} in all)"
+        super().__init__(
+            f"illegal action {action!s}: {reason}. The state is waiting for {decision}; "
+            f"legal actions: {shown or 'none'}"
+        )
+
+
+class OptionsError(CardcrawlError, ValueError):
+    """Game options are malformed or out of range; the message says what is allowed."""
+
+
+class UnknownGameError(CardcrawlError, LookupError):
+    """A game or variant name is not in the registry; the message lists the known names."""
+
+
+class SerializationError(CardcrawlError, ValueError):
+    """Saved data (a state, an action, options or a record) is malformed or tampered with."""
+
+
+class RecordError(CardcrawlError, ValueError):
+    """A game record does not replay: the message names the first entry that fails."""
+
+
+class StackError(CardcrawlError, ValueError):
+    """A stacked deck names an unknown chance source, or cards that source cannot give."""
+
+
+class PlayerError(CardcrawlError, ValueError):
+    """A player number that is not a seat of this game."""

@@ -1,0 +1,186 @@
+"""Game records: a whole game as options, seed and actions, replayed and verified.
+
+A record is the smallest faithful account of a game: everything else follows from the
+rules. In explicit-chance play the chance outcomes are actions too, so they are recorded
+in sequence with the decisions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from cardcrawl._engine import FORMAT_VERSION
+from cardcrawl._errors import CardcrawlError, RecordError, SerializationError
+
+__all__ = ["Record"]
+
+
+def _frozen_mapping(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+@attrs.frozen
+class Record:
+    """A saved game: which game, its options, its seed and every action in order.
+
+    Example:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house", max_turns=50)
+        >>> state = game.initial_state(seed=5)
+        >>> actions = []
+        >>> while not game.is_terminal(state):
+        ...     action = game.legal_actions(state)[-1]
+        ...     actions.append(action)
+        ...     state = game.step(state, action)
+        >>> record = cardcrawl.Record.of(game, seed=5, actions=actions)
+        >>> again = cardcrawl.Record.from_json(record.to_json())
+        >>> again.replay() == state
+        True
+
+    Attributes:
+        game: the registry name of the game or variant.
+        options: the options as JSON-compatible data.
+        seed: the generator seed.
+        actions: each action's text form, in order.
+        rules_version: the game's rules version when the record was made.
+        explicit_chance: the game was played with explicit chance (outcomes recorded).
+    """
+
+    game: str
+    options: Mapping[str, Any] = attrs.field(converter=_frozen_mapping)
+    seed: int
+    actions: tuple[str, ...] = attrs.field(converter=tuple)
+    rules_version: str
+    explicit_chance: bool = False
+
+    @classmethod
+    def of(
+        cls, game: Any, seed: int, actions: Sequence[Any], *, explicit_chance: bool = False
+    ) -> Record:
+        """The record of a game played from ``game.initial_state(seed)`` with ``actions``."""
+        return cls(
+            game=game.name,
+            options=game.options.to_data(),
+            seed=seed,
+            actions=tuple(game.format_action(a) for a in actions),
+            rules_version=game.rules_version,
+            explicit_chance=explicit_chance,
+        )
+
+    def load_game(self) -> Any:
+        """The game this record was played with.
+
+        Raises:
+            RecordError: the game is unknown, its options are invalid, or the record was
+                made under another rules version.
+        """
+        from cardcrawl._registry import load
+
+        try:
+            game = load(self.game, **self.options)
+        except CardcrawlError as exc:
+            raise RecordError(f"record cannot load its game: {exc}") from None
+        if game.rules_version != self.rules_version:
+            raise RecordError(
+                f"record was made under rules version {self.rules_version!r} of {self.game}; "
+                f"this library plays version {game.rules_version!r} and will not replay it wrongly"
+            )
+        return game
+
+    def states(self) -> Iterator[Any]:
+        """Every state of the game, from the initial state to the last, verified.
+
+        Raises:
+            RecordError: naming the first entry that is malformed or illegal.
+        """
+        game = self.load_game()
+        try:
+            state = game.initial_state(self.seed, explicit_chance=self.explicit_chance)
+        except CardcrawlError as exc:
+            raise RecordError(f"record cannot start its game: {exc}") from None
+        yield state
+        for i, text in enumerate(self.actions):
+            try:
+                action = game.parse_action(text)
+                state = game.step(state, action)
+            except CardcrawlError as exc:
+                raise RecordError(f"record entry {i} ({text!r}) does not replay: {exc}") from None
+            yield state
+
+    def replay(self) -> Any:
+        """The final state, after verifying every entry (see :meth:`states`)."""
+        *_, last = self.states()
+        return last
+
+    def to_data(self) -> dict[str, Any]:
+        """The record as JSON-compatible data."""
+        return {
+            "format": FORMAT_VERSION,
+            "game": self.game,
+            "rules_version": self.rules_version,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "explicit_chance": self.explicit_chance,
+            "actions": list(self.actions),
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> Record:
+        """A record from :meth:`to_data` output, checked for shape (not yet replayed).
+
+        Raises:
+            SerializationError: malformed data.
+        """
+        keys = {"format", "game", "rules_version", "options", "seed", "explicit_chance", "actions"}
+        if not isinstance(data, dict) or set(data) != keys:
+            found = sorted(data) if isinstance(data, dict) else type(data).__name__
+            raise SerializationError(
+                f"a record is an object with keys {sorted(keys)}; found {found}"
+            )
+        if data["format"] != FORMAT_VERSION:
+            raise SerializationError(
+                f"record format {data['format']!r} is not {FORMAT_VERSION}, "
+                "the one this library reads"
+            )
+        checks = {
+            "game": isinstance(data["game"], str),
+            "rules_version": isinstance(data["rules_version"], str),
+            "options": isinstance(data["options"], dict),
+            "seed": isinstance(data["seed"], int) and not isinstance(data["seed"], bool),
+            "explicit_chance": isinstance(data["explicit_chance"], bool),
+            "actions": isinstance(data["actions"], list)
+            and all(isinstance(a, str) for a in data["actions"]),
+        }
+        bad = [k for k, ok in checks.items() if not ok]
+        if bad:
+            raise SerializationError(f"record has malformed {', '.join(bad)}")
+        return cls(
+            game=data["game"],
+            options=data["options"],
+            seed=data["seed"],
+            actions=data["actions"],
+            rules_version=data["rules_version"],
+            explicit_chance=data["explicit_chance"],
+        )
+
+    def to_json(self) -> str:
+        """The record as a JSON document."""
+        return json.dumps(self.to_data(), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        """A record from :meth:`to_json` output.
+
+        Raises:
+            SerializationError: the text is not JSON, or not a record.
+        """
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise SerializationError(f"a record is JSON text: {exc}") from None
+        return cls.from_data(data)

@@ -1,0 +1,115 @@
+"""The Mapless House: a solo game in which the house is built card by card, then hunted.
+
+Load it with ``cardcrawl.load("mapless-house")``. Everything public about the game is
+importable from here; the rules are explained, ruling by ruling, in the documentation.
+
+Example:
+    >>> import cardcrawl
+    >>> from cardcrawl.mapless import Ending
+    >>> game = cardcrawl.load("mapless-house", max_turns=300)
+    >>> state = game.initial_state(seed=11)
+    >>> while not game.is_terminal(state):
+    ...     state = game.step(state, game.legal_actions(state)[0])
+    >>> state.ending in set(Ending)
+    True
+"""
+
+from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
+from cardcrawl.mapless._dread import STANDARD_DREAD_LINES
+from cardcrawl.mapless._events import (
+    CardDrawn,
+    CardPlaced,
+    CardRefused,
+    Consumed,
+    DeckRanDry,
+    Encounter,
+    Escaped,
+    ExitPlaced,
+    ExitShuffledBack,
+    LostInTheHouse,
+    MaplessEvent,
+    Moved,
+    MoveSkipped,
+    StalkerArrived,
+    StalkerStepped,
+    StalkerWaited,
+    TurnStarted,
+)
+from cardcrawl.mapless._game import RULES_VERSION, MaplessHouse
+from cardcrawl.mapless._render import render
+from cardcrawl.mapless._rules import (
+    card_value,
+    corridor_cells,
+    exit_candidates,
+    is_corridor,
+    is_room,
+    room_cells,
+    stalker_step,
+)
+from cardcrawl.mapless._state import (
+    BODY_CARDS,
+    CLUB_STALKER,
+    ENTRANCE,
+    ENTRANCE_CELL,
+    EXIT,
+    MIND_CARDS,
+    NARRATIVE_CARDS,
+    PLACEABLE_CARDS,
+    SPADE_STALKER,
+    Ending,
+    MaplessObservation,
+    MaplessOptions,
+    MaplessState,
+    Phase,
+)
+
+__all__ = [
+    "BODY_CARDS",
+    "CLUB_STALKER",
+    "ENTRANCE",
+    "ENTRANCE_CELL",
+    "EXIT",
+    "MIND_CARDS",
+    "NARRATIVE_CARDS",
+    "PLACEABLE_CARDS",
+    "RULES_VERSION",
+    "SPADE_STALKER",
+    "STANDARD_DREAD_LINES",
+    "Action",
+    "CardDrawn",
+    "CardPlaced",
+    "CardRefused",
+    "Consumed",
+    "DeckRanDry",
+    "Draw",
+    "Encounter",
+    "Ending",
+    "Escaped",
+    "ExitPlaced",
+    "ExitShuffledBack",
+    "LostInTheHouse",
+    "MaplessEvent",
+    "MaplessHouse",
+    "MaplessObservation",
+    "MaplessOptions",
+    "MaplessState",
+    "Move",
+    "MoveSkipped",
+    "Moved",
+    "Phase",
+    "Place",
+    "PlaceExit",
+    "StalkerArrived",
+    "StalkerStepped",
+    "StalkerWaited",
+    "TurnStarted",
+    "card_value",
+    "corridor_cells",
+    "exit_candidates",
+    "is_corridor",
+    "is_room",
+    "parse_action",
+    "render",
+    "room_cells",
+    "stalker_step",
+]

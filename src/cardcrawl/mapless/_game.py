@@ -1,0 +1,547 @@
+"""The rules of The Mapless House as a :class:`~cardcrawl.GameBase`.
+
+Each method below is one step of the rulebook's procedure; the comments cite the
+rulings (``M-x``) of the project's normative reading, RULINGS.md.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from cardcrawl._cards import Card, Suit, parse_cards
+from cardcrawl._deck import Deck
+from cardcrawl._engine import GameBase
+from cardcrawl._errors import ParseError, PlayerError, SerializationError, StackError
+from cardcrawl._grid import Cell, Grid, neighbours
+from cardcrawl._protocol import CHANCE, TERMINAL, Outcome
+from cardcrawl._random import rng_from_seed
+from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
+from cardcrawl.mapless._events import (
+    CardDrawn,
+    CardPlaced,
+    CardRefused,
+    Consumed,
+    DeckRanDry,
+    Encounter,
+    Escaped,
+    ExitPlaced,
+    ExitShuffledBack,
+    LostInTheHouse,
+    MaplessEvent,
+    Moved,
+    MoveSkipped,
+    StalkerArrived,
+    StalkerStepped,
+    StalkerWaited,
+    TurnStarted,
+)
+from cardcrawl.mapless._render import render
+from cardcrawl.mapless._rules import (
+    card_value,
+    corridor_cells,
+    exit_candidates,
+    is_corridor,
+    is_room,
+    newly_closed,
+    room_cells,
+    stalker_step,
+)
+from cardcrawl.mapless._state import (
+    BODY_CARDS,
+    CLUB_STALKER,
+    ENTRANCE,
+    ENTRANCE_CELL,
+    EXIT,
+    MIND_CARDS,
+    NARRATIVE_CARDS,
+    SPADE_STALKER,
+    Ending,
+    MaplessObservation,
+    MaplessOptions,
+    MaplessState,
+    Phase,
+)
+
+__all__ = ["RULES_VERSION", "MaplessHouse"]
+
+#: Changes whenever the behaviour of the rules changes (records carry it).
+RULES_VERSION = "1"
+
+_CHANCE_PHASES = frozenset({Phase.DRAW, Phase.DRAW_MIND, Phase.DRAW_BODY})
+_ALL_CARDS = Counter(Card(i) for i in range(52))
+
+Events = list[MaplessEvent]
+
+
+def _evolve(state: MaplessState, **changes: Any) -> MaplessState:
+    return attrs.evolve(state, **changes)
+
+
+class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
+    """The Mapless House, solo: build the house card by card, then reach the Exit.
+
+    Load it by name with ``cardcrawl.load("mapless-house", max_turns=...)``.
+
+    Stacked decks: ``initial_state(seed, stack={...})`` takes the sources
+    ``"narrative"``, ``"mind"`` and ``"body"``, each a sequence of cards (or card codes)
+    from that deck, drawn first and in that order; the rest of each deck stays shuffled.
+
+    Example:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house", max_turns=100)
+        >>> state = game.initial_state(seed=1)
+        >>> game.current_player(state), state.phase.value
+        (0, 'place')
+        >>> state = game.step(state, game.legal_actions(state)[0])
+        >>> [type(e).__name__ for e in state.events][:2]
+        ['CardPlaced', 'CardDrawn']
+    """
+
+    game_name: ClassVar[str] = "mapless-house"
+    rules_version: ClassVar[str] = RULES_VERSION
+    options_type: ClassVar[type[Any]] = MaplessOptions
+    state_type: ClassVar[type[Any]] = MaplessState
+    action_type: ClassVar[Any] = (Place, PlaceExit, Move, Draw)
+    #: The chance sources a stack may name, each with the cards of its deck.
+    stack_sources: ClassVar[Mapping[str, tuple[Card, ...]]] = {
+        "narrative": NARRATIVE_CARDS,
+        "mind": MIND_CARDS,
+        "body": BODY_CARDS,
+    }
+
+    options: MaplessOptions
+
+    @property
+    def num_players(self) -> int:
+        """Always 1: The Mapless House is a solo game."""
+        return 1
+
+    # ------------------------------------------------------------- setup
+    def _new_state(
+        self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
+    ) -> MaplessState:
+        unknown = sorted(set(stack) - set(self.stack_sources))
+        if unknown:
+            raise StackError(
+                f"The Mapless House has no chance source {unknown}; "
+                f"a stack may name: {', '.join(self.stack_sources)}"
+            )
+        decks = {
+            name: self._stacked_deck(name, cards, stack.get(name, ()))
+            for name, cards in self.stack_sources.items()
+        }
+        # M-2: the Entrance at (0, 0) with the player on it; Stalkers off the table.
+        return MaplessState(
+            phase=Phase.DRAW, turn=0, table=Grid({ENTRANCE_CELL: ENTRANCE}), closed=frozenset(),
+            last_room=None, narrative=decks["narrative"], mind=decks["mind"],
+            body=decks["body"], mind_aside=(), body_aside=(), refused=(), held=(), drawn=None,
+            mind_card=None, player=ENTRANCE_CELL, exit_cell=None, spade=None, club=None,
+            spade_left_exit=False, ran_dry=False, ending=None, rng=rng,
+            explicit_chance=explicit_chance, events=(),
+        )  # fmt: skip
+
+    @staticmethod
+    def _stacked_deck(name: str, cards: tuple[Card, ...], top: Any) -> Deck:
+        try:
+            order = parse_cards(top)
+        except (ParseError, TypeError) as exc:
+            raise StackError(f"stack[{name!r}]: {exc}") from None
+        left = Counter(cards)
+        left.subtract(order)
+        bad = sorted(c for c, n in left.items() if n < 0)
+        if bad:
+            raise StackError(
+                f"stack[{name!r}] names {', '.join(map(str, bad))}, which the {name} deck "
+                "does not hold (or names twice)"
+            )
+        return Deck(order, tuple(left.elements()))
+
+    # ---------------------------------------------------- protocol hooks
+    def _to_move(self, state: MaplessState) -> int:
+        phase = state.phase
+        if phase in _CHANCE_PHASES:
+            return CHANCE
+        return TERMINAL if phase is Phase.OVER else 0
+
+    def _decisions(self, state: MaplessState) -> tuple[Action, ...]:
+        phase = state.phase
+        if phase is Phase.MOVE:
+            return tuple(Move(c) for c in sorted(state.table.touching_cards(state.player)))
+        if phase is Phase.PLACE:
+            assert state.drawn is not None
+            return tuple(Place(c) for c in self._legal_cells(state, state.drawn))
+        if phase is Phase.PLACE_EXIT:
+            return tuple(PlaceExit(c) for c in exit_candidates(state.table))
+        return ()
+
+    def _deck_drawn(self, state: MaplessState) -> Deck:
+        phase = state.phase
+        if phase is Phase.DRAW:
+            return state.narrative
+        return state.mind if phase is Phase.DRAW_MIND else state.body
+
+    def _chances(self, state: MaplessState) -> tuple[tuple[Action, int], ...]:
+        return tuple((Draw(card), w) for card, w in self._deck_drawn(state).outcomes())
+
+    def _sample(self, state: MaplessState, rng: int) -> tuple[Action, int]:
+        card, rng = self._deck_drawn(state).sample(rng)
+        return Draw(card), rng
+
+    def _describe(self, state: MaplessState) -> str:
+        phase = state.phase
+        return {
+            Phase.DRAW: "the chance draw of the top Narrative card",
+            Phase.PLACE: f"the player to choose where {state.drawn} goes (place X,Y)",
+            Phase.PLACE_EXIT: "the player to choose the Exit's cell (exit X,Y)",
+            Phase.MOVE: "the player to move to a touching card (move X,Y)",
+            Phase.DRAW_MIND: "the chance draw of the top Mind card",
+            Phase.DRAW_BODY: "the chance draw of the top Body card",
+            Phase.OVER: "nothing: the game is over",
+        }[phase]
+
+    def _apply(self, state: MaplessState, action: Action, events: Events) -> MaplessState:
+        phase = state.phase
+        if phase is Phase.DRAW:
+            assert isinstance(action, Draw)
+            return self._narrative_drawn(state, action.card, events)
+        if phase is Phase.PLACE:
+            assert isinstance(action, Place)
+            return self._place(state, action.cell, events)
+        if phase is Phase.PLACE_EXIT:
+            assert isinstance(action, PlaceExit)
+            return self._open_exit(state, action.cell, events)
+        if phase is Phase.MOVE:
+            assert isinstance(action, Move)
+            return self._move(state, action.cell, events)
+        assert isinstance(action, Draw)
+        if phase is Phase.DRAW_MIND:
+            state = _evolve(state, mind=state.mind.take(action.card), mind_card=action.card)
+            return self._enter_body_draw(state, events)
+        return self._encounter(
+            _evolve(state, body=state.body.take(action.card)), action.card, events
+        )
+
+    # ---------------------------------------------------------- building
+    def _legal_cells(self, state: MaplessState, card: Card) -> list[Cell]:
+        if is_corridor(card):
+            return corridor_cells(state.table, state.closed, state.last_room)
+        return room_cells(state.table, state.closed)
+
+    def _narrative_drawn(self, state: MaplessState, card: Card, events: Events) -> MaplessState:
+        narrative = state.narrative.take(card)
+        events.append(CardDrawn(card))
+        if card == EXIT:
+            if not _black_suit_exhausted(narrative):
+                # M-10: too early; back into the deck, and the next draw is chance again.
+                events.append(ExitShuffledBack())
+                return _evolve(state, narrative=narrative.shuffle_in((EXIT,)))
+            state = _evolve(state, narrative=narrative, drawn=EXIT)
+            candidates = exit_candidates(state.table)
+            if len(candidates) == 1:
+                return self._open_exit(state, candidates[0], events)
+            return _evolve(state, phase=Phase.PLACE_EXIT)  # M-11: the player breaks the tie
+        if not self._legal_cells(state, card):
+            events.append(CardRefused(card))  # M-8
+            state = _evolve(state, narrative=narrative, refused=(*state.refused, card))
+            return self._after_narrative(state, events)
+        # M-8: a decision even when only one cell is legal.
+        return _evolve(state, narrative=narrative, drawn=card, phase=Phase.PLACE)
+
+    def _place(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
+        card = state.drawn
+        assert card is not None
+        table = state.table.place(cell, card)
+        events.append(CardPlaced(card, cell, self.options.dread_line(card)))
+        state = _evolve(
+            state,
+            table=table,
+            closed=state.closed | newly_closed(table, cell),
+            last_room=cell if is_room(card) else state.last_room,
+            drawn=None,
+        )
+        return self._after_narrative(state, events)
+
+    def _after_narrative(self, state: MaplessState, events: Events) -> MaplessState:
+        if not state.is_hunting:
+            return _evolve(state, phase=Phase.DRAW)  # M-9: phase one draws again
+        return self._move_step(state, events)  # M-12: Expand is done, step 2 follows
+
+    def _open_exit(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
+        table = state.table.place(cell, EXIT)
+        events.append(
+            ExitPlaced(cell, tuple(exit_candidates(state.table)), self.options.dread_line(EXIT))
+        )
+        # M-11: the ♠A waits on the Exit; M-12: the hunt opens with a lone Move.
+        return _evolve(
+            state,
+            table=table,
+            closed=(state.closed - {cell}) | newly_closed(table, cell),
+            drawn=None,
+            exit_cell=cell,
+            spade=cell,
+            phase=Phase.MOVE,
+        )
+
+    # ------------------------------------------------------------- hunt
+    def _begin_turn(self, state: MaplessState, events: Events) -> MaplessState:
+        turn = state.turn + 1
+        events.append(TurnStarted(turn))
+        if state.narrative:
+            return _evolve(state, turn=turn, phase=Phase.DRAW)  # M-13: Expand
+        return self._move_step(_evolve(state, turn=turn), events)  # M-13: nothing to draw
+
+    def _move_step(self, state: MaplessState, events: Events) -> MaplessState:
+        if state.held:
+            events.append(MoveSkipped(state.player))  # M-16
+            return self._enter_mind_draw(state, events)
+        return _evolve(state, phase=Phase.MOVE)
+
+    def _move(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
+        events.append(Moved(state.player, cell))
+        state = _evolve(state, player=cell)
+        # M-14, M-20: walking into a Stalker is fatal; the Exit is only safe when empty.
+        for stalker, where in ((SPADE_STALKER, state.spade), (CLUB_STALKER, state.club)):
+            if where == cell:
+                return self._finish(state, Ending.CONSUMED, events, stalker)
+        if cell == state.exit_cell:
+            return self._finish(state, Ending.ESCAPED, events)
+        if state.turn == 0:
+            return self._begin_turn(state, events)  # M-12: the opening Move stands alone
+        return self._enter_mind_draw(state, events)
+
+    def _enter_mind_draw(self, state: MaplessState, events: Events) -> MaplessState:
+        mind, aside, dry = _refill(state.mind, state.mind_aside, "Mind", events)
+        state = _evolve(state, mind=mind, mind_aside=aside, ran_dry=state.ran_dry or dry)
+        if not mind:
+            return self._enter_body_draw(_evolve(state, mind_card=None), events)  # M-17: 0
+        return _evolve(state, phase=Phase.DRAW_MIND)
+
+    def _enter_body_draw(self, state: MaplessState, events: Events) -> MaplessState:
+        body, aside, dry = _refill(state.body, state.body_aside, "Body", events)
+        state = _evolve(state, body=body, body_aside=aside, ran_dry=state.ran_dry or dry)
+        if not body:
+            return self._encounter(state, None, events)  # M-17: 0
+        return _evolve(state, phase=Phase.DRAW_BODY)
+
+    def _encounter(
+        self, state: MaplessState, body_card: Card | None, events: Events
+    ) -> MaplessState:
+        # M-15: the turned cards plus every card already holding the player.
+        turned = tuple(c for c in (state.mind_card, body_card) if c is not None)
+        involved = state.held + turned
+        total = sum(card_value(c) for c in involved)
+        threshold = card_value(state.table[state.player])  # the aces (Entrance, Exit): 0
+        held = total < threshold
+        events.append(Encounter(state.mind_card, body_card, state.held, total, threshold, held))
+        if held:
+            state = _evolve(state, held=involved, mind_card=None)  # M-16
+        else:
+            state = _evolve(
+                state,
+                held=(),
+                mind_card=None,
+                mind_aside=state.mind_aside + tuple(c for c in involved if c.suit is Suit.HEARTS),
+                body_aside=state.body_aside + tuple(c for c in involved if c.suit is Suit.DIAMONDS),
+            )
+        return self._stalkers(state, events)
+
+    def _stalkers(self, state: MaplessState, events: Events) -> MaplessState:
+        # M-18: each Stalker on the table steps, the ♠A first.
+        player = state.player
+        spade, club, left = state.spade, state.club, state.spade_left_exit
+        if spade is not None:
+            target = stalker_step(spade, player, state.exit_cell if left else None)  # M-19
+            if target == spade:
+                events.append(StalkerWaited(SPADE_STALKER, spade))
+            else:
+                events.append(StalkerStepped(SPADE_STALKER, spade, target))
+                spade, left = target, True
+            if spade == player:
+                return self._finish(
+                    _evolve(state, spade=spade, spade_left_exit=left),
+                    Ending.CONSUMED,
+                    events,
+                    SPADE_STALKER,
+                )
+        if club is not None:
+            target = stalker_step(club, player)
+            events.append(StalkerStepped(CLUB_STALKER, club, target))
+            club = target
+            if club == player:
+                return self._finish(
+                    _evolve(state, spade=spade, club=club, spade_left_exit=left),
+                    Ending.CONSUMED,
+                    events,
+                    CLUB_STALKER,
+                )
+        elif state.ran_dry:
+            # M-17: the ♣A arrives at the end of the turn the first deck ran dry.
+            club = ENTRANCE_CELL
+            events.append(StalkerArrived(CLUB_STALKER, club))
+            if club == player:
+                return self._finish(
+                    _evolve(state, spade=spade, club=club, spade_left_exit=left),
+                    Ending.CONSUMED,
+                    events,
+                    CLUB_STALKER,
+                )
+        state = _evolve(state, spade=spade, club=club, spade_left_exit=left)
+        limit = self.options.max_turns
+        if limit is not None and state.turn >= limit:
+            return self._finish(state, Ending.LOST, events)  # M-22
+        return self._begin_turn(state, events)
+
+    def _finish(
+        self, state: MaplessState, ending: Ending, events: Events, stalker: Card | None = None
+    ) -> MaplessState:
+        score = state.score  # M-21
+        if ending is Ending.ESCAPED:
+            events.append(Escaped(state.player, score))
+        elif ending is Ending.CONSUMED:
+            assert stalker is not None
+            events.append(Consumed(stalker, state.player, score))
+        else:
+            events.append(LostInTheHouse(state.turn, score))
+        return _evolve(state, ending=ending, phase=Phase.OVER)
+
+    # ------------------------------------------------------- the rest
+    def outcome(self, state: MaplessState) -> Outcome | None:
+        """``escaped`` (return 1), ``consumed`` or ``lost`` (return 0), with the score."""
+        if state.ending is None:
+            return None
+        escaped = state.ending is Ending.ESCAPED
+        return Outcome(
+            label=state.ending.value,
+            returns=(1.0 if escaped else 0.0,),
+            scores=(state.score,),
+            winners=(0,) if escaped else (),
+        )
+
+    def _check_player(self, player: int) -> None:
+        if player != 0:
+            raise PlayerError(f"The Mapless House has one player, 0; not {player!r}")
+
+    def observe(self, state: MaplessState, player: int) -> MaplessObservation:
+        """What the player knows: everything but the generator and the decks' order."""
+        self._check_player(player)
+        return MaplessObservation(
+            phase=state.phase, turn=state.turn, table=state.table, last_room=state.last_room,
+            narrative_left=state.narrative.cards, mind_left=state.mind.cards,
+            body_left=state.body.cards, mind_aside=state.mind_aside,
+            body_aside=state.body_aside, refused=state.refused, held=state.held,
+            drawn=state.drawn, mind_card=state.mind_card, player=state.player,
+            exit_cell=state.exit_cell, spade=state.spade, club=state.club,
+            spade_left_exit=state.spade_left_exit, ran_dry=state.ran_dry, ending=state.ending,
+            events=state.events,
+        )  # fmt: skip
+
+    def determinize(self, state: MaplessState, player: int, seed: int) -> MaplessState:
+        """The same position with the decks' order forgotten and a fresh generator.
+
+        This is the exact posterior: the player knows which cards each deck holds and
+        nothing of their order, and every order is equally likely.
+        """
+        self._check_player(player)
+        return _evolve(
+            state,
+            narrative=state.narrative.unstacked(),
+            mind=state.mind.unstacked(),
+            body=state.body.unstacked(),
+            rng=rng_from_seed(seed),
+        )
+
+    def card_census(self, state: MaplessState) -> Mapping[str, tuple[Card, ...]]:
+        """All 52 cards by where they are; the ♠A and ♣A count as Stalkers wherever they stand."""
+        return {
+            "table": tuple(state.table.values()),
+            "narrative": state.narrative.cards,
+            "mind": state.mind.cards,
+            "body": state.body.cards,
+            "mind_aside": state.mind_aside,
+            "body_aside": state.body_aside,
+            "refused": state.refused,
+            "held": state.held,
+            "in_hand": tuple(c for c in (state.drawn, state.mind_card) if c is not None),
+            "stalkers": (SPADE_STALKER, CLUB_STALKER),
+        }
+
+    def render(self, state: MaplessState) -> str:
+        """The state as a text map with its piles (see :func:`cardcrawl.mapless.render`)."""
+        return render(state)
+
+    def parse_action(self, text: str) -> Action:
+        """The action named by ``text`` (``"place 1,0"``, ``"exit 3,-1"``, ``"move 0,1"``,
+        ``"draw QS"``)."""
+        return parse_action(text)
+
+    def _validate_loaded(self, state: MaplessState) -> None:
+        census = Counter(c for cards in self.card_census(state).values() for c in cards)
+        if census != _ALL_CARDS:
+            missing = sorted((_ALL_CARDS - census).elements())
+            extra = sorted((census - _ALL_CARDS).elements())
+            raise SerializationError(
+                "saved state does not hold each of the 52 cards once: "
+                f"missing {' '.join(map(str, missing)) or 'none'}, "
+                f"extra {' '.join(map(str, extra)) or 'none'}"
+            )
+        problems = list(_inconsistencies(state))
+        if problems:
+            raise SerializationError("saved state is inconsistent: " + "; ".join(problems))
+
+
+def _black_suit_exhausted(narrative: Deck) -> bool:
+    """M-10: all twelve cards of spades, or of clubs, have left the Narrative deck."""
+    suits = {c.suit for c in narrative.cards}
+    return Suit.SPADES not in suits or Suit.CLUBS not in suits
+
+
+def _refill(
+    deck: Deck, aside: tuple[Card, ...], name: str, events: Events
+) -> tuple[Deck, tuple[Card, ...], bool]:
+    """M-17: an empty deck takes its shuffled Aside pile; returns (deck, aside, ran dry)."""
+    if deck:
+        return deck, aside, False
+    events.append(DeckRanDry(name, len(aside)))
+    return Deck.of(aside), (), True
+
+
+def _closed_cells(table: Grid) -> frozenset[Cell]:
+    closed: set[Cell] = set()
+    for cell, card in table.items():
+        if is_corridor(card) and table.degree(cell) >= 2:
+            closed.update(n for n in neighbours(cell) if n not in table)
+    return frozenset(closed)
+
+
+def _inconsistencies(state: MaplessState) -> list[str]:
+    problems = []
+    table = state.table
+    if table.get(ENTRANCE_CELL) != ENTRANCE:
+        problems.append("the Entrance is not at (0, 0)")
+    if state.closed != _closed_cells(table):
+        problems.append("closed cells do not match the table")
+    if state.player not in table:
+        problems.append("the player is not on a table card")
+    if (state.drawn is not None) != (state.phase in (Phase.PLACE, Phase.PLACE_EXIT)):
+        problems.append("a drawn card must wait exactly in phases place and place-exit")
+    if (state.ending is not None) != (state.phase is Phase.OVER):
+        problems.append("an ending must be set exactly when the phase is over")
+    if state.exit_cell is not None and table.get(state.exit_cell) != EXIT:
+        problems.append("the Exit is not on its cell")
+    if (state.exit_cell is None) != (state.spade is None):
+        problems.append("the ♠A is on the table exactly once the Exit is")
+    if state.club is not None and not state.ran_dry:
+        problems.append("the ♣A is on the table although no deck has run dry")
+    if state.last_room is not None and (
+        state.last_room not in table or not is_room(table[state.last_room])
+    ):
+        problems.append("last_room is not a room on the table")
+    if state.turn < 0 or (state.turn > 0 and state.exit_cell is None):
+        problems.append("turn must be 0 before the hunt and never negative")
+    if state.rng < 0 or state.rng >= 1 << 64:
+        problems.append("rng must be an integer from 0 to 2**64 - 1")
+    return problems

@@ -1,0 +1,131 @@
+"""Pure rule functions of The Mapless House, each small enough to test on its own."""
+
+from __future__ import annotations
+
+from cardcrawl._cards import Card
+from cardcrawl._grid import Cell, Grid, distance, neighbours
+from cardcrawl.mapless._state import ENTRANCE_CELL
+
+__all__ = [
+    "card_value",
+    "corridor_cells",
+    "exit_candidates",
+    "is_corridor",
+    "is_room",
+    "newly_closed",
+    "room_cells",
+    "stalker_step",
+]
+
+
+def card_value(card: Card | None) -> int:
+    """The value of a card (M-1): 2-10 face value, J 11, Q 12, K 13; aces and no card 0.
+
+    Example:
+        >>> from cardcrawl import Card
+        >>> from cardcrawl.mapless import card_value
+        >>> card_value(Card.parse("QH")), card_value(Card.parse("AD")), card_value(None)
+        (12, 0, 0)
+    """
+    if card is None:
+        return 0
+    rank = card.rank
+    return rank if rank >= 2 else 0
+
+
+def is_corridor(card: Card) -> bool:
+    """2-10 are corridors (M-3)."""
+    return 2 <= card.rank <= 10
+
+
+def is_room(card: Card) -> bool:
+    """J, Q and K are rooms (M-3)."""
+    return card.rank >= 11
+
+
+def newly_closed(table: Grid, placed: Cell) -> set[Cell]:
+    """Empty cells closed to Narrative cards (M-6) because a card went on ``placed``.
+
+    Only the corridors touching ``placed`` gain a touching card, so only they can
+    reach two touching cards and close their empty neighbours.
+    """
+    closed: set[Cell] = set()
+    for n in neighbours(placed):
+        card = table.get(n)
+        if card is not None and is_corridor(card) and table.degree(n) >= 2:
+            closed.update(m for m in neighbours(n) if m not in table)
+    return closed
+
+
+def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None) -> list[Cell]:
+    """Legal cells for a drawn corridor (M-4, M-6, M-7), sorted.
+
+    Example:
+        >>> from cardcrawl import Card, Grid
+        >>> from cardcrawl.mapless import corridor_cells
+        >>> table = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("KS")})
+        >>> corridor_cells(table, frozenset(), last_room=(1, 0))
+        [(1, -1), (1, 1), (2, 0)]
+    """
+    cells = [c for c, n in table.frontier.items() if n == 1 and c not in closed]
+    if last_room is not None and table.degree(last_room) < 2:
+        pulled = neighbours(last_room)
+        cells = [c for c in cells if c in pulled]
+    cells.sort()
+    return cells
+
+
+def room_cells(table: Grid, closed: frozenset[Cell]) -> list[Cell]:
+    """Legal cells for a drawn room (M-5, M-6), sorted. Rooms are never pulled (M-7)."""
+    cells = [c for c in table.frontier if c not in closed]
+    cells.sort()
+    return cells
+
+
+def exit_candidates(table: Grid) -> list[Cell]:
+    """The cells where the Exit may go (M-11), sorted.
+
+    With D the greatest distance of a table card from the Entrance, these are the empty
+    cells at distance D + 1 touching a table card.
+
+    Example:
+        >>> from cardcrawl import Card, Grid
+        >>> from cardcrawl.mapless import exit_candidates
+        >>> exit_candidates(Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")}))
+        [(1, -1), (1, 1), (2, 0)]
+    """
+    farthest = max(distance(ENTRANCE_CELL, c) for c in table)
+    cells = [c for c in table.frontier if distance(ENTRANCE_CELL, c) == farthest + 1]
+    cells.sort()
+    return cells
+
+
+def _sign(n: int) -> int:
+    return (n > 0) - (n < 0)
+
+
+def stalker_step(stalker: Cell, player: Cell, forbidden: Cell | None = None) -> Cell:
+    """Where a Stalker on ``stalker`` steps toward ``player`` (M-18, M-19).
+
+    It closes the bigger gap, up or down on a tie. If that step would land on
+    ``forbidden`` (the Exit, for a ♠A that has left it), it steps along the other axis
+    instead, or stays where it is when the gap on that axis is 0.
+
+    Example:
+        >>> from cardcrawl.mapless import stalker_step
+        >>> stalker_step((0, 0), (2, 2)), stalker_step((0, 0), (3, 1))
+        ((0, 1), (1, 0))
+        >>> stalker_step((0, 0), (0, 3), forbidden=(0, 1))
+        (0, 0)
+    """
+    dx = player[0] - stalker[0]
+    dy = player[1] - stalker[1]
+    if abs(dy) >= abs(dx):
+        step = (stalker[0], stalker[1] + _sign(dy))
+        other = (stalker[0] + _sign(dx), stalker[1]) if dx else stalker
+    else:
+        step = (stalker[0] + _sign(dx), stalker[1])
+        other = (stalker[0], stalker[1] + _sign(dy)) if dy else stalker
+    if step == forbidden:
+        return other
+    return step

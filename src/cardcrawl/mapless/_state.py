@@ -1,0 +1,237 @@
+"""The data of The Mapless House: options, state and observation.
+
+All three are frozen values. The state holds only data; the rules that move it from one
+state to the next live in :mod:`cardcrawl.mapless._game`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from cardcrawl._cards import Card, Suit
+from cardcrawl._deck import Deck
+from cardcrawl._errors import OptionsError
+from cardcrawl._grid import Cell, Grid
+from cardcrawl._options import OptionsBase, optional_positive_int
+from cardcrawl.mapless._dread import STANDARD_DREAD_LINES
+from cardcrawl.mapless._events import MaplessEvent
+
+__all__ = [
+    "BODY_CARDS",
+    "CLUB_STALKER",
+    "ENTRANCE",
+    "ENTRANCE_CELL",
+    "EXIT",
+    "MIND_CARDS",
+    "NARRATIVE_CARDS",
+    "PLACEABLE_CARDS",
+    "SPADE_STALKER",
+    "Ending",
+    "MaplessObservation",
+    "MaplessOptions",
+    "MaplessState",
+    "Phase",
+]
+
+#: ♦A, on which the player starts (M-1, M-2).
+ENTRANCE = Card.of(1, Suit.DIAMONDS)
+#: ♥A (M-1).
+EXIT = Card.of(1, Suit.HEARTS)
+#: ♠A, the Stalker that starts on the Exit (M-11).
+SPADE_STALKER = Card.of(1, Suit.SPADES)
+#: ♣A, the Stalker that arrives when a deck first runs dry (M-17).
+CLUB_STALKER = Card.of(1, Suit.CLUBS)
+#: Where the Entrance lies (M-2).
+ENTRANCE_CELL: Cell = (0, 0)
+
+#: The Narrative deck: ♠2-K, ♣2-K and the Exit (M-2).
+NARRATIVE_CARDS = tuple(
+    sorted([Card.of(r, s) for s in (Suit.SPADES, Suit.CLUBS) for r in range(2, 14)] + [EXIT])
+)
+#: The Mind deck: ♥2-K (M-2).
+MIND_CARDS = tuple(Card.of(r, Suit.HEARTS) for r in range(2, 14))
+#: The Body deck: ♦2-K (M-2).
+BODY_CARDS = tuple(Card.of(r, Suit.DIAMONDS) for r in range(2, 14))
+#: Every card that can lie on the table, so every card that needs a dread line.
+PLACEABLE_CARDS = (ENTRANCE, *NARRATIVE_CARDS)
+
+
+class Phase(enum.Enum):
+    """What the state waits for."""
+
+    #: Chance: the top Narrative card (phase one, or Expand in phase two).
+    DRAW = "draw"
+    #: Decision: where the drawn card goes (M-8).
+    PLACE = "place"
+    #: Decision: which candidate cell takes the Exit (M-11).
+    PLACE_EXIT = "place-exit"
+    #: Decision: where to move (the opening Move, or step 2 of a turn).
+    MOVE = "move"
+    #: Chance: the top Mind card of an Encounter (M-15).
+    DRAW_MIND = "draw-mind"
+    #: Chance: the top Body card of an Encounter (M-15).
+    DRAW_BODY = "draw-body"
+    #: The game is over.
+    OVER = "over"
+
+
+class Ending(enum.Enum):
+    """How a game of The Mapless House ended (M-21, M-22)."""
+
+    ESCAPED = "escaped"
+    CONSUMED = "consumed"
+    LOST = "lost"
+
+
+def _freeze_lines(value: Mapping[str, str] | None) -> Mapping[str, str] | None:
+    return None if value is None else MappingProxyType(dict(value))
+
+
+def _check_lines(_: object, __: object, value: Mapping[str, str] | None) -> None:
+    if value is None:
+        return
+    codes = {c.code for c in PLACEABLE_CARDS}
+    missing = sorted(codes - set(value))
+    extra = sorted(set(value) - codes)
+    if missing or extra:
+        raise OptionsError(
+            "dread_lines needs one line for each of the 26 cards that can be placed "
+            f"({', '.join(sorted(codes))}); "
+            f"missing: {missing or 'none'}, unknown: {extra or 'none'}"
+        )
+    bad = sorted(k for k, v in value.items() if not isinstance(v, str))
+    if bad:
+        raise OptionsError(f"dread_lines values are strings; not for {bad}")
+
+
+@attrs.frozen
+class MaplessOptions(OptionsBase):
+    """Options of The Mapless House. The defaults are the standard rules.
+
+    Attributes:
+        max_turns: end the game as *lost in the house* after this many turns of phase two
+            (M-22); ``None``, the standard rules, has no limit.
+        dread_lines: your own dread-line table, card code to line, for all 26 cards that
+            can be placed; ``None`` uses the standard table.
+
+    Example:
+        >>> from cardcrawl.mapless import MaplessOptions
+        >>> MaplessOptions(max_turns=200).max_turns
+        200
+        >>> MaplessOptions(max_turns=0)
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.OptionsError: max_turns is None (no limit) or an integer >= 1, not 0
+    """
+
+    max_turns: int | None = attrs.field(default=None, validator=optional_positive_int)
+    dread_lines: Mapping[str, str] | None = attrs.field(
+        default=None, converter=_freeze_lines, validator=_check_lines, hash=False
+    )
+
+    def dread_line(self, card: Card) -> str:
+        """The dread line read when ``card`` is placed."""
+        table = self.dread_lines if self.dread_lines is not None else STANDARD_DREAD_LINES
+        return table[card.code]
+
+
+@attrs.frozen
+class MaplessState:
+    """A position of The Mapless House. Immutable; build it with the game's methods.
+
+    Attributes:
+        phase: what the state waits for.
+        turn: turns of phase two begun so far (0 in phase one and at the opening Move).
+        table: the cards on the table by cell (the Entrance and the Exit included).
+        closed: empty cells touching a corridor that already touches two cards (M-6):
+            no Narrative card may go there. Kept incrementally so that placement never
+            rescans the house.
+        last_room: the cell of the room placed most recently (M-7), if any.
+        narrative, mind, body: the three face-down decks.
+        mind_aside, body_aside, refused: the face-up piles, in the order cards arrived.
+        held: the cards holding the player (M-16), in the order they arrived.
+        drawn: the Narrative card waiting to be placed, in phases PLACE and PLACE_EXIT.
+        mind_card: the Mind card turned in this Encounter, while the Body card is drawn;
+            ``None`` also when the Mind deck had nothing to give.
+        player: the player's cell.
+        exit_cell: the Exit's cell, once placed.
+        spade, club: the Stalkers' cells, or ``None`` while off the table.
+        spade_left_exit: the ♠A has stepped off the Exit (M-19).
+        ran_dry: a Mind or Body deck has run dry at least once (M-17).
+        ending: how the game ended, once over.
+        rng: the generator state for sampled chance.
+        explicit_chance: chance events wait for an outcome from the caller.
+        events: what happened in the step that made this state.
+    """
+
+    phase: Phase
+    turn: int
+    table: Grid
+    closed: frozenset[Cell]
+    last_room: Cell | None
+    narrative: Deck
+    mind: Deck
+    body: Deck
+    mind_aside: tuple[Card, ...]
+    body_aside: tuple[Card, ...]
+    refused: tuple[Card, ...]
+    held: tuple[Card, ...]
+    drawn: Card | None
+    mind_card: Card | None
+    player: Cell
+    exit_cell: Cell | None
+    spade: Cell | None
+    club: Cell | None
+    spade_left_exit: bool
+    ran_dry: bool
+    ending: Ending | None
+    rng: int
+    explicit_chance: bool
+    events: tuple[MaplessEvent, ...]
+    _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    @property
+    def score(self) -> int:
+        """The number of cards on the table (M-21)."""
+        return len(self.table)
+
+    @property
+    def is_hunting(self) -> bool:
+        """True once the Exit is on the table (phase two, M-12)."""
+        return self.exit_cell is not None
+
+
+@attrs.frozen
+class MaplessObservation:
+    """Everything the player knows: the state without its generator or deck orders.
+
+    The decks appear only as the sorted multisets of cards left in them, which the
+    player can always work out from the cards seen so far.
+    """
+
+    phase: Phase
+    turn: int
+    table: Grid
+    last_room: Cell | None
+    narrative_left: tuple[Card, ...]
+    mind_left: tuple[Card, ...]
+    body_left: tuple[Card, ...]
+    mind_aside: tuple[Card, ...]
+    body_aside: tuple[Card, ...]
+    refused: tuple[Card, ...]
+    held: tuple[Card, ...]
+    drawn: Card | None
+    mind_card: Card | None
+    player: Cell
+    exit_cell: Cell | None
+    spade: Cell | None
+    club: Cell | None
+    spade_left_exit: bool
+    ran_dry: bool
+    ending: Ending | None
+    events: tuple[MaplessEvent, ...]
