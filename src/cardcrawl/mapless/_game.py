@@ -10,11 +10,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-import attrs
-
 from cardcrawl._cards import Card, Suit, parse_cards
 from cardcrawl._deck import Deck
-from cardcrawl._engine import GameBase
+from cardcrawl._engine import GameBase, replacer
 from cardcrawl._errors import ParseError, PlayerError, SerializationError, StackError
 from cardcrawl._grid import Cell, Grid, neighbours
 from cardcrawl._protocol import CHANCE, TERMINAL, Outcome
@@ -71,14 +69,36 @@ __all__ = ["RULES_VERSION", "MaplessHouse"]
 #: Changes whenever the behaviour of the rules changes (records carry it).
 RULES_VERSION = "1"
 
-_CHANCE_PHASES = frozenset({Phase.DRAW, Phase.DRAW_MIND, Phase.DRAW_BODY})
+_TO_MOVE = {
+    phase: CHANCE if phase in (Phase.DRAW, Phase.DRAW_MIND, Phase.DRAW_BODY) else 0
+    for phase in Phase
+}
+_TO_MOVE[Phase.OVER] = TERMINAL
 _ALL_CARDS = Counter(Card(i) for i in range(52))
 
 Events = list[MaplessEvent]
 
+# Actions are immutable values, so the ones made over and over are made once.
+_DRAWS = tuple(Draw(Card(i)) for i in range(52))
+_PLACES: dict[Cell, Place] = {}
+_MOVES: dict[Cell, Move] = {}
 
-def _evolve(state: MaplessState, **changes: Any) -> MaplessState:
-    return attrs.evolve(state, **changes)
+
+def _place_action(cell: Cell) -> Place:
+    action = _PLACES.get(cell)
+    if action is None:
+        action = _PLACES[cell] = Place(cell)
+    return action
+
+
+def _move_action(cell: Cell) -> Move:
+    action = _MOVES.get(cell)
+    if action is None:
+        action = _MOVES[cell] = Move(cell)
+    return action
+
+
+_evolve = replacer(MaplessState)
 
 
 class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
@@ -162,18 +182,15 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     # ---------------------------------------------------- protocol hooks
     def _to_move(self, state: MaplessState) -> int:
-        phase = state.phase
-        if phase in _CHANCE_PHASES:
-            return CHANCE
-        return TERMINAL if phase is Phase.OVER else 0
+        return _TO_MOVE[state.phase]
 
     def _decisions(self, state: MaplessState) -> tuple[Action, ...]:
         phase = state.phase
         if phase is Phase.MOVE:
-            return tuple(Move(c) for c in sorted(state.table.touching_cards(state.player)))
+            return tuple(_move_action(c) for c in sorted(state.table.touching_cards(state.player)))
         if phase is Phase.PLACE:
             assert state.drawn is not None
-            return tuple(Place(c) for c in self._legal_cells(state, state.drawn))
+            return tuple(_place_action(c) for c in self._legal_cells(state, state.drawn))
         if phase is Phase.PLACE_EXIT:
             return tuple(PlaceExit(c) for c in exit_candidates(state.table))
         return ()
@@ -185,11 +202,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         return state.mind if phase is Phase.DRAW_MIND else state.body
 
     def _chances(self, state: MaplessState) -> tuple[tuple[Action, int], ...]:
-        return tuple((Draw(card), w) for card, w in self._deck_drawn(state).outcomes())
+        return tuple((_DRAWS[card.index], w) for card, w in self._deck_drawn(state).outcomes())
 
     def _sample(self, state: MaplessState, rng: int) -> tuple[Action, int]:
         card, rng = self._deck_drawn(state).sample(rng)
-        return Draw(card), rng
+        return _DRAWS[card.index], rng
 
     def _describe(self, state: MaplessState) -> str:
         phase = state.phase
@@ -244,31 +261,36 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             if len(candidates) == 1:
                 return self._open_exit(state, candidates[0], events)
             return _evolve(state, phase=Phase.PLACE_EXIT)  # M-11: the player breaks the tie
-        if not self._legal_cells(state, card):
+        cells = self._legal_cells(state, card)
+        if not cells:
             events.append(CardRefused(card))  # M-8
-            state = _evolve(state, narrative=narrative, refused=(*state.refused, card))
-            return self._after_narrative(state, events)
-        # M-8: a decision even when only one cell is legal.
-        return _evolve(state, narrative=narrative, drawn=card, phase=Phase.PLACE)
+            refused = (*state.refused, card)
+            return self._after_narrative(state, events, narrative=narrative, refused=refused)
+        # M-8: a decision even when only one cell is legal. The cells are known already,
+        # so the new state's legal actions are filled in rather than found again.
+        state = _evolve(state, narrative=narrative, drawn=card, phase=Phase.PLACE)
+        state._memo["legal"] = tuple(_place_action(c) for c in cells)
+        return state
 
     def _place(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
         card = state.drawn
         assert card is not None
         table = state.table.place(cell, card)
         events.append(CardPlaced(card, cell, self.options.dread_line(card)))
-        state = _evolve(
+        return self._after_narrative(
             state,
+            events,
             table=table,
             closed=state.closed | newly_closed(table, cell),
             last_room=cell if is_room(card) else state.last_room,
             drawn=None,
         )
-        return self._after_narrative(state, events)
 
-    def _after_narrative(self, state: MaplessState, events: Events) -> MaplessState:
+    def _after_narrative(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
+        """The drawn card is dealt with: apply ``changes`` and go on to what follows."""
         if not state.is_hunting:
-            return _evolve(state, phase=Phase.DRAW)  # M-9: phase one draws again
-        return self._move_step(state, events)  # M-12: Expand is done, step 2 follows
+            return _evolve(state, phase=Phase.DRAW, **changes)  # M-9: phase one draws again
+        return self._move_step(_evolve(state, **changes), events)  # M-12: step 2 follows
 
     def _open_exit(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
         table = state.table.place(cell, EXIT)
@@ -314,18 +336,22 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         return self._enter_mind_draw(state, events)
 
     def _enter_mind_draw(self, state: MaplessState, events: Events) -> MaplessState:
-        mind, aside, dry = _refill(state.mind, state.mind_aside, "Mind", events)
-        state = _evolve(state, mind=mind, mind_aside=aside, ran_dry=state.ran_dry or dry)
+        if state.mind:
+            return _evolve(state, phase=Phase.DRAW_MIND)
+        mind, aside = _refill(state.mind_aside, "Mind", events)
+        state = _evolve(state, mind=mind, mind_aside=aside, ran_dry=True, phase=Phase.DRAW_MIND)
         if not mind:
             return self._enter_body_draw(_evolve(state, mind_card=None), events)  # M-17: 0
-        return _evolve(state, phase=Phase.DRAW_MIND)
+        return state
 
     def _enter_body_draw(self, state: MaplessState, events: Events) -> MaplessState:
-        body, aside, dry = _refill(state.body, state.body_aside, "Body", events)
-        state = _evolve(state, body=body, body_aside=aside, ran_dry=state.ran_dry or dry)
+        if state.body:
+            return _evolve(state, phase=Phase.DRAW_BODY)
+        body, aside = _refill(state.body_aside, "Body", events)
+        state = _evolve(state, body=body, body_aside=aside, ran_dry=True, phase=Phase.DRAW_BODY)
         if not body:
             return self._encounter(state, None, events)  # M-17: 0
-        return _evolve(state, phase=Phase.DRAW_BODY)
+        return state
 
     def _encounter(
         self, state: MaplessState, body_card: Card | None, events: Events
@@ -499,14 +525,10 @@ def _black_suit_exhausted(narrative: Deck) -> bool:
     return Suit.SPADES not in suits or Suit.CLUBS not in suits
 
 
-def _refill(
-    deck: Deck, aside: tuple[Card, ...], name: str, events: Events
-) -> tuple[Deck, tuple[Card, ...], bool]:
-    """M-17: an empty deck takes its shuffled Aside pile; returns (deck, aside, ran dry)."""
-    if deck:
-        return deck, aside, False
+def _refill(aside: tuple[Card, ...], name: str, events: Events) -> tuple[Deck, tuple[Card, ...]]:
+    """M-17: an empty deck takes its shuffled Aside pile; returns (new deck, new aside)."""
     events.append(DeckRanDry(name, len(aside)))
-    return Deck.of(aside), (), True
+    return Deck.of(aside), ()
 
 
 def _closed_cells(table: Grid) -> frozenset[Cell]:

@@ -140,7 +140,9 @@ class MaplessOptions(OptionsBase):
         return table[card.code]
 
 
-@attrs.frozen
+# Not slotted: the engine's replacer copies a state's __dict__ in C, which makes the
+# several intermediate states of one step cheap (see cardcrawl._engine.replacer).
+@attrs.frozen(slots=False)
 class MaplessState:
     """A position of The Mapless House. Immutable; build it with the game's methods.
 
