@@ -54,7 +54,7 @@ def _check_index(_: object, __: object, value: int) -> None:
         raise ParseError(f"a card index is an integer from 0 to 53, not {value!r}")
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Card:
     """One playing card.
 
@@ -138,8 +138,22 @@ class Card:
         suit = self.suit
         return self.code if suit is None else RANK_NAMES[self.rank] + suit.symbol
 
-    # Hand-written comparisons: cards are compared constantly in sorted decks, and the
-    # generic ones attrs generates cost several times more.
+    # Hand-written comparisons and hash: cards are compared and hashed constantly in
+    # decks and tables, and the generic ones attrs generates cost several times more.
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not Card:
+            return NotImplemented
+        return self.index == other.index
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self) -> int:
+        return self.index
+
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 

@@ -69,11 +69,7 @@ __all__ = ["RULES_VERSION", "MaplessHouse"]
 #: Changes whenever the behaviour of the rules changes (records carry it).
 RULES_VERSION = "1"
 
-_TO_MOVE = {
-    phase: CHANCE if phase in (Phase.DRAW, Phase.DRAW_MIND, Phase.DRAW_BODY) else 0
-    for phase in Phase
-}
-_TO_MOVE[Phase.OVER] = TERMINAL
+_MOVE, _PLACE, _PLACE_EXIT, _OVER = Phase.MOVE, Phase.PLACE, Phase.PLACE_EXIT, Phase.OVER
 _ALL_CARDS = Counter(Card(i) for i in range(52))
 
 Events = list[MaplessEvent]
@@ -166,6 +162,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     @staticmethod
     def _stacked_deck(name: str, cards: tuple[Card, ...], top: Any) -> Deck:
+        if not top:
+            return Deck((), cards)
         try:
             order = parse_cards(top)
         except (ParseError, TypeError) as exc:
@@ -182,7 +180,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     # ---------------------------------------------------- protocol hooks
     def _to_move(self, state: MaplessState) -> int:
-        return _TO_MOVE[state.phase]
+        # Identity tests: hashing an enum member is a Python-level call, and this is hot.
+        phase = state.phase
+        if phase is _MOVE or phase is _PLACE or phase is _PLACE_EXIT:
+            return 0
+        return TERMINAL if phase is _OVER else CHANCE
 
     def _decisions(self, state: MaplessState) -> tuple[Action, ...]:
         phase = state.phase
@@ -256,11 +258,14 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
                 # M-10: too early; back into the deck, and the next draw is chance again.
                 events.append(ExitShuffledBack())
                 return _evolve(state, narrative=narrative.shuffle_in((EXIT,)))
-            state = _evolve(state, narrative=narrative, drawn=EXIT)
             candidates = exit_candidates(state.table)
             if len(candidates) == 1:
-                return self._open_exit(state, candidates[0], events)
-            return _evolve(state, phase=Phase.PLACE_EXIT)  # M-11: the player breaks the tie
+                state = _evolve(state, narrative=narrative, drawn=EXIT)
+                return self._open_exit(state, candidates[0], events, candidates)
+            # M-11: the player breaks the tie.
+            state = _evolve(state, narrative=narrative, drawn=EXIT, phase=Phase.PLACE_EXIT)
+            state._memo["legal"] = tuple(PlaceExit(c) for c in candidates)
+            return state
         cells = self._legal_cells(state, card)
         if not cells:
             events.append(CardRefused(card))  # M-8
@@ -269,7 +274,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         # M-8: a decision even when only one cell is legal. The cells are known already,
         # so the new state's legal actions are filled in rather than found again.
         state = _evolve(state, narrative=narrative, drawn=card, phase=Phase.PLACE)
-        state._memo["legal"] = tuple(_place_action(c) for c in cells)
+        places = _PLACES
+        state._memo["legal"] = tuple([places.get(c) or _place_action(c) for c in cells])
         return state
 
     def _place(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
@@ -292,11 +298,17 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             return _evolve(state, phase=Phase.DRAW, **changes)  # M-9: phase one draws again
         return self._move_step(_evolve(state, **changes), events)  # M-12: step 2 follows
 
-    def _open_exit(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
+    def _open_exit(
+        self,
+        state: MaplessState,
+        cell: Cell,
+        events: Events,
+        candidates: Sequence[Cell] | None = None,
+    ) -> MaplessState:
+        if candidates is None:
+            candidates = exit_candidates(state.table)
         table = state.table.place(cell, EXIT)
-        events.append(
-            ExitPlaced(cell, tuple(exit_candidates(state.table)), self.options.dread_line(EXIT))
-        )
+        events.append(ExitPlaced(cell, tuple(candidates), self.options.dread_line(EXIT)))
         # M-11: the ♠A waits on the Exit; M-12: the hunt opens with a lone Move.
         return _evolve(
             state,
