@@ -17,7 +17,7 @@ def _cards(cards: Iterable[Card]) -> str:
 def render(state: MaplessState) -> str:
     """The state as a map, north (larger y) at the top, followed by its piles.
 
-    Each cell is five characters: the card (``ENT`` for the Entrance, ``EXT`` for the
+    Each cell is six characters: the card (``ENT`` for the Entrance, ``EXT`` for the
     Exit), then markers: ``@`` the player, ``S`` the ♠A Stalker, ``C`` the ♣A Stalker.
     An empty cell where a Stalker stands shows only its marker; other empty cells are
     blank, and ``·`` marks an empty cell touching the house.
@@ -26,9 +26,9 @@ def render(state: MaplessState) -> str:
         >>> import cardcrawl
         >>> game = cardcrawl.load("mapless-house")
         >>> print(game.render(game.initial_state(seed=3, stack={"narrative": ["KS"]})))
-              ·
-         ·   ENT@  ·
-              ·
+               ·
+         ·    ENT@   ·
+               ·
         Phase one: building · place K♠ · Narrative 24 left
         Mind 12 left, aside - · Body 12 left, aside - · Refused -
     """
@@ -60,7 +60,7 @@ def render(state: MaplessState) -> str:
                 text = "EXT"
             else:
                 text = card.symbol.rjust(3)
-            row.append((text + mark).ljust(5))
+            row.append((text + mark).ljust(6))
         lines.append("".join(row).rstrip())
     lines.append(_status(state))
     lines.append(
