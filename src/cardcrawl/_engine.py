@@ -307,6 +307,17 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         settled._memo.update(state._memo)  # type: ignore[attr-defined]
         return settled
 
+    def describe(self, state: S) -> str:
+        """What ``state`` waits for, in words (a decision, a chance event, or nothing).
+
+        Example:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.describe(game.initial_state(seed=1, stack={"narrative": ["KS"]}))
+            'the player to choose where KS goes (place X,Y)'
+        """
+        return self._describe(state)
+
     def is_terminal(self, state: S) -> bool:
         """True once the game is over."""
         return self._to_move(state) == TERMINAL

@@ -130,6 +130,9 @@ class Game(Protocol[S, A, O_co]):
     def step(self, state: S, action: A) -> S:
         """The state after ``action`` (a decision, or an outcome at a chance event)."""
 
+    def describe(self, state: S) -> str:
+        """What the state waits for, in words."""
+
     def is_terminal(self, state: S) -> bool:
         """True once the game is over."""
 
