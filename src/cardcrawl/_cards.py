@@ -62,7 +62,7 @@ class Card:
     implementation detail that orders cards suit by suit (spades, hearts, diamonds,
     clubs; ace to king), then the black and the red joker.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card, Suit
         >>> Card.parse("QS").rank, Card.parse("QS").suit
         (12, <Suit.SPADES: 'S'>)
@@ -185,7 +185,7 @@ Card.RED_JOKER = _ALL[_RED_JOKER_INDEX]
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Cards from space- or comma-separated text, or from an iterable of codes or cards.
 
-    Example:
+    Examples:
         >>> from cardcrawl import parse_cards
         >>> parse_cards("QS, 10H AD")
         (Card.parse('QS'), Card.parse('10H'), Card.parse('AD'))
@@ -200,7 +200,7 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
 def standard_deck(*, jokers: bool = False) -> tuple[Card, ...]:
     """One 52-card deck in canonical order, with the two jokers at the end if asked.
 
-    Example:
+    Examples:
         >>> from cardcrawl import standard_deck
         >>> len(standard_deck()), len(standard_deck(jokers=True))
         (52, 54)

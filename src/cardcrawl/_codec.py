@@ -34,7 +34,7 @@ T = TypeVar("T")
 def encode(value: Any) -> Any:
     """``value`` as JSON-compatible data (dicts, lists, strings, numbers, booleans, None).
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card
         >>> from cardcrawl._codec import encode
         >>> encode((Card.parse("QS"), (1, -2), None))

@@ -28,7 +28,7 @@ def _sorted_tuple(cards: Iterable[Card]) -> tuple[Card, ...]:
 class Deck:
     """A face-down deck: a stacked top (drawn in order) over an unordered rest.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Deck, parse_cards
         >>> deck = Deck.of(parse_cards("3S 2S 2S"))
         >>> deck.outcomes()

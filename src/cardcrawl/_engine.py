@@ -41,7 +41,7 @@ def replacer(cls: type[T]) -> Callable[..., T]:
     ``attrs.evolve``; a private ``_memo`` cache is started afresh. For a slotted class,
     every field is read with one ``attrgetter`` and the class's own ``__init__`` runs.
 
-    Example:
+    Examples:
         >>> import attrs
         >>> from cardcrawl._engine import replacer
         >>> @attrs.frozen
@@ -310,7 +310,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     def describe(self, state: S) -> str:
         """What ``state`` waits for, in words (a decision, a chance event, or nothing).
 
-        Example:
+        Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
             >>> game.describe(game.initial_state(seed=1, stack={"narrative": ["KS"]}))

@@ -26,7 +26,7 @@ __all__ = [
 class CardcrawlError(Exception):
     """The root of every error that cardcrawl raises on purpose.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> issubclass(cardcrawl.IllegalActionError, cardcrawl.CardcrawlError)
         True
@@ -36,7 +36,7 @@ class CardcrawlError(Exception):
 class ParseError(CardcrawlError, ValueError):
     """Text that should name a card, a cell or an action does not.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card
         >>> Card.parse("ZZ")  # doctest: +ELLIPSIS
         Traceback (most recent call last):

@@ -18,7 +18,7 @@ Cell = tuple[int, int]
 def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
     """The four cells touching ``cell``, in a fixed order (left, right, down, up).
 
-    Example:
+    Examples:
         >>> from cardcrawl import neighbours
         >>> neighbours((0, 0))
         ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -30,7 +30,7 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
 def touching(a: Cell, b: Cell) -> bool:
     """True when the two cells share an edge.
 
-    Example:
+    Examples:
         >>> from cardcrawl import touching
         >>> touching((0, 0), (0, 1)), touching((0, 0), (1, 1))
         (True, False)
@@ -41,7 +41,7 @@ def touching(a: Cell, b: Cell) -> bool:
 def distance(a: Cell, b: Cell) -> int:
     """Manhattan distance between two cells.
 
-    Example:
+    Examples:
         >>> from cardcrawl import distance
         >>> distance((0, 0), (2, -3))
         5
@@ -56,7 +56,7 @@ class Grid(Mapping[Cell, Card]):
     card, with the number of cards it touches. The frontier is updated incrementally when
     a card is placed, so finding legal placements never rescans the whole table.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card, Grid
         >>> g = Grid({(0, 0): Card.parse("AD")}).place((1, 0), Card.parse("5S"))
         >>> g[(1, 0)], g.degree((0, 0)), g.frontier[(1, 1)]

@@ -10,7 +10,7 @@ SplitMix64 (Steele, Lea and Flood, 2014; the seeding generator of Java's
 scrambles it with two multiply-xorshift rounds. Uniform integers below ``n`` are drawn by
 rejection, so every outcome is exactly equally likely.
 
-Example:
+Examples:
     >>> from cardcrawl import rng_below, rng_from_seed
     >>> state = rng_from_seed(7)
     >>> state, value = rng_below(state, 6)
@@ -81,7 +81,7 @@ def rng_choice_weighted(state: int, weights: Sequence[int]) -> tuple[int, int]:
 def rng_derive(seed: int, *keys: int) -> int:
     """A new seed derived from ``seed`` and integer keys (per-game seeds of a simulation).
 
-    Example:
+    Examples:
         >>> from cardcrawl import rng_derive
         >>> rng_derive(1, 0) != rng_derive(1, 1)
         True

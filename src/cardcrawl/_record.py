@@ -14,10 +14,17 @@ from typing import Any
 
 import attrs
 
+from cardcrawl._codec import encode
 from cardcrawl._engine import FORMAT_VERSION
 from cardcrawl._errors import CardcrawlError, RecordError, SerializationError
 
 __all__ = ["Record"]
+
+
+def _frozen_stack(stack: Mapping[str, Any] | None) -> Mapping[str, tuple[Any, ...]] | None:
+    if stack is None:
+        return None
+    return MappingProxyType({str(k): tuple(encode(list(v))) for k, v in stack.items()})
 
 
 def _frozen_mapping(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -28,7 +35,7 @@ def _frozen_mapping(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
 class Record:
     """A saved game: which game, its options, its seed and every action in order.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("mapless-house", max_turns=50)
         >>> state = game.initial_state(seed=5)
@@ -49,6 +56,8 @@ class Record:
         actions: each action's text form, in order.
         rules_version: the game's rules version when the record was made.
         explicit_chance: the game was played with explicit chance (outcomes recorded).
+        stack: the stacked chance outcomes the game started with, as JSON-compatible
+            data by source name (see the game's ``initial_state``), or ``None``.
     """
 
     game: str
@@ -57,10 +66,17 @@ class Record:
     actions: tuple[str, ...] = attrs.field(converter=tuple)
     rules_version: str
     explicit_chance: bool = False
+    stack: Mapping[str, tuple[Any, ...]] | None = attrs.field(default=None, converter=_frozen_stack)
 
     @classmethod
     def of(
-        cls, game: Any, seed: int, actions: Sequence[Any], *, explicit_chance: bool = False
+        cls,
+        game: Any,
+        seed: int,
+        actions: Sequence[Any],
+        *,
+        explicit_chance: bool = False,
+        stack: Mapping[str, Sequence[Any]] | None = None,
     ) -> Record:
         """The record of a game played from ``game.initial_state(seed)`` with ``actions``."""
         return cls(
@@ -70,6 +86,7 @@ class Record:
             actions=tuple(game.format_action(a) for a in actions),
             rules_version=game.rules_version,
             explicit_chance=explicit_chance,
+            stack=stack,
         )
 
     def load_game(self) -> Any:
@@ -100,7 +117,9 @@ class Record:
         """
         game = self.load_game()
         try:
-            state = game.initial_state(self.seed, explicit_chance=self.explicit_chance)
+            state = game.initial_state(
+                self.seed, explicit_chance=self.explicit_chance, stack=self.stack
+            )
         except CardcrawlError as exc:
             raise RecordError(f"record cannot start its game: {exc}") from None
         yield state
@@ -127,6 +146,7 @@ class Record:
             "seed": self.seed,
             "explicit_chance": self.explicit_chance,
             "actions": list(self.actions),
+            "stack": None if self.stack is None else {k: list(v) for k, v in self.stack.items()},
         }
 
     @classmethod
@@ -137,7 +157,8 @@ class Record:
             SerializationError: malformed data.
         """
         keys = {"format", "game", "rules_version", "options", "seed", "explicit_chance", "actions"}
-        if not isinstance(data, dict) or set(data) != keys:
+        # "stack" is optional: records of unstacked games may leave it out.
+        if not isinstance(data, dict) or set(data) - {"stack"} != keys:
             found = sorted(data) if isinstance(data, dict) else type(data).__name__
             raise SerializationError(
                 f"a record is an object with keys {sorted(keys)}; found {found}"
@@ -155,6 +176,11 @@ class Record:
             "explicit_chance": isinstance(data["explicit_chance"], bool),
             "actions": isinstance(data["actions"], list)
             and all(isinstance(a, str) for a in data["actions"]),
+            "stack": data.get("stack") is None
+            or (
+                isinstance(data["stack"], dict)
+                and all(isinstance(v, list) for v in data["stack"].values())
+            ),
         }
         bad = [k for k, ok in checks.items() if not ok]
         if bad:
@@ -166,6 +192,7 @@ class Record:
             actions=data["actions"],
             rules_version=data["rules_version"],
             explicit_chance=data["explicit_chance"],
+            stack=data.get("stack"),
         )
 
     def to_json(self) -> str:

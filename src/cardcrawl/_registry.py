@@ -83,7 +83,7 @@ def register_variant(
 
     The options are validated now, so a broken variant fails at registration.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> spec = cardcrawl.register_variant(
         ...     "mapless-house-brief", base="mapless-house", options={"max_turns": 30},
@@ -122,7 +122,7 @@ def get_spec(name: str) -> GameSpec:
 def game_names() -> tuple[str, ...]:
     """Every registered game and variant name, sorted.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> "mapless-house" in cardcrawl.game_names()
         True
@@ -133,7 +133,7 @@ def game_names() -> tuple[str, ...]:
 def load(name: str, /, **options: Any) -> Any:
     """The game registered as ``name``, with options (over a variant's presets).
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("mapless-house", max_turns=500)
         >>> game.name, game.options.max_turns

@@ -4,7 +4,7 @@ Every built-in game runs it in its own tests, and so should every variant and ev
 third-party game: it plays seeded random games, in sampled and in explicit-chance
 play, and checks at each step the promises of :class:`cardcrawl.Game`.
 
-Example:
+Examples:
     >>> import cardcrawl
     >>> from cardcrawl.testing import check_game
     >>> report = check_game(cardcrawl.load("mapless-house", max_turns=60), games=2)

@@ -24,7 +24,7 @@ def _cell_text(cell: Cell) -> str:
 class Place:
     """Put the drawn Narrative card on ``cell`` (M-8).
 
-    Example:
+    Examples:
         >>> from cardcrawl.mapless import Place
         >>> Place((1, 0)), str(Place((1, 0)))
         (Place(cell=(1, 0)), 'place 1,0')
@@ -40,7 +40,7 @@ class Place:
 class PlaceExit:
     """Put the Exit on the candidate ``cell`` of your choice (M-11).
 
-    Example:
+    Examples:
         >>> from cardcrawl.mapless import PlaceExit
         >>> str(PlaceExit((0, 3)))
         'exit 0,3'
@@ -56,7 +56,7 @@ class PlaceExit:
 class Move:
     """Move your token to the touching table card on ``cell`` (M-14).
 
-    Example:
+    Examples:
         >>> from cardcrawl.mapless import Move
         >>> str(Move((0, 1)))
         'move 0,1'
@@ -74,7 +74,7 @@ class Draw:
 
     Only met in explicit-chance play (see :func:`cardcrawl.Game.chance_outcomes`).
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card
         >>> from cardcrawl.mapless import Draw
         >>> str(Draw(Card.parse("QS")))
@@ -100,7 +100,7 @@ _CELL_ACTIONS: dict[str, type[Place] | type[PlaceExit] | type[Move]] = {
 def parse_action(text: str) -> Action:
     """The action named by ``text``, the inverse of ``str(action)``.
 
-    Example:
+    Examples:
         >>> from cardcrawl.mapless import parse_action
         >>> parse_action("move -1,2"), parse_action("draw 10h")
         (Move(cell=(-1, 2)), Draw(card=Card.parse('10H')))

@@ -86,7 +86,7 @@ class ExitPlaced:
     dread: str
 
     def __str__(self) -> str:
-        return f"The Exit opens at {_at(self.cell)}, and the ♠A Stalker waits on it. {self.dread}"
+        return f"The Exit opens at {_at(self.cell)}, and the A♠ Stalker waits on it. {self.dread}"
 
 
 @attrs.frozen

@@ -106,7 +106,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     ``"narrative"``, ``"mind"`` and ``"body"``, each a sequence of cards (or card codes)
     from that deck, drawn first and in that order; the rest of each deck stays shuffled.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("mapless-house", max_turns=100)
         >>> state = game.initial_state(seed=1)

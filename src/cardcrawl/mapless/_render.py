@@ -22,7 +22,7 @@ def render(state: MaplessState) -> str:
     An empty cell where a Stalker stands shows only its marker; other empty cells are
     blank, and ``·`` marks an empty cell touching the house.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("mapless-house")
         >>> print(game.render(game.initial_state(seed=3, stack={"narrative": ["KS"]})))

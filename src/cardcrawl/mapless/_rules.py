@@ -21,7 +21,7 @@ __all__ = [
 def card_value(card: Card | None) -> int:
     """The value of a card (M-1): 2-10 face value, J 11, Q 12, K 13; aces and no card 0.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card
         >>> from cardcrawl.mapless import card_value
         >>> card_value(Card.parse("QH")), card_value(Card.parse("AD")), card_value(None)
@@ -60,7 +60,7 @@ def newly_closed(table: Grid, placed: Cell) -> set[Cell]:
 def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None) -> list[Cell]:
     """Legal cells for a drawn corridor (M-4, M-6, M-7), sorted.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card, Grid
         >>> from cardcrawl.mapless import corridor_cells
         >>> table = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("KS")})
@@ -88,7 +88,7 @@ def exit_candidates(table: Grid) -> list[Cell]:
     With D the greatest distance of a table card from the Entrance, these are the empty
     cells at distance D + 1 touching a table card.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card, Grid
         >>> from cardcrawl.mapless import exit_candidates
         >>> exit_candidates(Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")}))
@@ -111,7 +111,7 @@ def stalker_step(stalker: Cell, player: Cell, forbidden: Cell | None = None) -> 
     ``forbidden`` (the Exit, for a ♠A that has left it), it steps along the other axis
     instead, or stays where it is when the gap on that axis is 0.
 
-    Example:
+    Examples:
         >>> from cardcrawl.mapless import stalker_step
         >>> stalker_step((0, 0), (2, 2)), stalker_step((0, 0), (3, 1))
         ((0, 1), (1, 0))

@@ -119,7 +119,7 @@ class MaplessOptions(OptionsBase):
         dread_lines: your own dread-line table, card code to line, for all 26 cards that
             can be placed; ``None`` uses the standard table.
 
-    Example:
+    Examples:
         >>> from cardcrawl.mapless import MaplessOptions
         >>> MaplessOptions(max_turns=200).max_turns
         200
