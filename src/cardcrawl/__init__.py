@@ -87,12 +87,36 @@ __all__ = [
 
 
 def _register_builtin_games() -> None:
+    from cardcrawl.haydes import EscapeFromHaydes
     from cardcrawl.mapless import MaplessHouse
 
     register_game(
         "mapless-house",
         MaplessHouse,
         description="The Mapless House: build the house card by card, then escape the Stalkers.",
+    )
+    register_game(
+        "escape-from-haydes",
+        EscapeFromHaydes,
+        description="Escape from Haydes: guess higher or lower across Haydes to the Red Joker.",
+    )
+    register_variant(
+        "escape-from-haydes-solo-timer",
+        base="escape-from-haydes",
+        options={"max_rounds": 30},
+        description="Escape from Haydes, solo timer: nobody escapes after 30 rounds (H-13).",
+    )
+    register_variant(
+        "escape-from-haydes-tuybe",
+        base="escape-from-haydes",
+        options={"tuybe": True},
+        description="Escape from Haydes with the Tuybe: moves may aim two cells away.",
+    )
+    register_variant(
+        "escape-from-haydes-denizens",
+        base="escape-from-haydes",
+        options={"creatures": "denizens"},
+        description="Escape from Haydes with its denizens: footmen, Lucifers, captains, Vakhraca.",
     )
 
 

@@ -1,0 +1,99 @@
+"""A text picture of an Escape from Haydes state: the layout, the figures and the piles."""
+
+from __future__ import annotations
+
+from cardcrawl._cards import Card
+from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Phase
+
+__all__ = ["render"]
+
+
+def _card_text(card: Card) -> str:
+    return card.code if card.is_joker else card.symbol
+
+
+def render(state: HaydesState) -> str:
+    """The state as a map, north (larger y) at the top, then the players and the piles.
+
+    Each cell shows its card: ``##`` face down, ``??`` face down in the mix the Red Joker
+    was shuffled into (H-10), or the face-up card (``BJ`` the Black Joker, ``RJ`` the Red
+    Joker); a ``'`` after a court card means its creature is overcome (H-8). Then the
+    seat numbers of the figures standing there. A ``*`` marks the player to move.
+
+    Example:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> state = game.initial_state(seed=3, stack={"first_player": [1]})
+        >>> print("\\n".join(game.render(state).splitlines()[5:8]))
+          1   ##     ##     ##     ##     ##     ##     ##     ##     ##     ##     ##
+          0   ##     ##     ##     ##     ##     BJ 01  ##     ##     ##     ##     ##
+         -1   ##     ##     ##     ##     ##     ##     ##     ##     ##     ##     ##
+        >>> print("\\n".join(game.render(state).splitlines()[-3:]))
+          Player 0: Charisma 8 · Endurance 8 · at (0, 0)
+        * Player 1: Charisma 8 · Endurance 8 · at (0, 0)
+        Round 1 · Replacement deck 104 · discard 0 · removed 0
+    """
+    layout = state.layout
+    marks: dict[tuple[int, int], str] = {}
+    for seat, figure in enumerate(state.seats):
+        if figure.cell is not None:
+            marks[figure.cell] = marks.get(figure.cell, "") + str(seat)
+    width = max((len(m) for m in marks.values()), default=0)
+    xs = [c[0] for c in layout]
+    ys = [c[1] for c in layout]
+    cells = dict(zip(layout, range(len(layout)), strict=True))
+    joker_mix = next((m for m in state.mixes if Card.RED_JOKER in m.known), None)
+    lines = ["    " + "".join(f"{x:>4}".ljust(4 + width + 1) for x in range(min(xs), max(xs) + 1))]
+    lines[0] = lines[0].rstrip()
+    for y in range(max(ys), min(ys) - 1, -1):
+        row = [f"{y:>3} "]
+        for x in range(min(xs), max(xs) + 1):
+            i = cells.get((x, y))
+            if i is None:
+                row.append(" " * (5 + width))
+                continue
+            card = state.face_up[i]
+            if card is None:
+                in_joker_mix = (
+                    state.pool_of[i] == MIXED
+                    and joker_mix is not None
+                    and (x, y) in joker_mix.cells
+                )
+                text = " ?? " if in_joker_mix else " ## "
+            else:
+                overcome = "'" if (x, y) in state.overcome else " "
+                text = _card_text(card).rjust(3) + overcome
+            row.append(" " + text + marks.get((x, y), "").ljust(width))
+        lines.append("".join(row).rstrip())
+    lines.append(_status(state))
+    for seat, figure in enumerate(state.seats):
+        pointer = "*" if seat == state.current and state.phase is not Phase.OVER else " "
+        where = "out" if figure.cell is None else f"at ({figure.cell[0]}, {figure.cell[1]})"
+        if state.winner == seat:
+            where = "escaped"
+        elif figure.cell is not None:
+            card = state.face_up[cells[figure.cell]]
+            if card is not None and card.rank >= 11 and figure.cell not in state.overcome:
+                where += f" · held by {_card_text(card)}"
+        lines.append(
+            f"{pointer} Player {seat}: Charisma {figure.charisma} · "
+            f"Endurance {figure.endurance} · {where}"
+        )
+    lines.append(
+        f"Round {state.round} · Replacement deck {state.replacement_left} · "
+        f"discard {len(state.discard)} · removed {len(state.removed)}"
+    )
+    return "\n".join(lines)
+
+
+def _status(state: HaydesState) -> str:
+    if state.ending is Ending.ESCAPED:
+        return f"Game over: Player {state.winner} escaped"
+    if state.ending is not None:
+        return f"Game over: {state.ending.value}, nobody escaped"
+    joker = next((m.cells for m in state.mixes if Card.RED_JOKER in m.known), None)
+    if joker is None:
+        return "The Red Joker is somewhere under the build cards (##)"
+    if len(joker) == 1:
+        return "Almost there: the Red Joker lies under the cell marked ??"
+    return f"Almost there: the Red Joker lies under one of the {len(joker)} cells marked ??"

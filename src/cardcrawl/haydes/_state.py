@@ -1,0 +1,479 @@
+"""The data of Escape from Haydes: options, state and observation.
+
+All of them are frozen values. The state holds only data; the rules that move it from
+one state to the next live in :mod:`cardcrawl.haydes._game`, and the bookkeeping of
+face-down cards in :mod:`cardcrawl.haydes._unseen`.
+
+How face-down cards are kept (the *lazy deal*): shuffling a deck and dealing it face
+down is, in distribution, the same as deciding each card only when it is turned,
+uniformly among the cards of its deck not seen yet. So a face-down cell stores no card,
+only where its card came from: a *pool* (pool 0 is the Build deck; pool 1 the first
+Replacement deck; each reshuffle of the discard pile starts a new pool), or a *mix*
+(a group of cells holding a shuffled known mixture, such as the Red Joker among the new
+cards of H-10). What the state holds is therefore exactly what the players know; see
+:mod:`cardcrawl.haydes` for why this is exact.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from cardcrawl._cards import Card
+from cardcrawl._deck import Deck
+from cardcrawl._errors import OptionsError
+from cardcrawl._grid import Cell
+from cardcrawl._options import OptionsBase, optional_positive_int
+from cardcrawl.haydes._actions import Guess
+from cardcrawl.haydes._creatures import (
+    CREATURE_TABLES,
+    Characteristic,
+    Creature,
+    check_table,
+)
+from cardcrawl.haydes._events import HaydesEvent
+
+__all__ = [
+    "ALLOWED_SPLITS",
+    "BLACK_JOKER_CELL",
+    "Aim",
+    "Belief",
+    "Ending",
+    "Figure",
+    "HaydesObservation",
+    "HaydesOptions",
+    "HaydesState",
+    "Mix",
+    "Phase",
+    "standard_layout",
+]
+
+#: Where the Black Joker lies and every figure starts (H-4, H-5).
+BLACK_JOKER_CELL: Cell = (0, 0)
+#: The starting (Charisma, Endurance) splits a player may take (H-2).
+ALLOWED_SPLITS: tuple[tuple[int, int], ...] = ((7, 9), (8, 8), (9, 7))
+
+
+def standard_layout() -> frozenset[Cell]:
+    """The standard layout (H-4): x from -5 to 5, y from -4 to 5, corners left empty.
+
+    Example:
+        >>> from cardcrawl.haydes import standard_layout
+        >>> cells = standard_layout()
+        >>> len(cells), (0, 0) in cells, (-5, -4) in cells, (5, 4) in cells
+        (106, True, False, True)
+    """
+    corners = {(-5, -4), (5, -4), (-5, 5), (5, 5)}
+    return frozenset((x, y) for x in range(-5, 6) for y in range(-4, 6) if (x, y) not in corners)
+
+
+_STANDARD_LAYOUT = standard_layout()
+
+
+def _check_players(_: object, __: object, value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 4:
+        raise OptionsError(f"players is an integer from 1 to 4, not {value!r}")
+
+
+def _to_splits(value: Any) -> tuple[tuple[int, int], ...] | None:
+    if value is None:
+        return None
+    try:
+        splits = tuple(tuple(item) for item in value)
+    except TypeError:
+        raise OptionsError(
+            f"splits is one (Charisma, Endurance) pair per player, not {value!r}"
+        ) from None
+    for split in splits:
+        if split not in ALLOWED_SPLITS:
+            raise OptionsError(
+                f"a player's split is (Charisma, Endurance), one of (7, 9), (8, 8) or (9, 7) "
+                f"(16 points, neither above 9: H-2), not {split!r}"
+            )
+    return splits
+
+
+def _check_deck_count(_: object, __: object, value: Any) -> None:
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or value < 2
+        or value % 2
+        or value > 16
+    ):
+        raise OptionsError(
+            "deck_count is an even number of decks from 2 to 16, split evenly between the "
+            f"Replacement and the Build decks (H-3), not {value!r}"
+        )
+
+
+def _to_layout(value: Any) -> frozenset[Cell] | None:
+    if value is None:
+        return None
+    cells = []
+    try:
+        for item in value:
+            x, y = item
+            if any(not isinstance(v, int) or isinstance(v, bool) for v in (x, y)):
+                raise TypeError
+            cells.append((x, y))
+    except (TypeError, ValueError):
+        raise OptionsError(
+            f"layout is None or a collection of (x, y) cells, not {value!r}"
+        ) from None
+    return frozenset(cells)
+
+
+def _check_bool(_: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, bool):
+        raise OptionsError(f"{attribute.name} is true or false, not {value!r}")
+
+
+def _to_creatures(value: Any) -> str | Mapping[str, Creature]:
+    if isinstance(value, str):
+        if value not in CREATURE_TABLES:
+            raise OptionsError(
+                f"creatures is a table name ({', '.join(map(repr, CREATURE_TABLES))}) or a "
+                f"mapping of court ranks or cards to Creature; not {value!r}"
+            )
+        return value
+    if not isinstance(value, Mapping):
+        raise OptionsError(f"creatures is a table name or a mapping, not {value!r}")
+    table = {str(k).upper(): v for k, v in value.items()}
+    check_table(table)
+    return MappingProxyType(table)
+
+
+@attrs.frozen
+class HaydesOptions(OptionsBase):
+    """Options of Escape from Haydes. The defaults are the standard rules, solo.
+
+    Attributes:
+        players: 1 to 4 (H-5).
+        splits: each player's starting (Charisma, Endurance), one of (7, 9), (8, 8),
+            (9, 7) (H-2); ``None`` gives everyone (8, 8).
+        deck_count: standard decks used, an even number: half make the Replacement deck,
+            half (with the Red Joker) the Build deck (H-3). The standard game uses 4.
+        layout: the cells of Haydes, one per build card plus the Black Joker's (0, 0);
+            ``None`` is the standard layout (H-4), which needs ``deck_count`` 4.
+        max_rounds: end the game with no winner after this many rounds (H-13, the solo
+            timer variant); ``None``, the standard rules, has no limit.
+        tuybe: the Tuybe variant: moves may aim two cells away in a straight line.
+        creatures: the creature table (the "Different Creatures" variant): a built-in
+            table's name (``"standard"``, ``"denizens"``) or a mapping from court rank or
+            card code to :class:`~cardcrawl.haydes.Creature`.
+
+    Example:
+        >>> from cardcrawl.haydes import HaydesOptions
+        >>> HaydesOptions(players=2, splits=[(7, 9), (9, 7)]).character_splits
+        ((7, 9), (9, 7))
+        >>> HaydesOptions(splits=[(10, 6)])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.OptionsError: a player's split is (Charisma, Endurance), one of ...
+    """
+
+    players: int = attrs.field(default=1, validator=_check_players)
+    splits: tuple[tuple[int, int], ...] | None = attrs.field(default=None, converter=_to_splits)
+    deck_count: int = attrs.field(default=4, validator=_check_deck_count)
+    layout: frozenset[Cell] | None = attrs.field(default=None, converter=_to_layout)
+    max_rounds: int | None = attrs.field(default=None, validator=optional_positive_int)
+    tuybe: bool = attrs.field(default=False, validator=_check_bool)
+    creatures: str | Mapping[str, Creature] = attrs.field(
+        default="standard", converter=_to_creatures, hash=False
+    )
+
+    def __attrs_post_init__(self) -> None:
+        if self.splits is not None and len(self.splits) != self.players:
+            raise OptionsError(
+                f"splits needs one (Charisma, Endurance) pair for each of the {self.players} "
+                f"players, not {len(self.splits)}"
+            )
+        need = self.build_count + 1
+        if self.layout is None:
+            if self.deck_count != 4:
+                raise OptionsError(
+                    f"the standard layout holds the 105 build cards of 4 decks; with "
+                    f"deck_count {self.deck_count}, give a layout of {need} cells"
+                )
+            return
+        if BLACK_JOKER_CELL not in self.layout:
+            raise OptionsError("a layout must contain (0, 0), the Black Joker's cell (H-4)")
+        if len(self.layout) != need:
+            raise OptionsError(
+                f"a layout must hold every build card (H-4): {need} cells for deck_count "
+                f"{self.deck_count} ({self.build_count} build cards and the Black Joker), "
+                f"not {len(self.layout)}"
+            )
+
+    @property
+    def build_count(self) -> int:
+        """Cards of the Build deck: half the decks plus the Red Joker (H-3)."""
+        return 26 * self.deck_count + 1
+
+    @property
+    def replacement_count(self) -> int:
+        """Cards of the Replacement deck: half the decks (H-3)."""
+        return 26 * self.deck_count
+
+    @property
+    def character_splits(self) -> tuple[tuple[int, int], ...]:
+        """Each player's starting (Charisma, Endurance)."""
+        return self.splits if self.splits is not None else ((8, 8),) * self.players
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """The layout's cells in dealing order: by y, then x (H-4)."""
+        layout = self.layout if self.layout is not None else _STANDARD_LAYOUT
+        return tuple(sorted(layout, key=lambda c: (c[1], c[0])))
+
+    @property
+    def creature_table(self) -> Mapping[str, Creature]:
+        """The creature table in force."""
+        if isinstance(self.creatures, str):
+            return CREATURE_TABLES[self.creatures]
+        return self.creatures
+
+
+class Phase(enum.Enum):
+    """What the state waits for."""
+
+    #: Chance: who plays first (H-5).
+    FIRST = "first"
+    #: Decision: move, step, ride the Tuybe, or end the turn (H-6, H-7).
+    TURN = "turn"
+    #: Chance: the card under the aimed-at face-down cell.
+    REVEAL = "reveal"
+    #: Decision: which characteristic faces the creature (H-8).
+    ENCOUNTER = "encounter"
+    #: Chance: the 2D6 roll of an encounter (H-8).
+    ROLL = "roll"
+    #: The game is over.
+    OVER = "over"
+
+
+class Ending(enum.Enum):
+    """How a game of Escape from Haydes ended (H-9, H-11, H-13)."""
+
+    ESCAPED = "escaped"
+    TRAPPED = "trapped"
+    TIME_UP = "time-up"
+
+
+@attrs.frozen
+class Figure:
+    """One player's character and figure.
+
+    Attributes:
+        charisma, endurance: the characteristics (H-2); the player is out at 0 (H-11).
+        cell: where the figure stands; ``None`` once the player is out.
+    """
+
+    charisma: int
+    endurance: int
+    cell: Cell | None
+
+    @property
+    def is_out(self) -> bool:
+        """True once the player is out of the game (H-11)."""
+        return self.cell is None
+
+    def value(self, characteristic: Characteristic) -> int:
+        """The current value of ``characteristic``."""
+        return self.charisma if characteristic is Characteristic.CHARISMA else self.endurance
+
+
+@attrs.frozen
+class Aim:
+    """The move waiting for its card to be turned: target cell and announcement."""
+
+    cell: Cell
+    guess: Guess
+    tuybe: bool
+
+
+@attrs.frozen
+class Mix:
+    """Face-down cells holding a shuffled mixture whose parts are public.
+
+    Made when the Red Joker is shuffled in among new cards (H-10): the cells replaced
+    that turn hold the Red Joker and cards from the Replacement deck (maybe from two
+    pools, when the deck ran out while dealing), in an order nobody knows. Also made when
+    H-12 turns an old card face down where it lies (then one cell, one known card).
+
+    Attributes:
+        cells: the cells of the mix still face down, in dealing order.
+        known: the known cards among them (the Red Joker), still unturned.
+    """
+
+    cells: tuple[Cell, ...]
+    known: tuple[Card, ...]
+
+
+@attrs.frozen
+class Belief:
+    """One way the unseen cards can be split between pools, with its relative weight.
+
+    Almost always a state has exactly one. Only when a mix holds cards of two pools and a
+    card turned there could have come from either does the public knowledge become a
+    weighted mixture of several (the state keeps it exactly, see
+    :mod:`cardcrawl.haydes._unseen`).
+
+    Attributes:
+        weight: relative probability (a positive integer).
+        unseen: by pool, the cards not seen yet: in the pool's face-down cells, in its
+            share of the mixes, and (for the current Replacement deck) in the deck.
+        mixed: by mix, by pool, how many of the mix's face-down cells hold that pool's
+            cards.
+    """
+
+    weight: int
+    unseen: tuple[Deck, ...]
+    mixed: tuple[tuple[int, ...], ...]
+
+
+#: ``pool_of`` entry of a face-up cell.
+FACE_UP = -1
+#: ``pool_of`` entry of a face-down cell that belongs to a mix.
+MIXED = -2
+
+
+# Not slotted: the engine's replacer copies a state's __dict__ in C, which makes the
+# intermediate states of one step cheap (see cardcrawl._engine.replacer).
+@attrs.frozen(slots=False)
+class HaydesState:
+    """A position of Escape from Haydes. Immutable; build it with the game's methods.
+
+    Attributes:
+        phase: what the state waits for.
+        seats: each player's characteristics and figure.
+        current: the seat whose turn it is (-1 before the first player is drawn).
+        first: the first player (-1 before it is drawn); rounds start with them.
+        round: the current round, from 1 (0 before the first turn) (H-13).
+        layout: the cells of Haydes in dealing order (by y, then x); the tuples below
+            are indexed like it.
+        face_up: by cell, the face-up card, or ``None`` for a face-down one.
+        pool_of: by cell, the pool of a plain face-down card, ``-2`` for a face-down
+            card of a mix, ``-1`` for a face-up card.
+        shown: the face-up cells other than the Black Joker's, in the order they were
+            turned. Derivable from ``face_up``, but kept so that the end of a turn (H-12)
+            never scans the whole layout.
+        mixes: the mixes (see :class:`Mix`).
+        beliefs: what the unseen cards can be (see :class:`Belief`); the same for every
+            player, since nobody holds private cards.
+        replacement_left: cards still in the Replacement deck (the last pool's).
+        discard: the discard pile, in the order cards arrived.
+        removed: cards removed from the game (overcome creatures, H-12).
+        overcome: cells whose face-up court card's creature has been overcome (H-8).
+        aim: the move waiting for its card, in phase REVEAL.
+        chosen: the characteristic chosen, in phase ROLL.
+        stacked_first: a forced first player (from a stack; hidden).
+        stacked_rolls: forced 2D6 totals still to come (from a stack; hidden).
+        ending: how the game ended, once over.
+        winner: the seat that escaped, if any.
+        rng: the generator state for sampled chance.
+        explicit_chance: chance events wait for an outcome from the caller.
+        events: what happened in the step that made this state.
+    """
+
+    phase: Phase
+    seats: tuple[Figure, ...]
+    current: int
+    first: int
+    round: int
+    layout: tuple[Cell, ...]
+    face_up: tuple[Card | None, ...]
+    pool_of: tuple[int, ...]
+    shown: tuple[Cell, ...]
+    mixes: tuple[Mix, ...]
+    beliefs: tuple[Belief, ...]
+    replacement_left: int
+    discard: tuple[Card, ...]
+    removed: tuple[Card, ...]
+    overcome: frozenset[Cell]
+    aim: Aim | None
+    chosen: Characteristic | None
+    stacked_first: int | None
+    stacked_rolls: tuple[int, ...]
+    ending: Ending | None
+    winner: int | None
+    rng: int
+    explicit_chance: bool
+    events: tuple[HaydesEvent, ...]
+    _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    def card_at(self, cell: Cell) -> Card | None:
+        """The face-up card on ``cell``, ``None`` if it is face down.
+
+        Raises:
+            ValueError: ``cell`` is not a cell of the layout.
+        """
+        return self.face_up[self.layout.index(cell)]
+
+    @property
+    def face_down_cells(self) -> tuple[Cell, ...]:
+        """The cells holding a face-down card, in dealing order."""
+        return tuple(c for c, card in zip(self.layout, self.face_up, strict=True) if card is None)
+
+    @property
+    def joker_cells(self) -> tuple[Cell, ...]:
+        """The face-down cells that may hold the Red Joker: every unturned cell of the Build
+        deck while it has not been seen, else the cells of the mix it was shuffled into."""
+        for mix in self.mixes:
+            if Card.RED_JOKER in mix.known:
+                return mix.cells
+        if Card.RED_JOKER in self.beliefs[0].unseen[0]:
+            return tuple(c for c, p in zip(self.layout, self.pool_of, strict=True) if p == 0)
+        return ()
+
+    @property
+    def players_in(self) -> tuple[int, ...]:
+        """The seats still in the game (H-11)."""
+        return tuple(i for i, f in enumerate(self.seats) if f.cell is not None)
+
+
+@attrs.frozen
+class HaydesObservation:
+    """Everything a player knows: the state without its generator, stacks and deck order.
+
+    Face-down cells appear with where their card came from, never the card; the pools
+    appear as the multisets of cards not seen yet, which every player can work out from
+    the cards seen so far. Nobody in Haydes holds private cards, so every player's
+    observation is the same but for ``player``.
+    """
+
+    player: int
+    phase: Phase
+    seats: tuple[Figure, ...]
+    current: int
+    first: int
+    round: int
+    layout: tuple[Cell, ...]
+    face_up: tuple[Card | None, ...]
+    pool_of: tuple[int, ...]
+    shown: tuple[Cell, ...]
+    mixes: tuple[Mix, ...]
+    beliefs: tuple[Belief, ...]
+    replacement_left: int
+    discard: tuple[Card, ...]
+    removed: tuple[Card, ...]
+    overcome: frozenset[Cell]
+    aim: Aim | None
+    chosen: Characteristic | None
+    ending: Ending | None
+    winner: int | None
+    events: tuple[HaydesEvent, ...]
+
+
+def unstacked_beliefs(beliefs: Iterable[Belief]) -> tuple[Belief, ...]:
+    """The beliefs with every pool's stacked order forgotten (what players may know)."""
+    return tuple(
+        b
+        if not any(d.stacked for d in b.unseen)
+        else attrs.evolve(b, unseen=tuple(d.unstacked() for d in b.unseen))
+        for b in beliefs
+    )

@@ -1,0 +1,247 @@
+"""Face-down cards without hidden identities: turning them, and dealing new ones (H-12).
+
+A face-down cell belongs to a *pool* (the cards of one shuffled deck not seen yet) or to
+a *mix* (see :class:`~cardcrawl.haydes.Mix`). Turning a pool cell draws uniformly from the
+pool's unseen cards; turning a mix cell first picks which part of the mixture it holds,
+in proportion to the parts' counts, then the card. This is exactly the chance of the
+physical game: a shuffled deck dealt face down puts every unseen card equally likely
+under every unturned cell, whatever was turned before.
+
+One subtlety keeps it exact: when the Replacement deck runs out while the new cards of a
+Red Joker turn are being dealt (H-10, H-12), the mix holds cards of two pools, and a card
+turned there may have come from either. The public knowledge is then a weighted mixture
+of *beliefs* (how the unseen cards split between pools), which this module keeps exactly,
+merging beliefs that coincide. In every other case there is a single belief and turning a
+card is one draw from a sorted multiset.
+"""
+
+from __future__ import annotations
+
+import bisect
+import operator
+from fractions import Fraction
+from math import gcd, lcm
+
+from cardcrawl._cards import Card
+from cardcrawl._deck import Deck
+from cardcrawl._grid import Cell
+from cardcrawl.haydes._state import FACE_UP, MIXED, Belief, HaydesState, Mix
+
+__all__ = ["Dealer", "apply_reveal", "reveal_chances", "reveal_fast_deck"]
+
+#: The source of a known card of a mix (the Red Joker), as opposed to a pool index.
+KNOWN = -1
+
+
+def mix_index(mixes: tuple[Mix, ...], cell: Cell) -> int:
+    """The index of the mix holding ``cell``."""
+    for m, mix in enumerate(mixes):
+        if cell in mix.cells:
+            return m
+    raise AssertionError(f"cell {cell} is in no mix")  # pragma: no cover
+
+
+def reveal_fast_deck(state: HaydesState, index: int) -> Deck | None:
+    """The pool a plain cell's card is drawn from, when that is all there is to it
+    (a single belief); ``None`` when the general computation is needed."""
+    pool = state.pool_of[index]
+    if pool >= 0 and len(state.beliefs) == 1:
+        return state.beliefs[0].unseen[pool]
+    return None
+
+
+_INDEX = operator.attrgetter("index")
+
+
+def take(deck: Deck, card: Card) -> Deck:
+    """``deck.take(card)``, faster: bisecting on card indices compares integers in C,
+    where :meth:`Deck.take` calls ``Card.__lt__`` at every step."""
+    if deck.stacked:
+        return deck.take(card)
+    rest = deck.rest
+    i = bisect.bisect_left(rest, card.index, key=_INDEX)
+    if i == len(rest) or rest[i].index != card.index:
+        return deck.take(card)  # raises the core's error
+    return Deck._make((), rest[:i] + rest[i + 1 :])
+
+
+def _deck_outcomes(deck: Deck) -> list[tuple[Card, Fraction]]:
+    outcomes = deck.outcomes()
+    total = sum(w for _, w in outcomes)
+    return [(card, Fraction(w, total)) for card, w in outcomes]
+
+
+def _options(state: HaydesState, index: int) -> list[tuple[Fraction, int, int, Card]]:
+    """Every (probability, belief, source, card) a reveal of cell ``index`` can be."""
+    beliefs = state.beliefs
+    total = sum(b.weight for b in beliefs)
+    pool = state.pool_of[index]
+    options: list[tuple[Fraction, int, int, Card]] = []
+    if pool >= 0:
+        for bi, belief in enumerate(beliefs):
+            pb = Fraction(belief.weight, total)
+            for card, p in _deck_outcomes(belief.unseen[pool]):
+                options.append((pb * p, bi, pool, card))
+        return options
+    m = mix_index(state.mixes, state.layout[index])
+    mix = state.mixes[m]
+    size = len(mix.cells)
+    for bi, belief in enumerate(beliefs):
+        pb = Fraction(belief.weight, total)
+        for card in sorted(set(mix.known)):
+            options.append((pb * Fraction(mix.known.count(card), size), bi, KNOWN, card))
+        for q, count in enumerate(belief.mixed[m]):
+            if count:
+                share = pb * Fraction(count, size)
+                for card, p in _deck_outcomes(belief.unseen[q]):
+                    options.append((share * p, bi, q, card))
+    return options
+
+
+def _as_weights(probs: list[Fraction]) -> list[int]:
+    scale = lcm(*(p.denominator for p in probs))
+    weights = [int(p * scale) for p in probs]
+    common = gcd(*weights)
+    return [w // common for w in weights]
+
+
+def reveal_chances(state: HaydesState, index: int) -> tuple[tuple[Card, int], ...]:
+    """Each card the face-down cell ``index`` can turn out to be, with an integer weight."""
+    deck = reveal_fast_deck(state, index)
+    if deck is not None:
+        return deck.outcomes()
+    by_card: dict[Card, Fraction] = {}
+    for prob, _, _, card in _options(state, index):
+        by_card[card] = by_card.get(card, Fraction(0)) + prob
+    cards = sorted(by_card)
+    return tuple(zip(cards, _as_weights([by_card[c] for c in cards]), strict=True))
+
+
+def _merge(entries: list[tuple[Fraction, Belief]]) -> tuple[Belief, ...]:
+    """Beliefs with equal contents merged, weights made small coprime integers."""
+    acc: dict[tuple[tuple[Deck, ...], tuple[tuple[int, ...], ...]], Fraction] = {}
+    for prob, belief in entries:
+        key = (belief.unseen, belief.mixed)
+        acc[key] = acc.get(key, Fraction(0)) + prob
+    keys = list(acc)
+    weights = _as_weights([acc[k] for k in keys])
+    return tuple(Belief(w, unseen, mixed) for w, (unseen, mixed) in zip(weights, keys, strict=True))
+
+
+def apply_reveal(
+    state: HaydesState, index: int, card: Card
+) -> tuple[tuple[int, ...], tuple[Mix, ...], tuple[Belief, ...]]:
+    """The face-down bookkeeping once cell ``index`` turned out to be ``card``.
+
+    Returns the new ``pool_of``, ``mixes`` and ``beliefs``.
+    """
+    pool_of = list(state.pool_of)
+    pool_of[index] = FACE_UP
+    deck = reveal_fast_deck(state, index)
+    if deck is not None:
+        belief = state.beliefs[0]
+        pool = state.pool_of[index]
+        pools = list(belief.unseen)
+        pools[pool] = take(deck, card)
+        return tuple(pool_of), state.mixes, (Belief(1, tuple(pools), belief.mixed),)
+    cell = state.layout[index]
+    options = [o for o in _options(state, index) if o[3] == card]
+    m = mix_index(state.mixes, cell) if state.pool_of[index] == MIXED else None
+    entries: list[tuple[Fraction, Belief]] = []
+    for prob, bi, source, _ in options:
+        belief = state.beliefs[bi]
+        unseen, mixed = belief.unseen, belief.mixed
+        if source != KNOWN:
+            decks = list(unseen)
+            decks[source] = take(decks[source], card)
+            unseen = tuple(decks)
+            if m is not None:
+                counts = list(mixed[m])
+                counts[source] -= 1
+                mixed = (*mixed[:m], tuple(counts), *mixed[m + 1 :])
+        entries.append((prob, Belief(1, unseen, mixed)))
+    beliefs = _merge(entries)
+    mixes = state.mixes
+    if m is not None:
+        mix = mixes[m]
+        known = list(mix.known)
+        if card in known:
+            # A known card of a mix (the Red Joker) is never also in a pool, so turning
+            # it tells exactly which part of the mixture this cell held.
+            assert all(o[2] == KNOWN for o in options)
+            known.remove(card)
+        cells = tuple(c for c in mix.cells if c != cell)
+        mixes = (*mixes[:m], Mix(cells, tuple(known)), *mixes[m + 1 :])
+        mixes, beliefs = _tidy_mix(mixes, beliefs, m, pool_of, state.layout)
+    return tuple(pool_of), mixes, beliefs
+
+
+def _tidy_mix(
+    mixes: tuple[Mix, ...],
+    beliefs: tuple[Belief, ...],
+    m: int,
+    pool_of: list[int],
+    layout: tuple[Cell, ...],
+) -> tuple[tuple[Mix, ...], tuple[Belief, ...]]:
+    """Drop mix ``m`` once nothing distinguishes its cells from plain pool cells.
+
+    That is when it is empty, or when it holds no known card and every belief agrees
+    that all its cells hold cards of one same pool.
+    """
+    mix = mixes[m]
+    pools = {tuple(i for i, n in enumerate(b.mixed[m]) if n) for b in beliefs}
+    if mix.cells and (mix.known or len(pools) != 1 or len(next(iter(pools))) != 1):
+        return mixes, beliefs
+    if mix.cells:
+        (pool,) = next(iter(pools))
+        for cell in mix.cells:
+            pool_of[layout.index(cell)] = pool
+    mixes = (*mixes[:m], *mixes[m + 1 :])
+    entries = [
+        (Fraction(b.weight), Belief(1, b.unseen, (*b.mixed[:m], *b.mixed[m + 1 :])))
+        for b in beliefs
+    ]
+    return mixes, _merge(entries)
+
+
+class Dealer:
+    """The end-of-turn deal (H-12), one card at a time, on mutable copies of the piles.
+
+    The new cards are dealt face down, so dealing decides no card: a cell dealt from the
+    Replacement deck joins the deck's pool. When the deck is empty, the discard pile is
+    shuffled into a new pool (which, with a lazy deal, needs no chance event either:
+    the shuffle's randomness is spent as its cards are turned).
+    """
+
+    def __init__(self, beliefs: tuple[Belief, ...], left: int, discard: list[Card]) -> None:
+        self.beliefs = beliefs
+        self.left = left
+        self.discard = discard
+        self.reshuffles: list[int] = []
+
+    def take(self) -> int | None:
+        """Deal one card face down: the pool it comes from, or ``None`` if the
+        Replacement deck and the discard pile are both empty."""
+        if not self.left:
+            if not self.discard:
+                return None
+            new = Deck.of(self.discard)
+            self.reshuffles.append(len(self.discard))
+            self.left = len(self.discard)
+            self.discard.clear()
+            self.beliefs = tuple(
+                Belief(
+                    b.weight,
+                    (*b.unseen, new),
+                    tuple((*counts, 0) for counts in b.mixed),
+                )
+                for b in self.beliefs
+            )
+        self.left -= 1
+        return len(self.beliefs[0].unseen) - 1
+
+    def add_mix(self, counts: list[int]) -> None:
+        """Record, in every belief, how many cells of a new mix each pool fills."""
+        pools = len(self.beliefs[0].unseen)
+        row = tuple(counts) + (0,) * (pools - len(counts))
+        self.beliefs = tuple(Belief(b.weight, b.unseen, (*b.mixed, row)) for b in self.beliefs)
