@@ -27,6 +27,8 @@ from cardcrawl._errors import (
     UnknownGameError,
 )
 from cardcrawl._grid import Cell, Grid, distance, neighbours, touching
+from cardcrawl._html import replay_html
+from cardcrawl._match import Match, MatchEntry, UndoError
 from cardcrawl._options import OptionsBase
 from cardcrawl._protocol import CHANCE, TERMINAL, Game, GameState, Outcome
 from cardcrawl._random import rng_below, rng_choice_weighted, rng_derive, rng_from_seed, rng_next
@@ -39,6 +41,7 @@ from cardcrawl._registry import (
     register_game,
     register_variant,
 )
+from cardcrawl._svg import NoRendererError, Picture, find_renderer, register_svg, svg
 from cardcrawl._version import __version__
 
 __all__ = [
@@ -56,32 +59,41 @@ __all__ = [
     "GameState",
     "Grid",
     "IllegalActionError",
+    "Match",
+    "MatchEntry",
+    "NoRendererError",
     "OptionsBase",
     "OptionsError",
     "Outcome",
     "ParseError",
+    "Picture",
     "PlayerError",
     "Record",
     "RecordError",
     "SerializationError",
     "StackError",
     "Suit",
+    "UndoError",
     "UnknownGameError",
     "__version__",
     "distance",
+    "find_renderer",
     "game_names",
     "get_spec",
     "load",
     "neighbours",
     "parse_cards",
     "register_game",
+    "register_svg",
     "register_variant",
+    "replay_html",
     "rng_below",
     "rng_choice_weighted",
     "rng_derive",
     "rng_from_seed",
     "rng_next",
     "standard_deck",
+    "svg",
     "touching",
 ]
 

@@ -1,13 +1,17 @@
-"""The ``cardcrawl`` command line (also ``python -m cardcrawl``): play, replay, list games.
+"""The ``cardcrawl`` command line (also ``python -m cardcrawl``): play, replay, draw, list.
 
-Three commands, all written against the :class:`~cardcrawl.Game` protocol alone, so they
+Four commands, all written against the :class:`~cardcrawl.Game` protocol alone, so they
 work unchanged for every game and every variant registered when :func:`main` runs:
 
 * ``cardcrawl play GAME`` plays a game. Seats are people at the keyboard unless given
   to a bot (``--bot random`` for every seat, ``--bot SEAT=random`` for one); options
   come from ``-o NAME=VALUE`` and the shortcuts ``--max-turns``, ``--max-rounds`` and
   ``--players``; ``--record FILE`` saves the game as a :class:`~cardcrawl.Record`.
-* ``cardcrawl replay RECORD.json [--step K]`` verifies a record and tells its story.
+* ``cardcrawl replay RECORD.json [--step K]`` verifies a record and tells its story;
+  with ``--html FILE`` it writes instead one self-contained HTML page that steps
+  through the game picture by picture.
+* ``cardcrawl render RECORD.json [--step K] [-o FILE]`` draws the state after K
+  actions (default: the last) as SVG.
 * ``cardcrawl games`` lists the registered games and variants.
 
 Exit codes: 0 on success (and when a person quits with ``q``), 1 when something fails
@@ -35,10 +39,13 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TextIO
 
 from cardcrawl._codec import _fields
 from cardcrawl._errors import CardcrawlError
+from cardcrawl._html import replay_html
+from cardcrawl._match import Match
 from cardcrawl._protocol import Game
 from cardcrawl._random import rng_below, rng_derive, rng_from_seed
 from cardcrawl._record import Record
 from cardcrawl._registry import game_names, get_spec, load
+from cardcrawl._svg import NoRendererError, svg
 from cardcrawl._version import __version__
 
 if TYPE_CHECKING:
@@ -265,13 +272,35 @@ def _build_parser() -> tuple[_Parser, dict[str, _Parser]]:
     replay.add_argument(
         "--step", type=int, metavar="K", help="stop after K actions (0 is the initial state)"
     )
+    replay.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write a self-contained HTML page that steps through the game (opening at "
+        "--step, default 0) instead of telling the story",
+    )
+
+    render = commands.add_parser(
+        "render",
+        help="draw a state of a game record as SVG",
+        description="Draw the state of a game record after K actions as an SVG picture.",
+    )
+    render.add_argument("record", metavar="RECORD.json", help="a record saved by play --record")
+    render.add_argument(
+        "--step",
+        type=int,
+        metavar="K",
+        help="draw the state after K actions (0 is the initial state; default: the last)",
+    )
+    render.add_argument(
+        "-o", "--output", metavar="FILE", help="write the SVG to FILE (default: standard output)"
+    )
 
     games = commands.add_parser(
         "games",
         help="list the games and variants",
         description="List the registered games and variants.",
     )
-    return parser, {"play": play, "replay": replay, "games": games}
+    return parser, {"play": play, "replay": replay, "render": render, "games": games}
 
 
 # ---------------------------------------------------------------- games
@@ -490,14 +519,65 @@ def _play(console: _Console, args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------- replay
-def _replay(console: _Console, args: argparse.Namespace) -> int:
+def _read_record(console: _Console, path: str) -> Record | None:
+    """The record in ``path``, or ``None`` after saying why it cannot be read."""
     try:
-        text = Path(args.record).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        console.error(f"cardcrawl: cannot read {args.record}: {exc}")
+        console.error(f"cardcrawl: cannot read {path}: {exc}")
+        return None
+    try:
+        return Record.from_json(text)
+    except CardcrawlError as exc:
+        console.error(f"cardcrawl: {path}: {exc}")
+        return None
+
+
+def _check_output_path(flag: str, path: str | None) -> None:
+    if path is not None and not Path(path).resolve().parent.is_dir():
+        raise _UsageError(f"{flag} {path}: the directory {Path(path).parent} does not exist")
+
+
+def _check_step(step: int | None, last: int) -> int:
+    chosen = last if step is None else step
+    if not 0 <= chosen <= last:
+        raise _UsageError(f"--step {chosen}: this record has steps 0 to {last}")
+    return chosen
+
+
+def _write(console: _Console, path: str, text: str) -> bool:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        console.error(f"cardcrawl: cannot write {path}: {exc}")
+        return False
+    return True
+
+
+def _replay_html(console: _Console, args: argparse.Namespace) -> int:
+    record = _read_record(console, args.record)
+    if record is None:
         return EXIT_FAILURE
     try:
-        record = Record.from_json(text)
+        match = Match.from_record(record)
+    except CardcrawlError as exc:
+        console.error(f"cardcrawl: {args.record}: {exc}")
+        return EXIT_FAILURE
+    step = _check_step(0 if args.step is None else args.step, len(record.actions))
+    if not _write(console, args.html, replay_html(match, step=step)):
+        return EXIT_FAILURE
+    console.say(f"Replay of {len(record.actions)} actions written to {args.html}.")
+    return 0
+
+
+def _replay(console: _Console, args: argparse.Namespace) -> int:
+    if args.html is not None:
+        _check_output_path("--html", args.html)
+        return _replay_html(console, args)
+    record = _read_record(console, args.record)
+    if record is None:
+        return EXIT_FAILURE
+    try:
         game: AnyGame = record.load_game()
         # Verify the whole record before telling any of it: a story that stops at a
         # broken entry would read as if the game had ended there.
@@ -506,9 +586,7 @@ def _replay(console: _Console, args: argparse.Namespace) -> int:
         console.error(f"cardcrawl: {args.record}: {exc}")
         return EXIT_FAILURE
     last = len(record.actions)
-    step = last if args.step is None else args.step
-    if not 0 <= step <= last:
-        raise _UsageError(f"--step {step}: this record has steps 0 to {last}")
+    step = _check_step(args.step, last)
     console.say(f"Replaying {game.name} with seed {record.seed} ({last} actions).")
     for state in states[: step + 1]:
         _say_events(console, state)
@@ -520,10 +598,40 @@ def _replay(console: _Console, args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------- render
+def _render(console: _Console, args: argparse.Namespace) -> int:
+    _check_output_path("-o", args.output)
+    record = _read_record(console, args.record)
+    if record is None:
+        return EXIT_FAILURE
+    try:
+        game: AnyGame = record.load_game()
+        # Every entry is verified, even past the step drawn: a picture of a record
+        # that does not replay would pass off a broken record as a good one.
+        states = list(record.states())
+    except CardcrawlError as exc:
+        console.error(f"cardcrawl: {args.record}: {exc}")
+        return EXIT_FAILURE
+    step = _check_step(args.step, len(record.actions))
+    try:
+        picture = svg(game, states[step])
+    except NoRendererError as exc:
+        console.error(f"cardcrawl: {exc}")
+        return EXIT_FAILURE
+    if args.output is None:
+        console.write(console.stdout, picture.text + "\n")
+        return 0
+    if not _write(console, args.output, picture.text + "\n"):
+        return EXIT_FAILURE
+    console.say(f"Step {step} of {len(record.actions)} drawn to {args.output}.")
+    return 0
+
+
 # ----------------------------------------------------------------- main
 _COMMANDS: Mapping[str, Callable[[_Console, argparse.Namespace], int]] = {
     "play": _play,
     "replay": _replay,
+    "render": _render,
     "games": _games,
 }
 

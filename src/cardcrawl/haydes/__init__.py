@@ -102,6 +102,7 @@ from cardcrawl.haydes._rules import (
     is_escape,
     next_seat,
 )
+from cardcrawl.haydes._svg import render_svg
 from cardcrawl.haydes._state import (
     ALLOWED_SPLITS,
     BLACK_JOKER_CELL,
@@ -177,5 +178,6 @@ __all__ = [
     "next_seat",
     "parse_action",
     "render",
+    "render_svg",
     "standard_layout",
 ]

@@ -3,7 +3,7 @@
 Load it with ``cardcrawl.load("mapless-house")``. Everything public about the game is
 importable from here; the rules are explained, ruling by ruling, in the documentation.
 
-Example:
+Examples:
     >>> import cardcrawl
     >>> from cardcrawl.mapless import Ending
     >>> game = cardcrawl.load("mapless-house", max_turns=300)
@@ -62,6 +62,7 @@ from cardcrawl.mapless._state import (
     MaplessState,
     Phase,
 )
+from cardcrawl.mapless._svg import render_svg
 
 __all__ = [
     "BODY_CARDS",
@@ -110,6 +111,7 @@ __all__ = [
     "is_room",
     "parse_action",
     "render",
+    "render_svg",
     "room_cells",
     "stalker_step",
 ]

@@ -1,0 +1,381 @@
+"""An SVG picture of an Escape from Haydes state: the cards of Haydes, the figures, the
+Replacement deck and the discard and removed piles.
+
+Importing this module registers :func:`render_svg` as the renderer of
+:class:`~cardcrawl.haydes.EscapeFromHaydes` (and so of its variants) for
+:func:`cardcrawl.svg`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardcrawl._cards import Card
+from cardcrawl._grid import Cell
+from cardcrawl._svg import (
+    back_svg,
+    card_svg,
+    document,
+    element,
+    label_svg,
+    pawn_svg,
+    register_svg,
+    slot_svg,
+)
+from cardcrawl.haydes._game import EscapeFromHaydes
+from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Mix, Phase
+
+__all__ = ["render_svg"]
+
+_MARGIN = 16
+_HEADER = 58
+_AXIS = 18
+_CARD_W, _CARD_H = 44, 62
+_PITCH_X, _PITCH_Y = 50, 68
+_PILE_W, _PILE_H = 40, 56
+_GOLD = "#d39e00"
+_SEAT_COLOURS = ("#f2b705", "#1e88e5", "#43a047", "#e53935")
+
+
+def render_svg(state: HaydesState) -> str:
+    """The state as a standalone SVG picture, north (larger y) at the top.
+
+    Every cell of Haydes shows its card, face up or face down; the cells among which
+    the Red Joker was shuffled back (H-10) carry a gold ``?``. Court cards whose
+    creature has been overcome (H-8) are captioned so. Each figure is a pawn in its
+    seat's colour with the seat number, the player to move ringed. While a move waits
+    for its card, the aimed-at cell is outlined in gold with the announcement. Under
+    the map: the Replacement deck face down with its size, the top cards of the
+    discard and removed piles with their sizes, and one line per player.
+
+    Every card drawn has ``class="card"`` (face down: ``"card back"``): one per cell,
+    one back for the Replacement deck unless it is empty, and the top card of each pile
+    that is not empty.
+
+    Example:
+        >>> import xml.etree.ElementTree as ET
+        >>> import cardcrawl
+        >>> from cardcrawl.haydes._svg import render_svg
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> root = ET.fromstring(render_svg(game.initial_state(seed=3)))
+        >>> cards = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+        ...          if "card" in g.get("class", "").split()]
+        >>> len(cards)  # 106 cells and the Replacement deck
+        107
+    """
+    top = _MARGIN + _HEADER
+    body, map_width, map_bottom = _haydes(state, _MARGIN, top)
+    panel, panel_width, panel_bottom = _panel(state, _MARGIN, map_bottom + 14)
+    width = _MARGIN * 2 + max(map_width, panel_width)
+    height = panel_bottom + _MARGIN
+    status = _status(state)
+    header = [
+        label_svg(_MARGIN, _MARGIN + 16, "Escape from Haydes", size=17, bold=True),
+        label_svg(_MARGIN, _MARGIN + 38, status, size=13, classes="status"),
+    ]
+    return document(width, height, [*header, *body, *panel], title=f"Escape from Haydes: {status}")
+
+
+def _joker_mix(state: HaydesState) -> Mix | None:
+    return next((m for m in state.mixes if Card.RED_JOKER in m.known), None)
+
+
+def _status(state: HaydesState) -> str:
+    if state.ending is Ending.ESCAPED:
+        return f"Game over: player {state.winner} escaped"
+    if state.ending is Ending.TRAPPED:
+        return "Game over: everyone is trapped, nobody escaped"
+    if state.ending is not None:
+        return f"Game over: time is up after round {state.round}, nobody escaped"
+    if state.phase is Phase.FIRST:
+        return "Drawing the first player"
+    parts = [f"Round {state.round}", f"player {state.current} to play"]
+    if state.phase is Phase.REVEAL and state.aim is not None:
+        x, y = state.aim.cell
+        parts.append(f"turning ({x}, {y}): {state.aim.guess.value}?")
+    elif state.phase is Phase.ENCOUNTER:
+        parts.append("facing a creature: choose a characteristic")
+    elif state.phase is Phase.ROLL and state.chosen is not None:
+        parts.append(f"rolling 2D6 with {state.chosen.value}")
+    mix = _joker_mix(state)
+    if mix is not None:
+        parts.append(f"the Red Joker lies under one of {len(mix.cells)} cells marked ?")
+    return " · ".join(parts)
+
+
+def _haydes(state: HaydesState, left: int, top: int) -> tuple[list[str], int, int]:
+    """The map with its axes: (SVG parts, width, bottom y)."""
+    layout = state.layout
+    min_x = min(c[0] for c in layout)
+    max_x = max(c[0] for c in layout)
+    min_y = min(c[1] for c in layout)
+    max_y = max(c[1] for c in layout)
+    origin_x, origin_y = left + _AXIS, top + _AXIS
+
+    def at(cell: Cell) -> tuple[int, int]:
+        return origin_x + (cell[0] - min_x) * _PITCH_X, origin_y + (max_y - cell[1]) * _PITCH_Y
+
+    parts: list[str] = []
+    for x in range(min_x, max_x + 1):
+        px, _ = at((x, max_y))
+        parts.append(
+            label_svg(
+                px + _CARD_W / 2,
+                top + 12,
+                str(x),
+                size=10,
+                anchor="middle",
+                fill="#777",
+                classes="axis",
+            )
+        )
+    for y in range(max_y, min_y - 1, -1):
+        _, py = at((min_x, y))
+        parts.append(
+            label_svg(
+                left + _AXIS - 6,
+                py + _CARD_H / 2 + 4,
+                str(y),
+                size=10,
+                anchor="end",
+                fill="#777",
+                classes="axis",
+            )
+        )
+    mix = _joker_mix(state)
+    mixed_cells = set(mix.cells) if mix is not None else set()
+    known_down = {m.cells[0]: m.known[0] for m in state.mixes if len(m.cells) == len(m.known) == 1}
+    aim = state.aim.cell if state.aim is not None else None
+    for i, cell in sorted(enumerate(layout), key=lambda item: item[1]):
+        x, y = at(cell)
+        where = f"({cell[0]}, {cell[1]})"
+        data = {"data-cell": f"{cell[0]},{cell[1]}"}
+        card = state.face_up[i]
+        if card is not None:
+            overcome = cell in state.overcome
+            parts.append(
+                card_svg(
+                    card,
+                    x,
+                    y,
+                    width=_CARD_W,
+                    height=_CARD_H,
+                    caption="overcome" if overcome else None,
+                    classes=["cell", *(["overcome"] if overcome else [])],
+                    title=f"{card.code if card.is_joker else card.symbol} at {where}",
+                    extra=data,
+                )
+            )
+            continue
+        classes = ["cell"]
+        if cell in mixed_cells:
+            classes.append("mix")
+            title = f"Face down at {where}: maybe the Red Joker"
+        elif cell in known_down:
+            title = f"Face down at {where}: {known_down[cell].symbol}, turned back down"
+        else:
+            title = f"Face down at {where}"
+        parts.append(
+            back_svg(x, y, width=_CARD_W, height=_CARD_H, classes=classes, title=title, extra=data)
+        )
+        if state.pool_of[i] == MIXED and cell in mixed_cells:
+            parts.append(
+                label_svg(
+                    x + _CARD_W / 2,
+                    y + _CARD_H / 2 + 8,
+                    "?",
+                    size=22,
+                    anchor="middle",
+                    bold=True,
+                    fill=_GOLD,
+                    classes="mark",
+                )
+            )
+    if aim is not None and state.aim is not None:
+        x, y = at(aim)
+        guess = state.aim.guess.value
+        parts.append(
+            element(
+                "g",
+                {"class": "aim", "data-cell": f"{aim[0]},{aim[1]}"},
+                element("title", None, f"Aimed at, announcing {guess}"),
+                element(
+                    "rect",
+                    {
+                        "x": x - 3,
+                        "y": y - 3,
+                        "width": _CARD_W + 6,
+                        "height": _CARD_H + 6,
+                        "rx": 7,
+                        "fill": "none",
+                        "stroke": _GOLD,
+                        "stroke-width": 3,
+                    },
+                ),
+                element(
+                    "rect",
+                    {
+                        "x": x + 2,
+                        "y": y + _CARD_H - 17,
+                        "width": _CARD_W - 4,
+                        "height": 14,
+                        "rx": 3,
+                        "fill": _GOLD,
+                    },
+                ),
+                label_svg(
+                    x + _CARD_W / 2,
+                    y + _CARD_H - 6,
+                    guess,
+                    size=10,
+                    anchor="middle",
+                    bold=True,
+                    fill="#ffffff",
+                ),
+            )
+        )
+    parts.extend(_figures(state, at))
+    width = _AXIS + (max_x - min_x) * _PITCH_X + _CARD_W
+    bottom = origin_y + (max_y - min_y) * _PITCH_Y + _CARD_H
+    return parts, width, bottom
+
+
+def _figures(state: HaydesState, at: Any) -> list[str]:
+    parts: list[str] = []
+    standing: dict[Cell, list[int]] = {}
+    for seat, figure in enumerate(state.seats):
+        if figure.cell is not None:
+            standing.setdefault(figure.cell, []).append(seat)
+    for cell, seats in sorted(standing.items()):
+        x, y = at(cell)
+        for k, seat in enumerate(seats):
+            px = x + _CARD_W - 19 - k * 11
+            py = y + 2 + (k % 2) * 6
+            colour = _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
+            current = seat == state.current and state.ending is None
+            ring = (
+                element(
+                    "circle",
+                    {
+                        "cx": px + 9,
+                        "cy": py + 10,
+                        "r": 12,
+                        "fill": "none",
+                        "stroke": "#222",
+                        "stroke-width": 2,
+                    },
+                )
+                if current
+                else ""
+            )
+            parts.append(
+                element(
+                    "g",
+                    {"class": "figure", "data-seat": seat, "data-cell": f"{cell[0]},{cell[1]}"},
+                    ring,
+                    pawn_svg(
+                        px,
+                        py,
+                        size=18,
+                        fill=colour,
+                        classes=["player", f"seat-{seat}", *(["current"] if current else [])],
+                        title=f"Player {seat} at ({cell[0]}, {cell[1]})",
+                    ),
+                    label_svg(px + 9, py + 17, str(seat), size=7, anchor="middle", bold=True),
+                )
+            )
+    return parts
+
+
+def _panel(state: HaydesState, left: int, top: int) -> tuple[list[str], int, int]:
+    """The piles and the players under the map: (SVG parts, width, bottom y)."""
+    parts: list[str] = []
+    x, y = left, top + 16
+    parts.append(label_svg(x, top + 11, "Replacement", size=11, bold=True, classes="pile-label"))
+    if state.replacement_left:
+        parts.append(
+            back_svg(
+                x,
+                y,
+                width=_PILE_W,
+                height=_PILE_H,
+                count=state.replacement_left,
+                classes="deck",
+                title=f"The Replacement deck: {state.replacement_left} cards",
+            )
+        )
+    else:
+        parts.append(
+            slot_svg(
+                x,
+                y,
+                width=_PILE_W,
+                height=_PILE_H,
+                text="empty",
+                title="The Replacement deck is empty",
+            )
+        )
+    for name, pile, classes in (
+        ("Discard", state.discard, "discard"),
+        ("Removed", state.removed, "removed"),
+    ):
+        x += 92
+        parts.append(label_svg(x, top + 11, name, size=11, bold=True, classes="pile-label"))
+        if pile:
+            top_card = pile[-1]
+            parts.append(
+                card_svg(
+                    top_card,
+                    x,
+                    y,
+                    width=_PILE_W,
+                    height=_PILE_H,
+                    classes=classes,
+                    title=f"{name}: {len(pile)} cards, {top_card.symbol} on top",
+                )
+            )
+        else:
+            parts.append(
+                slot_svg(x, y, width=_PILE_W, height=_PILE_H, text="none", title=f"{name}: no card")
+            )
+        parts.append(
+            label_svg(
+                x + _PILE_W + 6,
+                y + _PILE_H - 4,
+                f"{len(pile)}",
+                size=11,
+                fill="#555",
+                classes="pile-count",
+            )
+        )
+    width = x + _PILE_W + 40 - left
+    y += _PILE_H + 22
+    for seat, figure in enumerate(state.seats):
+        colour = _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
+        if state.winner == seat:
+            where = "escaped"
+        elif figure.cell is None:
+            where = "out"
+        else:
+            where = f"at ({figure.cell[0]}, {figure.cell[1]})"
+        current = seat == state.current and state.ending is None and state.phase is not Phase.FIRST
+        text = (
+            f"Player {seat}: Charisma {figure.charisma} · Endurance {figure.endurance} · {where}"
+            + (" · to play" if current else "")
+        )
+        parts.append(
+            element(
+                "circle", {"cx": left + 6, "cy": y - 4, "r": 6, "fill": colour, "stroke": "#222"}
+            )
+        )
+        parts.append(label_svg(left + 18, y, text, size=12, bold=current, classes="seat"))
+        width = max(width, 18 + int(len(text) * 6.8))
+        y += 20
+    return parts, width, y - 8
+
+
+def _renderer(game: Any, state: HaydesState) -> str:
+    return render_svg(state)
+
+
+register_svg(EscapeFromHaydes, _renderer)

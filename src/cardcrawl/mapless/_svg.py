@@ -1,0 +1,379 @@
+"""An SVG picture of a Mapless House state: the house, the tokens, the decks and piles.
+
+Importing this module registers :func:`render_svg` as the renderer of
+:class:`~cardcrawl.mapless.MaplessHouse` (and so of its variants) for
+:func:`cardcrawl.svg`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cardcrawl._cards import Card
+from cardcrawl._grid import Cell
+from cardcrawl._svg import (
+    back_svg,
+    card_svg,
+    document,
+    element,
+    label_svg,
+    pawn_svg,
+    register_svg,
+    slot_svg,
+)
+from cardcrawl.mapless._events import CardPlaced, ExitPlaced
+from cardcrawl.mapless._game import MaplessHouse
+from cardcrawl.mapless._rules import corridor_cells, exit_candidates, is_corridor, room_cells
+from cardcrawl.mapless._state import (
+    CLUB_STALKER,
+    ENTRANCE,
+    EXIT,
+    SPADE_STALKER,
+    MaplessState,
+    Phase,
+)
+
+__all__ = ["render_svg"]
+
+_MARGIN = 16
+_CARD_W, _CARD_H = 50, 70
+_PITCH_X, _PITCH_Y = 58, 78
+_HEADER = 58
+# The piles under the map: smaller cards, fanned.
+_PILE_W, _PILE_H = 40, 56
+_FAN = 15
+_GROUP_GAP = 20
+_ROW_H = 14 + _PILE_H + 14
+_MIN_PANEL_W = 460
+_STALKER_W, _STALKER_H = 28, 39
+
+_GREEN = "#2e7d32"
+_GOLD = "#d39e00"
+_STALKER_RED = "#b71c1c"
+
+
+def render_svg(state: MaplessState) -> str:
+    """The state as a standalone SVG picture, north (larger y) at the top.
+
+    The house is drawn card by card at its cells (the Entrance and the Exit captioned),
+    with the player's pawn and the Stalkers (♠A and ♣A, drawn as small cards) on the
+    cells where they stand. Empty cells touching the house are dashed outlines: green
+    where the drawn card may go, grey and crossed where no Narrative card may (M-6).
+    Cards placed in the step that made the state are outlined in gold; in a Move the
+    cards the player may step to are outlined in green. Under the map: the three
+    decks face down with the number of cards left, the card waiting to be placed, the
+    Mind card of an Encounter, the Aside and Refused piles, the cards holding the
+    player, and the Stalkers not yet on the table.
+
+    Every card drawn has ``class="card"`` (face down: ``"card back"``): the table
+    cards, both Stalkers, one back per deck that is not empty, and each card of the
+    piles, held, drawn or turned.
+
+    Examples:
+        >>> import xml.etree.ElementTree as ET
+        >>> import cardcrawl
+        >>> from cardcrawl.mapless import render_svg
+        >>> game = cardcrawl.load("mapless-house")
+        >>> root = ET.fromstring(render_svg(game.initial_state(seed=3)))
+        >>> cards = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+        ...          if "card" in g.get("class", "").split()]
+        >>> len(cards)  # the Entrance, two Stalkers, three decks, the drawn card
+        7
+    """
+    top = _MARGIN + _HEADER
+    body, map_width, map_bottom = _house(state, _MARGIN, top)
+    panel, panel_width, panel_bottom = _panel(
+        state, _MARGIN, map_bottom + 12, max(map_width, _MIN_PANEL_W)
+    )
+    width = _MARGIN * 2 + max(map_width, panel_width)
+    height = panel_bottom + _MARGIN
+    status = _status(state)
+    header = [
+        label_svg(_MARGIN, _MARGIN + 16, "The Mapless House", size=17, bold=True),
+        label_svg(_MARGIN, _MARGIN + 38, status, size=13, classes="status"),
+    ]
+    return document(width, height, [*header, *body, *panel], title=f"The Mapless House: {status}")
+
+
+def _status(state: MaplessState) -> str:
+    if state.ending is not None:
+        return f"Game over: {state.ending.value} after {state.turn} turns · score {state.score}"
+    parts = []
+    if state.exit_cell is None:
+        parts.append("Phase one: building the house")
+    elif state.turn:
+        parts.append(f"Phase two: the hunt, turn {state.turn}")
+    else:
+        parts.append("Phase two: the opening Move")
+    waiting = {
+        Phase.PLACE: f"place {state.drawn.symbol}" if state.drawn else "",
+        Phase.PLACE_EXIT: "choose the Exit's cell",
+        Phase.MOVE: "move to a touching card",
+        Phase.DRAW: "draw from the Narrative deck",
+        Phase.DRAW_MIND: "turn a Mind card",
+        Phase.DRAW_BODY: "turn a Body card",
+    }.get(state.phase, "")
+    if waiting:
+        parts.append(waiting)
+    if state.held:
+        parts.append("you are held")
+    return " · ".join(parts)
+
+
+def _legal_cells(state: MaplessState) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """(empty cells the drawn card may go to, table cells the player may move to)."""
+    if state.phase is Phase.PLACE and state.drawn is not None:
+        if is_corridor(state.drawn):
+            cells = corridor_cells(state.table, state.closed, state.last_room)
+        else:
+            cells = room_cells(state.table, state.closed)
+        return frozenset(cells), frozenset()
+    if state.phase is Phase.PLACE_EXIT:
+        return frozenset(exit_candidates(state.table)), frozenset()
+    if state.phase is Phase.MOVE:
+        return frozenset(), frozenset(state.table.touching_cards(state.player))
+    return frozenset(), frozenset()
+
+
+def _cell_text(cell: Cell) -> str:
+    return f"({cell[0]}, {cell[1]})"
+
+
+def _house(state: MaplessState, left: int, top: int) -> tuple[list[str], int, int]:
+    """The map: (SVG parts, width, bottom y)."""
+    table = state.table
+    tokens = [c for c in (state.player, state.spade, state.club) if c is not None]
+    cells = [*table, *table.frontier, *tokens]
+    min_x = min(c[0] for c in cells)
+    max_x = max(c[0] for c in cells)
+    min_y = min(c[1] for c in cells)
+    max_y = max(c[1] for c in cells)
+
+    def at(cell: Cell) -> tuple[int, int]:
+        return left + (cell[0] - min_x) * _PITCH_X, top + (max_y - cell[1]) * _PITCH_Y
+
+    places, moves = _legal_cells(state)
+    new = {e.cell for e in state.events if isinstance(e, (CardPlaced, ExitPlaced))}
+    parts: list[str] = []
+    for cell in sorted(table.frontier):
+        x, y = at(cell)
+        data = {"data-cell": f"{cell[0]},{cell[1]}"}
+        if cell in places:
+            what = state.drawn.symbol if state.drawn is not None else "the card"
+            parts.append(
+                slot_svg(
+                    x,
+                    y,
+                    classes="legal",
+                    stroke=_GREEN,
+                    fill="#dcefdc",
+                    title=f"{_cell_text(cell)}: {what} may go here",
+                    extra=data,
+                )
+            )
+        elif cell in state.closed:
+            parts.append(
+                slot_svg(
+                    x,
+                    y,
+                    classes="closed",
+                    fill="#e3dfd4",
+                    text="closed",
+                    title=f"{_cell_text(cell)}: closed to Narrative cards",
+                    extra=data,
+                )
+            )
+        else:
+            parts.append(slot_svg(x, y, title=f"{_cell_text(cell)}: empty", extra=data))
+    for cell in sorted(table):
+        card = table[cell]
+        x, y = at(cell)
+        caption = "ENTRANCE" if card == ENTRANCE else "EXIT" if card == EXIT else None
+        classes = ["table"]
+        stroke, stroke_width = "#5f5f5f", 1.0
+        if cell in moves:
+            classes.append("target")
+            stroke, stroke_width = _GREEN, 3.0
+        elif cell in new:
+            classes.append("new")
+            stroke, stroke_width = _GOLD, 3.0
+        name = caption.title() if caption else card.symbol
+        parts.append(
+            card_svg(
+                card,
+                x,
+                y,
+                width=_CARD_W,
+                height=_CARD_H,
+                caption=caption,
+                classes=classes,
+                title=f"{name} at {_cell_text(cell)}",
+                stroke=stroke,
+                stroke_width=stroke_width,
+                extra={"data-cell": f"{cell[0]},{cell[1]}"},
+            )
+        )
+    stalkers = [(SPADE_STALKER, state.spade), (CLUB_STALKER, state.club)]
+    for stalker, where in stalkers:
+        if where is None:
+            continue
+        x, y = at(where)
+        shared = state.spade == state.club and stalker == CLUB_STALKER
+        sx = x + (0 if shared else _CARD_W - _STALKER_W + 4)
+        parts.append(
+            card_svg(
+                stalker,
+                sx,
+                y + _CARD_H - _STALKER_H + 4,
+                width=_STALKER_W,
+                height=_STALKER_H,
+                classes="stalker",
+                stroke=_STALKER_RED,
+                stroke_width=2,
+                title=f"The {stalker.symbol} Stalker at {_cell_text(where)}",
+                extra={"data-cell": f"{where[0]},{where[1]}"},
+            )
+        )
+    px, py = at(state.player)
+    held = f", held by {' '.join(c.symbol for c in state.held)}" if state.held else ""
+    parts.append(
+        pawn_svg(
+            px + _CARD_W - 20,
+            py + 3,
+            size=22,
+            fill="#e57373" if state.held else "#f2b705",
+            classes="player",
+            title=f"You, at {_cell_text(state.player)}{held}",
+        )
+    )
+    width = (max_x - min_x) * _PITCH_X + _CARD_W
+    bottom = top + (max_y - min_y) * _PITCH_Y + _CARD_H
+    return parts, width, bottom
+
+
+# A group of the panel: its label, its width, and how to draw it at (x, y).
+_Group = tuple[str, int, Callable[[int, int], list[str]]]
+
+
+def _deck(name: str, left: int) -> _Group:
+    def draw(x: int, y: int) -> list[str]:
+        if not left:
+            return [
+                slot_svg(
+                    x,
+                    y,
+                    width=_PILE_W,
+                    height=_PILE_H,
+                    text="empty",
+                    title=f"The {name} deck is empty",
+                )
+            ]
+        return [
+            back_svg(
+                x,
+                y,
+                width=_PILE_W,
+                height=_PILE_H,
+                count=left,
+                classes="deck",
+                title=f"The {name} deck: {left} cards face down",
+            )
+        ]
+
+    return name, _PILE_W, draw
+
+
+def _fan(name: str, cards: Sequence[Card], classes: str, empty: str = "none") -> _Group:
+    width = _PILE_W + _FAN * max(len(cards) - 1, 0)
+
+    def draw(x: int, y: int) -> list[str]:
+        if not cards:
+            return [
+                slot_svg(x, y, width=_PILE_W, height=_PILE_H, text=empty, title=f"{name}: no card")
+            ]
+        return [
+            card_svg(
+                card,
+                x + i * _FAN,
+                y,
+                width=_PILE_W,
+                height=_PILE_H,
+                classes=classes,
+                title=f"{card.symbol} ({name})",
+            )
+            for i, card in enumerate(cards)
+        ]
+
+    return name, width, draw
+
+
+def _waiting(stalkers: Sequence[Card]) -> _Group:
+    def draw(x: int, y: int) -> list[str]:
+        return [
+            element(
+                "g",
+                {"opacity": 0.55},
+                card_svg(
+                    stalker,
+                    x + i * (_STALKER_W + 6),
+                    y,
+                    width=_STALKER_W,
+                    height=_STALKER_H,
+                    classes="stalker waiting",
+                    stroke=_STALKER_RED,
+                    stroke_width=2,
+                    title=f"The {stalker.symbol} Stalker, not yet on the table",
+                ),
+            )
+            for i, stalker in enumerate(stalkers)
+        ]
+
+    return "Stalkers to come", len(stalkers) * (_STALKER_W + 6), draw
+
+
+def _panel(state: MaplessState, left: int, top: int, limit: int) -> tuple[list[str], int, int]:
+    """The decks and piles under the map: (SVG parts, width used, bottom y)."""
+    groups: list[_Group] = [
+        _deck("Narrative", len(state.narrative)),
+        _deck("Mind", len(state.mind)),
+        _deck("Body", len(state.body)),
+    ]
+    if state.drawn is not None:
+        title = "Exit to place" if state.phase is Phase.PLACE_EXIT else "To place"
+        groups.append(_fan(title, (state.drawn,), "drawn"))
+    if state.mind_card is not None:
+        groups.append(_fan("Mind card", (state.mind_card,), "turned"))
+    groups += [
+        _fan("Mind aside", state.mind_aside, "aside"),
+        _fan("Body aside", state.body_aside, "aside"),
+        _fan("Refused", state.refused, "refused"),
+    ]
+    if state.held:
+        groups.append(_fan("Holding you", state.held, "held"))
+    waiting = [
+        s
+        for s, where in ((SPADE_STALKER, state.spade), (CLUB_STALKER, state.club))
+        if where is None
+    ]
+    if waiting:
+        groups.append(_waiting(waiting))
+    parts: list[str] = []
+    x, y, used = left, top, 0
+    for name, width, draw in groups:
+        # Labels are about 6.5 units a character at this size; fonts differ a little.
+        span = max(width, int(len(name) * 6.5))
+        if x > left and x - left + span > limit:
+            x, y = left, y + _ROW_H
+        parts.append(label_svg(x, y + 11, name, size=11, bold=True, classes="pile-label"))
+        parts.extend(draw(x, y + 16))
+        used = max(used, x - left + span)
+        x += span + _GROUP_GAP
+    return parts, used, y + _ROW_H - 8
+
+
+def _renderer(game: Any, state: MaplessState) -> str:
+    return render_svg(state)
+
+
+register_svg(MaplessHouse, _renderer)
