@@ -124,7 +124,7 @@ class EncounterBegan:
     creature: str
 
     def __str__(self) -> str:
-        return f"Player {self.seat} faces the {self.creature} of {self.card.symbol}."
+        return f"Player {self.seat} faces {self.card.symbol}: {self.creature}."
 
 
 @attrs.frozen
@@ -287,7 +287,7 @@ class Escaped:
     cell: Cell
 
     def __str__(self) -> str:
-        return f"Player {self.seat} escapes Haydes! Every other player is trapped."
+        return f"Player {self.seat} reaches the Red Joker and escapes Haydes!"
 
 
 @attrs.frozen
