@@ -86,8 +86,10 @@ class Card:
         Raises:
             ParseError: the rank is not 1 to 13.
         """
-        if not isinstance(rank, int) or not 1 <= rank <= 13:
+        if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= 13:
             raise ParseError(f"a rank is an integer from 1 (ace) to 13 (king), not {rank!r}")
+        if not isinstance(suit, Suit):
+            raise ParseError(f"a suit is a cardcrawl.Suit such as Suit.SPADES, not {suit!r}")
         return _ALL[_SUITS.index(suit) * 13 + rank - 1]
 
     @classmethod

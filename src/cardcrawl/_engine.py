@@ -17,7 +17,7 @@ import attrs
 
 from cardcrawl._cards import Card
 from cardcrawl._codec import decode, encode
-from cardcrawl._errors import IllegalActionError, ParseError, SerializationError
+from cardcrawl._errors import IllegalActionError, ParseError, SerializationError, StackError
 from cardcrawl._protocol import CHANCE, TERMINAL, GameState, Outcome
 from cardcrawl._random import rng_choice_weighted
 
@@ -215,6 +215,10 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         """
         from cardcrawl._random import rng_from_seed
 
+        if stack is not None and not isinstance(stack, Mapping):
+            raise StackError(
+                f"a stack maps chance source names to sequences of outcomes, not {stack!r}"
+            )
         state = self._new_state(rng_from_seed(seed), bool(explicit_chance), stack or {})
         return self._settle(state, [], state.rng)
 
@@ -361,7 +365,8 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             "rules_version": self.rules_version,
         }
         for key, want in expected.items():
-            if data.get(key) != want:
+            # Compare types too: JSON true or 1.0 is not format version 1.
+            if type(data.get(key)) is not type(want) or data.get(key) != want:
                 raise SerializationError(
                     f"saved state has {key} {data.get(key)!r}; this library reads {want!r}"
                 )

@@ -88,6 +88,10 @@ def rng_derive(seed: int, *keys: int) -> int:
     """
     state = rng_from_seed(seed)
     for key in keys:
-        state, z = rng_next(state ^ (key & _MASK))
-        state = z
+        # Scramble the seed and the key separately before combining them, so that no two
+        # (seed, key) pairs collide except by chance (xoring them first would make
+        # rng_derive(1, 0) equal rng_derive(0, 1)).
+        _, scrambled_seed = rng_next(state)
+        _, scrambled_key = rng_next(((key & _MASK) * _MUL2 + _GAMMA) & _MASK)
+        _, state = rng_next(scrambled_seed ^ ((scrambled_key * _MUL1) & _MASK))
     return state

@@ -24,7 +24,13 @@ __all__ = ["Record"]
 def _frozen_stack(stack: Mapping[str, Any] | None) -> Mapping[str, tuple[Any, ...]] | None:
     if stack is None:
         return None
-    return MappingProxyType({str(k): tuple(encode(list(v))) for k, v in stack.items()})
+    # A source may be given as card text ("KS 2S"), as initial_state accepts it.
+    return MappingProxyType(
+        {
+            str(k): tuple(encode(v.replace(",", " ").split() if isinstance(v, str) else list(v)))
+            for k, v in stack.items()
+        }
+    )
 
 
 def _frozen_mapping(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -163,7 +169,7 @@ class Record:
             raise SerializationError(
                 f"a record is an object with keys {sorted(keys)}; found {found}"
             )
-        if data["format"] != FORMAT_VERSION:
+        if type(data["format"]) is not int or data["format"] != FORMAT_VERSION:
             raise SerializationError(
                 f"record format {data['format']!r} is not {FORMAT_VERSION}, "
                 "the one this library reads"

@@ -578,4 +578,50 @@ def _inconsistencies(state: MaplessState) -> list[str]:
         problems.append("turn must be 0 before the hunt and never negative")
     if state.rng < 0 or state.rng >= 1 << 64:
         problems.append("rng must be an integer from 0 to 2**64 - 1")
+    problems.extend(_misplaced_cards(state))
+    return problems
+
+
+_STORY_CARDS = frozenset(NARRATIVE_CARDS) - {EXIT}
+_MIND_CARDS = frozenset(MIND_CARDS)
+_BODY_CARDS = frozenset(BODY_CARDS)
+
+
+def _misplaced_cards(state: MaplessState) -> list[str]:
+    """Each pile may only hold the cards that the rules can bring there (M-2)."""
+    piles: dict[str, tuple[tuple[Card, ...], frozenset[Card]]] = {
+        "the Narrative deck": (state.narrative.cards, frozenset(NARRATIVE_CARDS)),
+        "the Mind deck": (state.mind.cards, _MIND_CARDS),
+        "the Mind Aside pile": (state.mind_aside, _MIND_CARDS),
+        "the Body deck": (state.body.cards, _BODY_CARDS),
+        "the Body Aside pile": (state.body_aside, _BODY_CARDS),
+        "the Refused pile": (state.refused, _STORY_CARDS),
+        "the cards holding the player": (state.held, _MIND_CARDS | _BODY_CARDS),
+    }
+    problems = [
+        f"{name} holds {', '.join(sorted(str(c) for c in cards if c not in allowed))}"
+        for name, (cards, allowed) in piles.items()
+        if any(c not in allowed for c in cards)
+    ]
+    for cell, card in state.table.items():
+        expected_here = (card == ENTRANCE and cell == ENTRANCE_CELL) or (
+            card == EXIT and cell == state.exit_cell
+        )
+        if expected_here:
+            continue
+        if card not in _STORY_CARDS:
+            problems.append(f"{card} cannot lie on the table at {cell}")
+    drawn = state.drawn
+    if drawn is not None and (drawn == EXIT) != (state.phase is Phase.PLACE_EXIT):
+        problems.append("the Exit waits to be placed exactly in phase place-exit")
+    if drawn is not None and drawn != EXIT and drawn not in _STORY_CARDS:
+        problems.append(f"{drawn} is not a Narrative card to place")
+    if state.mind_card is not None and (
+        state.phase is not Phase.DRAW_BODY or state.mind_card not in _MIND_CARDS
+    ):
+        problems.append("a turned Mind card waits only while the Body card is drawn")
+    if state.held and state.exit_cell is None:
+        problems.append("no card can hold the player before the hunt")
+    if state.spade_left_exit and state.exit_cell is None:
+        problems.append("the ♠A cannot have left an Exit that is not placed")
     return problems
