@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from cardcrawl._errors import CardcrawlError, RecordError
+from cardcrawl._errors import CardcrawlError
 from cardcrawl._protocol import CHANCE
 from cardcrawl._record import Record
 from cardcrawl._svg import find_renderer, svg
