@@ -102,7 +102,6 @@ from cardcrawl.haydes._rules import (
     is_escape,
     next_seat,
 )
-from cardcrawl.haydes._svg import render_svg
 from cardcrawl.haydes._state import (
     ALLOWED_SPLITS,
     BLACK_JOKER_CELL,
@@ -117,6 +116,7 @@ from cardcrawl.haydes._state import (
     Phase,
     standard_layout,
 )
+from cardcrawl.haydes._svg import render_svg
 
 __all__ = [
     "ALLOWED_SPLITS",
