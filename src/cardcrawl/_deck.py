@@ -10,6 +10,7 @@ order given, with no chance at all; a card shuffled back in joins the unstacked 
 from __future__ import annotations
 
 import bisect
+import operator
 from collections.abc import Iterable
 
 import attrs
@@ -18,6 +19,9 @@ from cardcrawl._cards import Card
 from cardcrawl._random import rng_below
 
 __all__ = ["Deck"]
+
+
+_INDEX = operator.attrgetter("index")
 
 
 def _sorted_tuple(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -101,7 +105,9 @@ class Deck:
                     f"the next card of this stacked deck is {self.stacked[0]}, not {card}"
                 )
             return Deck._make(self.stacked[1:], self.rest)
-        i = bisect.bisect_left(self.rest, card)
+        # Bisect on the card index with a C-level key: comparing Card objects would call
+        # a Python method at every probe.
+        i = bisect.bisect_left(self.rest, card.index, key=_INDEX)
         if i == len(self.rest) or self.rest[i] != card:
             raise ValueError(f"{card} is not in the deck")
         return Deck._make((), self.rest[:i] + self.rest[i + 1 :])

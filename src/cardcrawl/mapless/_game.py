@@ -237,12 +237,10 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             assert isinstance(action, Move)
             return self._move(state, action.cell, events)
         assert isinstance(action, Draw)
+        card = action.card
         if phase is Phase.DRAW_MIND:
-            state = _evolve(state, mind=state.mind.take(action.card), mind_card=action.card)
-            return self._enter_body_draw(state, events)
-        return self._encounter(
-            _evolve(state, body=state.body.take(action.card)), action.card, events
-        )
+            return self._enter_body_draw(state, events, mind=state.mind.take(card), mind_card=card)
+        return self._encounter(state, card, events, body=state.body.take(card))
 
     # ---------------------------------------------------------- building
     def _legal_cells(self, state: MaplessState, card: Card) -> list[Cell]:
@@ -321,12 +319,12 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         )
 
     # ------------------------------------------------------------- hunt
-    def _begin_turn(self, state: MaplessState, events: Events) -> MaplessState:
+    def _begin_turn(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
         turn = state.turn + 1
         events.append(TurnStarted(turn))
         if state.narrative:
-            return _evolve(state, turn=turn, phase=Phase.DRAW)  # M-13: Expand
-        return self._move_step(_evolve(state, turn=turn), events)  # M-13: nothing to draw
+            return _evolve(state, turn=turn, phase=Phase.DRAW, **changes)  # M-13: Expand
+        return self._move_step(_evolve(state, turn=turn, **changes), events)  # M-13: no draw
 
     def _move_step(self, state: MaplessState, events: Events) -> MaplessState:
         if state.held:
@@ -334,39 +332,46 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             return self._enter_mind_draw(state, events)
         return _evolve(state, phase=Phase.MOVE)
 
+    # From here on, the steps of a turn hand each other the ``changes`` made so far
+    # instead of building a state at every step: one state is built where the turn
+    # stops (a decision, a chance event or the end), which keeps ``step`` cheap.
+
     def _move(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
         events.append(Moved(state.player, cell))
-        state = _evolve(state, player=cell)
         # M-14, M-20: walking into a Stalker is fatal; the Exit is only safe when empty.
         for stalker, where in ((SPADE_STALKER, state.spade), (CLUB_STALKER, state.club)):
             if where == cell:
-                return self._finish(state, Ending.CONSUMED, events, stalker)
+                return self._finish(state, Ending.CONSUMED, events, stalker, player=cell)
         if cell == state.exit_cell:
-            return self._finish(state, Ending.ESCAPED, events)
+            return self._finish(state, Ending.ESCAPED, events, player=cell)
         if state.turn == 0:
-            return self._begin_turn(state, events)  # M-12: the opening Move stands alone
-        return self._enter_mind_draw(state, events)
+            return self._begin_turn(state, events, player=cell)  # M-12: a lone opening Move
+        return self._enter_mind_draw(state, events, player=cell)
 
-    def _enter_mind_draw(self, state: MaplessState, events: Events) -> MaplessState:
+    def _enter_mind_draw(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
         if state.mind:
-            return _evolve(state, phase=Phase.DRAW_MIND)
+            return _evolve(state, phase=Phase.DRAW_MIND, **changes)
         mind, aside = _refill(state.mind_aside, "Mind", events)
-        state = _evolve(state, mind=mind, mind_aside=aside, ran_dry=True, phase=Phase.DRAW_MIND)
+        state = _evolve(
+            state, mind=mind, mind_aside=aside, ran_dry=True, phase=Phase.DRAW_MIND, **changes
+        )
         if not mind:
-            return self._enter_body_draw(_evolve(state, mind_card=None), events)  # M-17: 0
+            return self._enter_body_draw(state, events, mind_card=None)  # M-17: 0
         return state
 
-    def _enter_body_draw(self, state: MaplessState, events: Events) -> MaplessState:
+    def _enter_body_draw(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
         if state.body:
-            return _evolve(state, phase=Phase.DRAW_BODY)
+            return _evolve(state, phase=Phase.DRAW_BODY, **changes)
         body, aside = _refill(state.body_aside, "Body", events)
-        state = _evolve(state, body=body, body_aside=aside, ran_dry=True, phase=Phase.DRAW_BODY)
+        state = _evolve(
+            state, body=body, body_aside=aside, ran_dry=True, phase=Phase.DRAW_BODY, **changes
+        )
         if not body:
             return self._encounter(state, None, events)  # M-17: 0
         return state
 
     def _encounter(
-        self, state: MaplessState, body_card: Card | None, events: Events
+        self, state: MaplessState, body_card: Card | None, events: Events, **changes: Any
     ) -> MaplessState:
         # M-15: the turned cards plus every card already holding the player.
         turned = tuple(c for c in (state.mind_card, body_card) if c is not None)
@@ -375,19 +380,20 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         threshold = card_value(state.table[state.player])  # the aces (Entrance, Exit): 0
         held = total < threshold
         events.append(Encounter(state.mind_card, body_card, state.held, total, threshold, held))
+        changes["mind_card"] = None
         if held:
-            state = _evolve(state, held=involved, mind_card=None)  # M-16
+            changes["held"] = involved  # M-16
         else:
-            state = _evolve(
-                state,
-                held=(),
-                mind_card=None,
-                mind_aside=state.mind_aside + tuple(c for c in involved if c.suit is Suit.HEARTS),
-                body_aside=state.body_aside + tuple(c for c in involved if c.suit is Suit.DIAMONDS),
+            changes["held"] = ()
+            changes["mind_aside"] = state.mind_aside + tuple(
+                c for c in involved if c.suit is Suit.HEARTS
             )
-        return self._stalkers(state, events)
+            changes["body_aside"] = state.body_aside + tuple(
+                c for c in involved if c.suit is Suit.DIAMONDS
+            )
+        return self._stalkers(state, events, **changes)
 
-    def _stalkers(self, state: MaplessState, events: Events) -> MaplessState:
+    def _stalkers(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
         # M-18: each Stalker on the table steps, the ♠A first.
         player = state.player
         spade, club, left = state.spade, state.club, state.spade_left_exit
@@ -398,53 +404,45 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             else:
                 events.append(StalkerStepped(SPADE_STALKER, spade, target))
                 spade, left = target, True
+            changes["spade"] = spade
+            changes["spade_left_exit"] = left
             if spade == player:
-                return self._finish(
-                    _evolve(state, spade=spade, spade_left_exit=left),
-                    Ending.CONSUMED,
-                    events,
-                    SPADE_STALKER,
-                )
+                return self._finish(state, Ending.CONSUMED, events, SPADE_STALKER, **changes)
         if club is not None:
             target = stalker_step(club, player)
             events.append(StalkerStepped(CLUB_STALKER, club, target))
-            club = target
+            changes["club"] = club = target
             if club == player:
-                return self._finish(
-                    _evolve(state, spade=spade, club=club, spade_left_exit=left),
-                    Ending.CONSUMED,
-                    events,
-                    CLUB_STALKER,
-                )
-        elif state.ran_dry:
+                return self._finish(state, Ending.CONSUMED, events, CLUB_STALKER, **changes)
+        elif changes.get("ran_dry", state.ran_dry):
             # M-17: the ♣A arrives at the end of the turn the first deck ran dry.
-            club = ENTRANCE_CELL
+            changes["club"] = club = ENTRANCE_CELL
             events.append(StalkerArrived(CLUB_STALKER, club))
             if club == player:
-                return self._finish(
-                    _evolve(state, spade=spade, club=club, spade_left_exit=left),
-                    Ending.CONSUMED,
-                    events,
-                    CLUB_STALKER,
-                )
-        state = _evolve(state, spade=spade, club=club, spade_left_exit=left)
+                return self._finish(state, Ending.CONSUMED, events, CLUB_STALKER, **changes)
         limit = self.options.max_turns
         if limit is not None and state.turn >= limit:
-            return self._finish(state, Ending.LOST, events)  # M-22
-        return self._begin_turn(state, events)
+            return self._finish(state, Ending.LOST, events, **changes)  # M-22
+        return self._begin_turn(state, events, **changes)
 
     def _finish(
-        self, state: MaplessState, ending: Ending, events: Events, stalker: Card | None = None
+        self,
+        state: MaplessState,
+        ending: Ending,
+        events: Events,
+        stalker: Card | None = None,
+        **changes: Any,
     ) -> MaplessState:
-        score = state.score  # M-21
+        score = state.score  # M-21: the table is never among the changes of a finish
+        player = changes.get("player", state.player)
         if ending is Ending.ESCAPED:
-            events.append(Escaped(state.player, score))
+            events.append(Escaped(player, score))
         elif ending is Ending.CONSUMED:
             assert stalker is not None
-            events.append(Consumed(stalker, state.player, score))
+            events.append(Consumed(stalker, player, score))
         else:
             events.append(LostInTheHouse(state.turn, score))
-        return _evolve(state, ending=ending, phase=Phase.OVER)
+        return _evolve(state, ending=ending, phase=Phase.OVER, **changes)
 
     # ------------------------------------------------------- the rest
     def outcome(self, state: MaplessState) -> Outcome | None:

@@ -33,14 +33,19 @@ def card_value(card: Card | None) -> int:
     return rank if rank >= 2 else 0
 
 
+# Looked up by card index: these are asked at every placement.
+_CORRIDOR = tuple(2 <= Card(i).rank <= 10 for i in range(54))
+_ROOM = tuple(Card(i).rank >= 11 for i in range(54))
+
+
 def is_corridor(card: Card) -> bool:
     """2-10 are corridors (M-3)."""
-    return 2 <= card.rank <= 10
+    return _CORRIDOR[card.index]
 
 
 def is_room(card: Card) -> bool:
     """J, Q and K are rooms (M-3)."""
-    return card.rank >= 11
+    return _ROOM[card.index]
 
 
 def newly_closed(table: Grid, placed: Cell) -> set[Cell]:
@@ -52,7 +57,7 @@ def newly_closed(table: Grid, placed: Cell) -> set[Cell]:
     closed: set[Cell] = set()
     for n in neighbours(placed):
         card = table.get(n)
-        if card is not None and is_corridor(card) and table.degree(n) >= 2:
+        if card is not None and _CORRIDOR[card.index] and table.degree(n) >= 2:
             closed.update(m for m in neighbours(n) if m not in table)
     return closed
 
