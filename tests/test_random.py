@@ -54,7 +54,7 @@ def test_the_inverse_mixer_used_below_is_right(z: int) -> None:
     assert rng_next(state_before_output(z))[1] == z
 
 
-@given(seed=st.integers(0, MASK), n=st.integers(1, 2**70))
+@given(seed=st.integers(0, MASK), n=st.integers(1, 2**200))
 def test_rng_below_stays_in_range_and_advances(seed: int, n: int) -> None:
     state, value = rng_below(seed, n)
     assert 0 <= value < n
@@ -87,6 +87,28 @@ def test_rng_below_is_uniform_on_small_n_by_counting() -> None:
         state, value = rng_below(state, 6)
         counts[value] += 1
     assert all(880 < c < 1120 for c in counts), counts
+
+
+def test_rng_below_beyond_64_bits_returns_or_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardcrawl import _random
+
+    real = _random.rng_next
+    calls = 0
+
+    def counting(state: int) -> tuple[int, int]:
+        nonlocal calls
+        calls += 1
+        if calls > 1_000:  # a fair draw is rejected this often with odds below 2**-1000
+            raise RuntimeError("rng_below keeps rejecting every output")
+        return real(state)
+
+    monkeypatch.setattr(_random, "rng_next", counting)
+    n = 2**64 + 1
+    try:
+        _, value = rng_below(0, n)
+    except ValueError:
+        return
+    assert 0 <= value < n
 
 
 def test_rng_below_needs_a_positive_n() -> None:

@@ -56,10 +56,22 @@ def rng_below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in ``range(n)``: ``(new_state, value)``, exactly unbiased."""
     if n <= 0:
         raise ValueError(f"rng_below needs n >= 1, not {n}")
-    # Reject the top sliver of outputs that would favour small values.
-    limit = (1 << 64) - (1 << 64) % n
+    if n <= 1 << 64:
+        # Reject the top sliver of outputs that would favour small values.
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            state, z = rng_next(state)
+            if z < limit:
+                return state, z % n
+    # A range wider than one output: join as many 64-bit outputs as it takes.
+    words = (n.bit_length() + 63) // 64
+    span = 1 << (64 * words)
+    limit = span - span % n
     while True:
-        state, z = rng_next(state)
+        z = 0
+        for _ in range(words):
+            state, part = rng_next(state)
+            z = (z << 64) | part
         if z < limit:
             return state, z % n
 

@@ -458,7 +458,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         )
 
     def _check_player(self, player: int) -> None:
-        if player != 0:
+        if type(player) is not int or player != 0:
             raise PlayerError(f"The Mapless House has one player, 0; not {player!r}")
 
     def observe(self, state: MaplessState, player: int) -> MaplessObservation:
