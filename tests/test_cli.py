@@ -266,7 +266,9 @@ def test_an_unknown_option_error_lists_the_games_options() -> None:
 
 def test_unknown_bot_error_lists_the_bots() -> None:
     _, _, err = run("play", GAME, "--bot", "clever")
-    assert "bots: random" in err
+    assert "unknown bot 'clever'" in err
+    assert "random" in err
+    assert "heuristic" in err
 
 
 def test_option_values_are_json_when_they_parse(tmp_path: Path) -> None:

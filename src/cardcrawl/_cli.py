@@ -35,23 +35,25 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
+from cardcrawl import _cli_simulate
 from cardcrawl._codec import _fields
 from cardcrawl._errors import CardcrawlError
 from cardcrawl._html import replay_html
 from cardcrawl._match import Match
 from cardcrawl._protocol import Game
-from cardcrawl._random import rng_below, rng_derive, rng_from_seed
+from cardcrawl._random import rng_from_seed
 from cardcrawl._record import Record
 from cardcrawl._registry import game_names, get_spec, load
 from cardcrawl._svg import NoRendererError, svg
 from cardcrawl._version import __version__
+from cardcrawl.bots import Bot, bot_names, make_bot
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-__all__ = ["BOTS", "EXIT_FAILURE", "EXIT_INTERRUPTED", "EXIT_USAGE", "Bot", "RandomBot", "main"]
+__all__ = ["EXIT_FAILURE", "EXIT_INTERRUPTED", "EXIT_USAGE", "main"]
 
 #: Exit code when something failed, or the input ended in the middle of a game.
 EXIT_FAILURE = 1
@@ -64,46 +66,6 @@ EXIT_INTERRUPTED = 130
 _SHORTCUTS = {"max_turns": "--max-turns", "max_rounds": "--max-rounds", "players": "--players"}
 
 AnyGame = Game[Any, Any, Any]
-
-
-# ------------------------------------------------------------------ bots
-class Bot(Protocol):
-    """A player the computer controls: it picks one of the legal actions."""
-
-    def choose(self, game: AnyGame, state: Any) -> Any:
-        """One of ``game.legal_actions(state)``."""
-
-
-class RandomBot:
-    """Chooses uniformly among the legal actions, with a generator of its own.
-
-    The generator is the library's SplitMix64 seeded with ``rng_derive(seed, seat)``, never
-    Python's ``random``, so the same seed plays the same game on every platform.
-
-    Args:
-        seed: the game's seed.
-        seat: the seat the bot plays; each seat gets a generator of its own.
-
-    Example:
-        >>> import cardcrawl
-        >>> game = cardcrawl.load("mapless-house")
-        >>> state = game.initial_state(seed=3)
-        >>> RandomBot(3, 0).choose(game, state) in game.legal_actions(state)
-        True
-    """
-
-    def __init__(self, seed: int, seat: int) -> None:
-        self._rng = rng_derive(seed, seat)
-
-    def choose(self, game: AnyGame, state: Any) -> Any:
-        """A uniformly random legal action."""
-        legal = game.legal_actions(state)
-        self._rng, index = rng_below(self._rng, len(legal))
-        return legal[index]
-
-
-#: The bots ``--bot`` can name, each built from the game seed and its seat.
-BOTS: Mapping[str, Callable[[int, int], Bot]] = {"random": RandomBot}
 
 
 # ------------------------------------------------------------- plumbing
@@ -246,7 +208,7 @@ def _build_parser() -> tuple[_Parser, dict[str, _Parser]]:
         action="append",
         default=[],
         metavar="[SEAT=]NAME",
-        help=f"a bot for every seat, or for one seat (repeatable); bots: {', '.join(BOTS)}",
+        help="a bot for every seat, or for one seat (repeatable); see cardcrawl.bots for names",
     )
     for option, flag in _SHORTCUTS.items():
         play.add_argument(
@@ -300,7 +262,14 @@ def _build_parser() -> tuple[_Parser, dict[str, _Parser]]:
         help="list the games and variants",
         description="List the registered games and variants.",
     )
-    return parser, {"play": play, "replay": replay, "render": render, "games": games}
+    _cli_simulate.add_parser(commands)
+    return parser, {
+        "play": play,
+        "replay": replay,
+        "render": render,
+        "games": games,
+        "simulate": commands.choices["simulate"],
+    }
 
 
 # ---------------------------------------------------------------- games
@@ -357,8 +326,8 @@ def _bot_seats(texts: Sequence[str], game: AnyGame) -> dict[int, str]:
     seats: dict[int, str] = {}
     for text in texts:
         seat_text, sep, name = text.rpartition("=")
-        if name not in BOTS:
-            raise _UsageError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+        if name not in bot_names(game):
+            raise _UsageError(f"unknown bot {name!r}; bots: {', '.join(bot_names(game))}")
         if not sep:
             seats.update(dict.fromkeys(range(game.num_players), name))
             continue
@@ -454,8 +423,9 @@ def _play_loop(
                 console.error(f"cardcrawl: {game.name} stopped with no legal action to take")
                 return EXIT_FAILURE
             bot = bots.get(player)
+            # A bot sees what its seat may know, never the state itself.
             action = (
-                bot.choose(game, state)
+                bot.choose(game, game.observe(state, player), game.legal_actions(state))
                 if bot is not None
                 else _choose(console, game, state, player)
             )
@@ -500,7 +470,7 @@ def _play(console: _Console, args: argparse.Namespace) -> int:
         rng_from_seed(seed)
     except CardcrawlError as exc:
         raise _UsageError(f"--seed: {exc}") from None
-    bots = {seat: BOTS[name](seed, seat) for seat, name in seats.items()}
+    bots = {seat: make_bot(name, game, seed, seat) for seat, name in seats.items()}
 
     state = game.initial_state(seed)
     _say_events(console, state)
@@ -633,6 +603,7 @@ _COMMANDS: Mapping[str, Callable[[_Console, argparse.Namespace], int]] = {
     "replay": _replay,
     "render": _render,
     "games": _games,
+    "simulate": lambda console, args: _cli_simulate.run(args, console.stdout, console.stderr),
 }
 
 

@@ -1,0 +1,211 @@
+"""The bot protocol and the registry of bots by name.
+
+A bot is a player the computer controls. It is built for one game with a seed and a
+seat, and from then on it only ever sees what that seat may know: each decision it is
+given the game (the rules, never a state), the seat's observation and the legal
+actions, and it returns one of those actions. The same seed gives the same choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import attrs
+
+from cardcrawl._errors import CardcrawlError
+from cardcrawl._registry import get_spec
+
+__all__ = [
+    "Bot",
+    "BotFactory",
+    "BotSpec",
+    "UnknownBotError",
+    "bot_names",
+    "game_family",
+    "get_bot_spec",
+    "make_bot",
+    "register_bot",
+]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player the computer controls, for one seat of one game.
+
+    Build bots with :func:`make_bot` (or a bot class called as ``Bot(game, seed, seat)``).
+    A bot lives for one game: make a new one for the next game.
+    """
+
+    def choose(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """One of ``legal_actions``, chosen from ``observation`` alone.
+
+        Args:
+            game: the game being played (its rules and options; never a state).
+            observation: ``game.observe(state, seat)`` for the bot's seat.
+            legal_actions: ``game.legal_actions(state)``, never empty.
+        """
+
+
+#: What builds a bot: ``factory(game, seed, seat)``. Bot classes are factories themselves.
+BotFactory = Callable[[Any, int, int], Bot]
+
+
+class UnknownBotError(CardcrawlError, LookupError):
+    """No bot of that name plays that game; the message lists the bots that do."""
+
+
+@attrs.frozen
+class BotSpec:
+    """A registry entry: a bot factory under a name, for some games or for all.
+
+    Attributes:
+        name: the registry name (``"heuristic"``).
+        factory: builds the bot, ``factory(game, seed, seat)``.
+        games: the game families it plays (base game names such as
+            ``"mapless-house"``); ``None`` for a bot that plays every game.
+        description: one line for listings.
+    """
+
+    name: str
+    factory: BotFactory
+    games: frozenset[str] | None = None
+    description: str = ""
+
+    def plays(self, game: Any) -> bool:
+        """True when this bot can play ``game``."""
+        return self.games is None or game_family(game) in self.games
+
+
+# A name may have one entry per game family (one "heuristic" per game) and one for all.
+_BOTS: dict[str, list[BotSpec]] = {}
+
+
+def game_family(game: Any) -> str:
+    """The base game's name of ``game``: for a variant, the game it varies.
+
+    Found in the registry, or (for a game this process has not registered, such as a
+    variant registered in another process) from the game class's own ``game_name``.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import game_family
+        >>> game_family(cardcrawl.load("mapless-house"))
+        'mapless-house'
+    """
+    name: str = game.name
+    try:
+        spec = get_spec(name)
+    except CardcrawlError:
+        return str(getattr(type(game), "game_name", name))
+    return spec.base or spec.name
+
+
+def register_bot(
+    name: str,
+    factory: BotFactory,
+    *,
+    games: Iterable[str] | None = None,
+    description: str = "",
+    replace: bool = False,
+) -> BotSpec:
+    """Register a bot under ``name`` so that :func:`make_bot`, simulations and the CLI find it.
+
+    One name may be registered once per game family, so that ``"heuristic"`` names a
+    different bot for each game.
+
+    Args:
+        name: the bot's name, without spaces.
+        factory: builds the bot, ``factory(game, seed, seat)``; a bot class will do.
+        games: the game families it plays; ``None`` (the default) for every game.
+        description: one line for listings.
+        replace: allow replacing an entry with the same name and games.
+
+    Returns:
+        The new registry entry.
+
+    Raises:
+        ValueError: the name is malformed, or already registered for these games and
+            ``replace`` is false.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import RandomBot, make_bot, register_bot
+        >>> spec = register_bot("my-random", RandomBot, replace=True)
+        >>> bot = make_bot("my-random", cardcrawl.load("mapless-house"), seed=1)
+        >>> type(bot).__name__
+        'RandomBot'
+    """
+    if not isinstance(name, str) or not name or name != name.strip() or " " in name:
+        raise ValueError(f"a bot name is a non-empty string without spaces, not {name!r}")
+    spec = BotSpec(name, factory, None if games is None else frozenset(games), description)
+    entries = _BOTS.setdefault(name, [])
+    for i, old in enumerate(entries):
+        if old.games == spec.games:
+            if not replace:
+                raise ValueError(f"bot {name!r} is already registered for these games")
+            entries[i] = spec
+            return spec
+    # Game-specific entries are found before a catch-all one.
+    entries.append(spec)
+    entries.sort(key=lambda s: s.games is None)
+    return spec
+
+
+def bot_names(game: Any = None) -> tuple[str, ...]:
+    """The registered bot names, sorted; only those that play ``game`` if one is given.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import bot_names
+        >>> {"random", "heuristic"} <= set(bot_names(cardcrawl.load("mapless-house")))
+        True
+    """
+    return tuple(
+        sorted(
+            name
+            for name, entries in _BOTS.items()
+            if game is None or any(s.plays(game) for s in entries)
+        )
+    )
+
+
+def get_bot_spec(name: str, game: Any) -> BotSpec:
+    """The registry entry for bot ``name`` playing ``game``.
+
+    Raises:
+        UnknownBotError: no bot of that name plays that game; the message lists those
+            that do.
+    """
+    for spec in _BOTS.get(name, ()):
+        if spec.plays(game):
+            return spec
+    known = ", ".join(bot_names(game)) or "none"
+    what = "no bot is named" if name not in _BOTS else "no bot plays this game as"
+    raise UnknownBotError(f"{what} {name!r} for {game.name}; bots for {game.name}: {known}")
+
+
+def make_bot(name: str | BotFactory, game: Any, seed: int, seat: int = 0) -> Bot:
+    """A new bot for one game: by registered name, or from a factory.
+
+    Args:
+        name: a registered bot name, or a factory ``factory(game, seed, seat)``.
+        game: the game it will play.
+        seed: its seed; the same seed gives the same choices.
+        seat: the seat it plays.
+
+    Raises:
+        UnknownBotError: no bot of that name plays that game.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import make_bot
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> state = game.initial_state(seed=5)
+        >>> bot = make_bot("heuristic", game, seed=5)
+        >>> legal = game.legal_actions(state)
+        >>> bot.choose(game, game.observe(state, 0), legal) in legal
+        True
+    """
+    factory = get_bot_spec(name, game).factory if isinstance(name, str) else name
+    return factory(game, seed, seat)

@@ -1,0 +1,165 @@
+"""A heuristic player for Escape from Haydes (imported only when the game is installed).
+
+It reads the exact odds of every face-down card from the rules themselves: the state is
+rebuilt from the observation (which, by Haydes' lazy deal, holds everything but the
+generator), a move is stepped with explicit chance, and the game lists every card the
+cell may turn out to be with its probability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from cardcrawl._cards import Card
+from cardcrawl._random import rng_from_seed
+from cardcrawl.haydes import (
+    Choose,
+    EndTurn,
+    Guess,
+    HaydesObservation,
+    HaydesState,
+    Move,
+    Phase,
+    Step,
+    TurnBegan,
+    Tuybe,
+    card_value,
+    guess_is_correct,
+    is_court,
+    is_escape,
+)
+
+__all__ = ["HaydesHeuristicBot", "haydes_state_from_observation"]
+
+
+def haydes_state_from_observation(
+    observation: HaydesObservation, seed: int, *, explicit_chance: bool = False
+) -> HaydesState:
+    """A state no player can tell from the one observed, with a fresh generator.
+
+    Exact: Haydes deals lazily, so its state keeps no card identity the players do not
+    know; the observation lacks only the generator and any stacked outcomes.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots._haydes_bots import haydes_state_from_observation
+        >>> game = cardcrawl.load("escape-from-haydes", max_rounds=30)
+        >>> state = game.initial_state(seed=4)
+        >>> haydes_state_from_observation(game.observe(state, 0), 9) == game.determinize(
+        ...     state, 0, 9)
+        True
+    """
+    o = observation
+    return HaydesState(
+        phase=o.phase, seats=o.seats, current=o.current, first=o.first, round=o.round,
+        layout=o.layout, face_up=o.face_up, pool_of=o.pool_of, shown=o.shown, mixes=o.mixes,
+        beliefs=o.beliefs, replacement_left=o.replacement_left, discard=o.discard,
+        removed=o.removed, overcome=o.overcome, aim=o.aim, chosen=o.chosen,
+        stacked_first=None, stacked_rolls=(), ending=o.ending, winner=o.winner,
+        rng=rng_from_seed(seed), explicit_chance=explicit_chance, events=o.events,
+    )  # fmt: skip
+
+
+#: Worth of finding the way out, against 1 for a correct guess (which lets the player
+#: go on exploring this turn).
+_ESCAPE_WORTH = 50.0
+#: What meeting a creature costs (H-8: the characteristic drops by 1 either way, and a
+#: player not overcoming it is held), more as the better characteristic runs low.
+_CREATURE_COST = 0.6
+_CREATURE_COST_LOW = 1.5
+_LOW = 4
+#: Go on after a correct guess only when the best move is worth at least this much; at
+#: the start of a turn any move worth more than ending it at once.
+_GO_ON = 0.3
+_START = 0.0
+
+
+class HaydesHeuristicBot:
+    """An Escape from Haydes player that guesses by the odds of the unseen cards.
+
+    * **Guessing (H-6, H-7).** For each touching face-down card (two cells away too, in
+      the Tuybe variant), the exact chance of every card it may be, from the cards not
+      seen yet; each move is scored by the chance that the guess is right, the chance of
+      finding the Red Joker with *lower* (H-9, worth far more), and the chance of
+      meeting a creature (a cost, higher once a characteristic runs low).
+    * **When to stop.** At the start of a turn it moves if any move scores above zero;
+      after a correct guess it goes on only while the best move's score stays above
+      0.3, else it ends the turn (H-7).
+    * **Creatures (H-8).** It faces them with its higher characteristic (the roll of 2D6
+      must not exceed it), among those the creature allows.
+
+    Deterministic: the seed is unused.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import make_bot
+        >>> game = cardcrawl.load("escape-from-haydes", max_rounds=30)
+        >>> state = game.initial_state(seed=3)
+        >>> bot = make_bot("heuristic", game, seed=3)
+        >>> legal = game.legal_actions(state)
+        >>> bot.choose(game, game.observe(state, 0), legal) in legal
+        True
+    """
+
+    def __init__(self, game: Any, seed: int, seat: int = 0) -> None:
+        pass
+
+    def choose(
+        self, game: Any, observation: HaydesObservation, legal_actions: Sequence[Any]
+    ) -> Any:
+        """The move, step, characteristic or end of turn the odds favour."""
+        obs = observation
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        me = obs.seats[obs.current]
+        if obs.phase is Phase.ENCOUNTER:
+            choices = [a for a in legal_actions if isinstance(a, Choose)]
+            return max(choices, key=lambda a: me.value(a.characteristic))
+        assert me.cell is not None
+        here = obs.face_up[obs.layout.index(me.cell)]
+        from_value = card_value(here) if here is not None else 0
+        best_value = max(me.charisma, me.endurance)
+        creature = _CREATURE_COST if best_value > _LOW else _CREATURE_COST_LOW
+        state = haydes_state_from_observation(obs, 0, explicit_chance=True)
+        odds: dict[Any, tuple[tuple[Any, Fraction], ...]] = {}
+        best: Any = None
+        best_score = -1e9
+        for action in legal_actions:
+            if not isinstance(action, (Move, Tuybe)):
+                continue
+            chances = odds.get(action.cell)
+            if chances is None:
+                chances = odds[action.cell] = game.chance_outcomes(game.step(state, action))
+            score = _score(chances, action.guess, from_value, creature)
+            if score > best_score:
+                best, best_score = action, score
+        starting = any(isinstance(e, TurnBegan) for e in obs.events)
+        if best is not None and best_score > (_START if starting else _GO_ON):
+            return best
+        end = next((a for a in legal_actions if isinstance(a, EndTurn)), None)
+        if end is not None:
+            return end
+        # No ending allowed and no move worth it: the least bad move, else a step.
+        if best is not None:
+            return best
+        steps = [a for a in legal_actions if isinstance(a, Step)]
+        return steps[0] if steps else legal_actions[0]
+
+
+def _score(
+    chances: Sequence[tuple[Any, Fraction]], guess: Guess, from_value: int, creature: float
+) -> float:
+    """Escape worth x its chance + chance the guess is right - creature cost x its chance."""
+    win = right = court = 0.0
+    for outcome, probability in chances:
+        card: Card = outcome.card
+        p = float(probability)
+        if card == Card.RED_JOKER:
+            win += p if is_escape(guess, from_value) else 0.0
+        elif is_court(card):
+            court += p
+        elif guess_is_correct(guess, from_value, card_value(card)):
+            right += p
+    return _ESCAPE_WORTH * win + right - creature * court

@@ -1,0 +1,351 @@
+"""Bots for The Mapless House: the shortest-path baseline and the heuristic player."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cardcrawl._cards import Suit
+from cardcrawl._grid import Cell, Grid, distance
+from cardcrawl.bots._mapless_model import (
+    EncounterOdds,
+    HuntPlanner,
+    closed_cells,
+    state_from_observation,
+)
+from cardcrawl.mapless._actions import Action, Move, Place, PlaceExit
+from cardcrawl.mapless._rules import card_value, corridor_cells, is_room, newly_closed
+from cardcrawl.mapless._state import ENTRANCE_CELL, EXIT, MaplessObservation, MaplessState, Phase
+
+__all__ = [
+    "MaplessHeuristicBot",
+    "MaplessSearchModel",
+    "ShortestPathBot",
+    "hunt_planner",
+    "position_value",
+]
+
+
+class ShortestPathBot:
+    """The Mapless House baseline: build anyhow, then walk straight for the Exit.
+
+    It places every card on the first legal cell (in canonical order), and the Exit on
+    the first candidate; in the hunt it always moves one step along a shortest path over
+    table cards to the Exit, ignoring the Stalkers. Deterministic: the seed is unused.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import ShortestPathBot
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> state = game.initial_state(seed=2)
+        >>> bot = ShortestPathBot(game, seed=2)
+        >>> while not game.is_terminal(state):
+        ...     legal = game.legal_actions(state)
+        ...     state = game.step(state, bot.choose(game, game.observe(state, 0), legal))
+        >>> game.outcome(state).label
+        'consumed'
+    """
+
+    def __init__(self, game: Any, seed: int, seat: int = 0) -> None:
+        pass
+
+    def choose(
+        self, game: Any, observation: MaplessObservation, legal_actions: Sequence[Action]
+    ) -> Action:
+        """The first legal placement, or a step along a shortest path to the Exit."""
+        obs = observation
+        if obs.phase is not Phase.MOVE or obs.exit_cell is None:
+            return legal_actions[0]
+        steps = _steps_to(obs.table, obs.exit_cell)
+        far = len(obs.table)
+        return min(legal_actions, key=lambda a: steps.get(_cell(a), far))
+
+
+def _cell(action: Action) -> Cell:
+    assert isinstance(action, (Move, Place, PlaceExit))
+    return action.cell
+
+
+def _steps_to(table: Grid, goal: Cell) -> dict[Cell, int]:
+    """Steps over table cards from each card to ``goal``."""
+    steps = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        cell = queue.popleft()
+        for n in table.touching_cards(cell):
+            if n not in steps:
+                steps[n] = steps[cell] + 1
+                queue.append(n)
+    return steps
+
+
+# ------------------------------------------------------------------ the hunt
+def hunt_planner(
+    game: Any, observation: MaplessObservation, table: Grid | None = None, horizon: int = 8
+) -> HuntPlanner:
+    """A :class:`HuntPlanner` for the position observed (optionally on another table).
+
+    Raises:
+        ValueError: the Exit is not on the table yet.
+    """
+    obs = observation
+    table = obs.table if table is None else table
+    if obs.exit_cell is None:
+        raise ValueError("the hunt has not begun: the Exit is not on the table")
+    club_arrives = None
+    if obs.club is None and not obs.ran_dry:
+        # M-17: the ♣A arrives at the end of the turn whose Encounter first finds a deck
+        # empty, one Encounter after the last card of the shorter deck is turned.
+        club_arrives = _encounters_done(obs) + min(len(obs.mind_left), len(obs.body_left)) + 1
+    odds = EncounterOdds.of(obs.mind_left or obs.mind_aside, obs.body_left or obs.body_aside)
+    max_turns = getattr(game.options, "max_turns", None)
+    return HuntPlanner(table, obs.exit_cell, odds, club_arrives, max_turns, horizon)
+
+
+def _encounters_done(obs: MaplessObservation) -> int:
+    """Encounters so far: one per turn, the current turn's still to come (M-12)."""
+    return max(obs.turn - 1, 0)
+
+
+def position_value(
+    game: Any, observation: MaplessObservation, table: Grid | None = None, horizon: int = 8
+) -> float:
+    """The planner's value of the observed hunt position: the best Move's value, or a held
+    player's Encounter value, or 0 or 1 when the game is over.
+
+    A position waiting for an Expand placement is valued on ``table`` (default: the table
+    as it stands, before the drawn card is placed).
+    """
+    obs = observation
+    if obs.ending is not None:
+        return 1.0 if obs.ending.value == "escaped" else 0.0
+    assert obs.exit_cell is not None
+    assert obs.spade is not None
+    planner = hunt_planner(game, obs, table, horizon)
+    if obs.held:
+        held = sum(card_value(c) for c in obs.held)
+        return planner.held_value(
+            obs.player, obs.spade, obs.spade_left_exit, obs.club, _encounters_done(obs), held
+        )
+    if obs.turn == 0:
+        values = planner.opening_values(obs.player, obs.spade)
+    else:
+        values = planner.move_values(
+            obs.player, obs.spade, obs.spade_left_exit, obs.club, _encounters_done(obs)
+        )
+    return max(values.values(), default=0.0)
+
+
+# ---------------------------------------------------------------- building
+#: The cards on the table lie within distance D of the Entrance; the Exit goes at D + 1
+#: (M-11). With D odd, the player and the ♠A close in on each other with the parity that
+#: lets the player end a turn *beside* the ♠A, not diagonal to it (only a hold or a ♠A
+#: waiting changes that parity). So D is kept odd whenever the Exit may be drawn next.
+_PARITY_PENALTY = 100.0
+#: Each unit of D (or of the target, before the Exit can come) costs this much.
+_REACH_COST = 10.0
+#: The house's reach the plan aims for: a spine of five cards up from the Entrance.
+_TARGET_REACH = 5
+#: Extending the spine: a fixed bonus for its first card (the opening Move lands there
+#: and no Encounter follows, so its value does not matter) ...
+_SPINE_FIRST_BONUS = 30.0
+#: ... and for the others a bonus falling with the card's value (the threshold the
+#: player must meet there while the ♠A walks beside them): BASE - SLOPE * value.
+_SPINE_BASE = 20.0
+_SPINE_SLOPE = 2.0
+#: Cards off the spine do not go on the spine's line, where they would block it.
+_SPINE_LINE_COST = 5.0
+#: A mild preference for cards near the Entrance.
+_CLOSENESS_COST = 0.5
+#: A placement after which every legal cell for a corridor lies beyond the reach (M-7
+#: pulls corridors to a room touching one card) forces the house to grow: avoided.
+_FORCED_GROWTH_COST = 10.0
+#: While the Exit may be drawn next and the spine is still short, any card extends it:
+#: a spine that stops short of the Exit is worse than a high card on it.
+_URGENT_SPINE_BONUS = 8.0
+
+
+class MaplessHeuristicBot:
+    """A Mapless House player with a house-building plan and a hunt planner.
+
+    **Building (phase one).** The plan is a *spine*: a straight line of cards from the
+    Entrance up to distance D = 5, low cards preferred (the first spine card may be
+    anything: the opening Move lands there and no Encounter follows). Every other card goes
+    within distance D, and while the Exit can be drawn next (a black suit exhausted, M-10)
+    the farthest card is kept at an odd distance. The Exit then opens at distance D + 1
+    beside the top of the spine (M-11), and the spine is a lane up the column next to the
+    Exit's: the ♠A comes down the Exit's column to meet the player (it closes the bigger
+    gap first, M-18), then mirrors the player's steps up the lane, and when its next step
+    would be back onto the Exit it must turn aside (M-19), leaving the Exit open.
+
+    **The Exit (M-11).** Among several candidates, the one whose opening position the
+    :class:`HuntPlanner` values most.
+
+    **The hunt.** Every Move and every Expand placement is chosen by the planner's
+    expectimax over the next eight turns: the Stalkers' steps simulated exactly, the
+    chance of a hold from the unseen Mind and Body cards, the ♣A's arrival (M-17) and the
+    turn limit. Deterministic: the seed is unused.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import MaplessHeuristicBot
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> state = game.initial_state(seed=1)
+        >>> bot = MaplessHeuristicBot(game, seed=1)
+        >>> while not game.is_terminal(state):
+        ...     legal = game.legal_actions(state)
+        ...     state = game.step(state, bot.choose(game, game.observe(state, 0), legal))
+        >>> game.outcome(state).label
+        'escaped'
+    """
+
+    def __init__(self, game: Any, seed: int, seat: int = 0, *, horizon: int = 8) -> None:
+        self.horizon = horizon
+
+    def choose(
+        self, game: Any, observation: MaplessObservation, legal_actions: Sequence[Action]
+    ) -> Action:
+        """The action the plan prefers (see the class description)."""
+        obs = observation
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        if obs.phase is Phase.PLACE_EXIT:
+            return self._place_exit(game, obs, legal_actions)
+        if obs.phase is Phase.PLACE and obs.exit_cell is None:
+            return _build(obs, legal_actions)
+        if obs.phase is Phase.PLACE:
+            return self._expand(game, obs, legal_actions)
+        return self._move(game, obs, legal_actions)
+
+    def _place_exit(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+        def value(action: Action) -> float:
+            cell = _cell(action)
+            table = obs.table.place(cell, EXIT)
+            planner = HuntPlanner(
+                table,
+                cell,
+                EncounterOdds.of(obs.mind_left, obs.body_left),
+                club_arrives=min(len(obs.mind_left), len(obs.body_left)) + 1,
+                max_turns=getattr(game.options, "max_turns", None),
+                horizon=self.horizon,
+            )
+            return max(planner.opening_values(ENTRANCE_CELL, cell).values(), default=0.0)
+
+        return _best(legal, value)
+
+    def _expand(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+        assert obs.drawn is not None
+        drawn = obs.drawn
+
+        def value(action: Action) -> float:
+            return position_value(game, obs, obs.table.place(_cell(action), drawn), self.horizon)
+
+        return _best(legal, value)
+
+    def _move(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+        assert obs.spade is not None
+        planner = hunt_planner(game, obs, horizon=self.horizon)
+        if obs.turn == 0:
+            values = planner.opening_values(obs.player, obs.spade)
+        else:
+            values = planner.move_values(
+                obs.player, obs.spade, obs.spade_left_exit, obs.club, _encounters_done(obs)
+            )
+        far = len(obs.table)
+        # Ties (all hopeless, typically) go to the move nearer the Exit.
+        return max(legal, key=lambda a: (values[_cell(a)], -planner.distance.get(_cell(a), far)))
+
+
+def _best(legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
+    """The first action of highest value (canonical order breaks ties)."""
+    best, best_value = legal[0], -1.0
+    for action in legal:
+        v = value(action)
+        if v > best_value:
+            best, best_value = action, v
+    return best
+
+
+def _build(obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+    """Phase one: the legal cell of lowest cost under the building plan."""
+    card = obs.drawn
+    assert card is not None
+    table = obs.table
+    reach = max(distance(ENTRANCE_CELL, c) for c in table)
+    spine = 0
+    while (0, spine + 1) in table:
+        spine += 1
+    suits = {c.suit for c in obs.narrative_left}
+    exit_may_come = Suit.SPADES not in suits or Suit.CLUBS not in suits  # M-10
+    # An even reach already forced on the house is rounded up to the next odd one.
+    target = max(_TARGET_REACH, reach | 1)
+    value = card_value(card)
+    room = is_room(card)
+    closed = closed_cells(table)
+
+    def cost(action: Action) -> tuple[float, Cell]:
+        cell = _cell(action)
+        d = distance(ENTRANCE_CELL, cell)
+        new_reach = max(reach, d)
+        total = _CLOSENESS_COST * d
+        if exit_may_come:
+            total += _REACH_COST * new_reach + _PARITY_PENALTY * (new_reach % 2 == 0)
+        else:
+            total += _REACH_COST * max(new_reach, target)
+        if cell[0] == 0 and cell[1] > 0:
+            total += _SPINE_LINE_COST
+            if cell[1] == spine + 1 and spine < target:
+                bonus = _SPINE_FIRST_BONUS if spine == 0 else _SPINE_BASE - _SPINE_SLOPE * value
+                if exit_may_come:
+                    bonus = max(bonus, _URGENT_SPINE_BONUS)
+                total -= bonus
+        after = table.place(cell, card)
+        after_closed = closed | newly_closed(after, cell)
+        corridors = corridor_cells(after, after_closed, cell if room else obs.last_room)
+        beyond = sum(1 for c in corridors if distance(ENTRANCE_CELL, c) > max(new_reach, target))
+        total += beyond
+        if beyond == len(corridors) and beyond:
+            total += _FORCED_GROWTH_COST
+        return total, cell
+
+    return min(legal, key=cost)
+
+
+class MaplessSearchModel:
+    """The :class:`~cardcrawl.bots.SearchModel` of The Mapless House.
+
+    States are rebuilt from the observation exactly (see
+    :func:`~cardcrawl.bots.state_from_observation`), positions are valued by the
+    heuristic bot's hunt planner, and the search looks at the hunt's Moves, where the
+    real rules (the very cards left, the held cards adding up, the next Expand) refine
+    the planner's model.
+    """
+
+    def __init__(self, horizon: int = 8) -> None:
+        self.horizon = horizon
+
+    def sample_state(
+        self,
+        game: Any,
+        observation: MaplessObservation,
+        seat: int,
+        seed: int,
+        *,
+        explicit_chance: bool,
+    ) -> MaplessState:
+        """The observed position with a fresh generator (the exact posterior)."""
+        return state_from_observation(observation, seed, explicit_chance=explicit_chance)
+
+    def evaluate(self, game: Any, observation: MaplessObservation, seat: int) -> float:
+        """The planner's escape chance from the observed position (0 before the hunt,
+        which the search leaves to the base bot)."""
+        if observation.exit_cell is None:
+            return 0.0
+        return position_value(game, observation, horizon=self.horizon)
+
+    def should_search(
+        self, game: Any, observation: MaplessObservation, legal_actions: Sequence[Action]
+    ) -> bool:
+        """Search the Moves of the hunt; leave building to the base bot."""
+        return observation.phase is Phase.MOVE

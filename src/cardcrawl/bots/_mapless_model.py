@@ -1,0 +1,313 @@
+"""What the Mapless House bots know how to work out from an observation.
+
+* :func:`state_from_observation`: a state consistent with an observation. A
+  :class:`~cardcrawl.mapless.MaplessObservation` holds everything but the order of the
+  decks, and in cardcrawl a shuffled deck *has* no order until a card is drawn (a deck is
+  a multiset), so the rebuilt state is exactly what ``game.determinize`` would give for
+  the real one: the exact posterior, not an approximation.
+* :class:`HuntPlanner`: an expectimax over the hunt (phase two) in a small model of it:
+  the table as it stands, the Stalkers' steps exactly as M-18 and M-19 say (with
+  :func:`cardcrawl.mapless.stalker_step`), the ♣A's arrival (M-17), and the chance of
+  being held (M-15, M-16) from the Mind and Body cards still unseen.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+
+from cardcrawl._cards import Card
+from cardcrawl._deck import Deck
+from cardcrawl._grid import Cell, Grid, neighbours
+from cardcrawl._random import rng_from_seed
+from cardcrawl.mapless._rules import card_value, is_corridor, stalker_step
+from cardcrawl.mapless._state import ENTRANCE_CELL, MaplessObservation, MaplessState
+
+__all__ = ["EncounterOdds", "HuntPlanner", "closed_cells", "state_from_observation"]
+
+
+def closed_cells(table: Grid) -> frozenset[Cell]:
+    """The empty cells no Narrative card may take (M-6): those touching a corridor that
+    already touches two cards.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> from cardcrawl.bots._mapless_model import closed_cells
+        >>> table = Grid({(0, 0): Card.parse("AD"), (0, 1): Card.parse("5S"),
+        ...               (0, 2): Card.parse("KS")})
+        >>> sorted(closed_cells(table))
+        [(-1, 1), (1, 1)]
+    """
+    closed: set[Cell] = set()
+    for cell, card in table.items():
+        if is_corridor(card) and table.degree(cell) >= 2:
+            closed.update(n for n in neighbours(cell) if n not in table)
+    return frozenset(closed)
+
+
+def state_from_observation(
+    observation: MaplessObservation, seed: int, *, explicit_chance: bool = False
+) -> MaplessState:
+    """A state the player cannot tell from the one observed, with a fresh generator.
+
+    Args:
+        observation: what the player sees.
+        seed: the new state's generator seed (0 to 2**64 - 1).
+        explicit_chance: make chance events stop and wait for an outcome.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots._mapless_model import state_from_observation
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> state = game.initial_state(seed=4)
+        >>> rebuilt = state_from_observation(game.observe(state, 0), seed=9)
+        >>> rebuilt == game.determinize(state, 0, seed=9)
+        True
+    """
+    o = observation
+    return MaplessState(
+        phase=o.phase, turn=o.turn, table=o.table, closed=closed_cells(o.table),
+        last_room=o.last_room, narrative=Deck.of(o.narrative_left), mind=Deck.of(o.mind_left),
+        body=Deck.of(o.body_left), mind_aside=o.mind_aside, body_aside=o.body_aside,
+        refused=o.refused, held=o.held, drawn=o.drawn, mind_card=o.mind_card,
+        player=o.player, exit_cell=o.exit_cell, spade=o.spade, club=o.club,
+        spade_left_exit=o.spade_left_exit, ran_dry=o.ran_dry, ending=o.ending,
+        rng=rng_from_seed(seed), explicit_chance=explicit_chance, events=o.events,
+    )  # fmt: skip
+
+
+class EncounterOdds:
+    """The chance of holding one's nerve (M-15) with the Mind and Body cards unseen.
+
+    The next Mind and Body cards are uniform over the cards left in each deck (over its
+    Aside pile when the deck is empty, as M-17 reshuffles it; a card worth 0 when both
+    are empty). Later Encounters are assumed to draw from the same mix, which is close
+    enough for planning a few turns ahead.
+
+    Examples:
+        >>> from cardcrawl.bots._mapless_model import EncounterOdds
+        >>> from cardcrawl.mapless import BODY_CARDS, MIND_CARDS
+        >>> odds = EncounterOdds(MIND_CARDS, BODY_CARDS)
+        >>> odds.success(13, 0)  # a King: 45 of the 144 pairs sum to 12 or less
+        0.6875
+        >>> odds.success(4, 0), odds.held_total(13, 0)
+        (1.0, 9)
+    """
+
+    @classmethod
+    def of(cls, mind: Sequence[Card], body: Sequence[Card]) -> EncounterOdds:
+        """The odds for these decks, remembered: the same few decks come up again and again."""
+        key = (tuple(mind), tuple(body))
+        odds = _ODDS.get(key)
+        if odds is None:
+            if len(_ODDS) >= 4096:
+                _ODDS.clear()
+            odds = _ODDS[key] = cls(mind, body)
+        return odds
+
+    def __init__(self, mind: Iterable[Card], body: Iterable[Card]) -> None:
+        minds = [card_value(c) for c in mind] or [0]
+        bodies = [card_value(c) for c in body] or [0]
+        counts: dict[int, int] = {}
+        for m in minds:
+            for b in bodies:
+                counts[m + b] = counts.get(m + b, 0) + 1
+        n = len(minds) * len(bodies)
+        self._lowest = min(counts)
+        self._highest = max(counts)
+        # For each shortfall need = threshold - held: P(sum >= need), and the rounded
+        # mean of the sum when it falls short (what then holds the player, M-16).
+        self._success: dict[int, float] = {}
+        self._short_mean: dict[int, int] = {}
+        for need in range(self._lowest + 1, self._highest + 2):
+            short = [(s, k) for s, k in counts.items() if s < need]
+            missed = sum(k for _, k in short)
+            self._success[need] = 1.0 - missed / n
+            self._short_mean[need] = round(sum(s * k for s, k in short) / missed)
+
+    def success(self, threshold: int, held: int) -> float:
+        """P(total >= threshold) with cards worth ``held`` already holding the player."""
+        need = threshold - held
+        if need <= self._lowest:
+            return 1.0
+        if need > self._highest:
+            return 0.0
+        return self._success[need]
+
+    def held_total(self, threshold: int, held: int) -> int:
+        """The (rounded mean) value holding the player after falling short of ``threshold``."""
+        need = threshold - held
+        if need <= self._lowest:
+            return held
+        return held + self._short_mean[min(need, self._highest + 1)]
+
+
+_ODDS: dict[tuple[tuple[Card, ...], tuple[Card, ...]], EncounterOdds] = {}
+
+#: Memo key of a Move decision: player, ♠A, ♠A has left the Exit, ♣A, Encounters so far.
+_Key = tuple[Cell, Cell, bool, Cell | None, int]
+
+
+class HuntPlanner:
+    """Expectimax over the next turns of the hunt, on the table as it stands.
+
+    The value of a position is the probability of escaping within ``horizon`` turns,
+    plus a small reward for ending nearer the Exit (so that far from it the player still
+    heads the right way). Stalkers move exactly as the rules say, so the planner sees
+    the two facts the hunt turns on: a Stalker one step from the player after the
+    player's move steps onto them, and the ♠A, once off the Exit, turns aside rather than
+    step back onto it (M-19), so a player who reaches a card beside the Exit with the ♠A
+    beside them, not between, walks out next turn.
+
+    Args:
+        table: the cards on the table.
+        exit_cell: where the Exit is.
+        odds: the Encounter odds.
+        club_arrives: the Encounter number (counted over the whole game) at the end of
+            whose turn the ♣A appears on the Entrance; ``None`` if it never will (it is
+            already on the table).
+        max_turns: the game's turn limit (M-22), or ``None``.
+        horizon: how many turns ahead to look.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots._mapless_model import EncounterOdds, HuntPlanner
+        >>> from cardcrawl.mapless import BODY_CARDS, MIND_CARDS
+        >>> table = cardcrawl.Grid({(0, 0): cardcrawl.Card.parse("AD"),
+        ...     (0, 1): cardcrawl.Card.parse("2S"), (0, 2): cardcrawl.Card.parse("3S"),
+        ...     (0, 3): cardcrawl.Card.parse("4S"), (1, 3): cardcrawl.Card.parse("AH")})
+        >>> planner = HuntPlanner(table, (1, 3), EncounterOdds(MIND_CARDS, BODY_CARDS),
+        ...                       club_arrives=13, max_turns=200, horizon=6)
+        >>> planner.opening_values((0, 0), spade=(1, 3))  # two Encounters, out on turn 3
+        {(0, 1): 0.9801}
+    """
+
+    #: Weight of the distance reward at the horizon; far below any chance of escape.
+    LEAF_WEIGHT = 0.01
+    #: Per-card decay of that reward.
+    LEAF_DECAY = 0.8
+    #: Each turn's value is worth this much of the last: an escape now beats the same
+    #: escape later, so the planner never dawdles while the ♣A draws near and holds loom.
+    DISCOUNT = 0.99
+
+    def __init__(
+        self,
+        table: Mapping[Cell, Card],
+        exit_cell: Cell,
+        odds: EncounterOdds,
+        club_arrives: int | None,
+        max_turns: int | None,
+        horizon: int,
+    ) -> None:
+        self._threshold = {cell: card_value(card) for cell, card in table.items()}
+        self._touching = {c: tuple(n for n in neighbours(c) if n in table) for c in table}
+        self._exit = exit_cell
+        self._odds = odds
+        self._club_arrives = club_arrives
+        self._max_turns = max_turns
+        self._horizon = horizon
+        self._deadline = 0
+        self._memo: dict[_Key, float] = {}
+        self.distance = self._distances_to(exit_cell)
+
+    def _distances_to(self, goal: Cell) -> dict[Cell, int]:
+        """Steps over table cards from each card to ``goal`` (breadth-first)."""
+        dist = {goal: 0}
+        queue = deque([goal])
+        while queue:
+            cell = queue.popleft()
+            for n in self._touching[cell]:
+                if n not in dist:
+                    dist[n] = dist[cell] + 1
+                    queue.append(n)
+        return dist
+
+    # ------------------------------------------------------------ roots
+    def move_values(
+        self, player: Cell, spade: Cell, left: bool, club: Cell | None, encounters: int
+    ) -> dict[Cell, float]:
+        """The value of each Move of a turn's step 2, before that turn's Encounter.
+
+        ``encounters`` is the number of Encounters so far in the game.
+        """
+        self._deadline = encounters + self._horizon
+        return {
+            q: self._after_move(q, spade, left, club, encounters) for q in self._touching[player]
+        }
+
+    def opening_values(self, player: Cell, spade: Cell) -> dict[Cell, float]:
+        """The value of each opening Move (M-12: no Encounter and no Stalker step follow)."""
+        self._deadline = self._horizon
+        return {
+            q: 0.0 if q == spade else self._move(q, spade, False, None, 0)
+            for q in self._touching[player]
+        }
+
+    def held_value(
+        self, player: Cell, spade: Cell, left: bool, club: Cell | None, encounters: int, held: int
+    ) -> float:
+        """The value of a held player (no Move) facing the Encounter, cards worth ``held``
+        already holding them."""
+        self._deadline = encounters + self._horizon
+        return self._encounter(player, spade, left, club, encounters, held)
+
+    # ------------------------------------------------------- recursion
+    def _move(self, player: Cell, spade: Cell, left: bool, club: Cell | None, done: int) -> float:
+        key = (player, spade, left, club, done)
+        value = self._memo.get(key)
+        if value is None:
+            value = 0.0
+            for q in self._touching[player]:
+                v = self._after_move(q, spade, left, club, done)
+                if v > value:
+                    value = v
+                    if value >= 1.0:
+                        break
+            self._memo[key] = value
+        return value
+
+    def _after_move(self, q: Cell, spade: Cell, left: bool, club: Cell | None, done: int) -> float:
+        if q in (spade, club):
+            return 0.0  # M-14, M-20: walking into a Stalker
+        if q == self._exit:
+            return 1.0  # M-14: the Exit with no Stalker on it
+        return self._encounter(q, spade, left, club, done, 0)
+
+    def _encounter(
+        self, player: Cell, spade: Cell, left: bool, club: Cell | None, done: int, held: int
+    ) -> float:
+        done += 1
+        threshold = self._threshold[player]
+        # M-18, M-19: the ♠A first, then the ♣A; M-17: the ♣A arrives at the end of the turn.
+        spade_to = stalker_step(spade, player, self._exit if left else None)
+        if spade_to == player:
+            return 0.0
+        left = left or spade_to != spade
+        if club is not None:
+            club = stalker_step(club, player)
+        elif done == self._club_arrives:
+            club = ENTRANCE_CELL
+        if club == player:
+            return 0.0
+        if self._max_turns is not None and done >= self._max_turns:
+            return 0.0  # M-22: lost in the house
+        success = self._odds.success(threshold, held) * self.DISCOUNT
+        miss = self.DISCOUNT - success
+        at_horizon = done >= self._deadline
+        value = 0.0
+        if success > 0.0:
+            if at_horizon:
+                value += success * self._leaf(player)
+            else:
+                value += success * self._move(player, spade_to, left, club, done)
+        if miss > 0.0 and not at_horizon:
+            # M-16: held, the player faces the same card next turn without moving.
+            again = self._odds.held_total(threshold, held)
+            value += miss * self._encounter(player, spade_to, left, club, done, again)
+        return value
+
+    def _leaf(self, player: Cell) -> float:
+        steps = self.distance.get(player)
+        if steps is None:
+            return 0.0
+        return float(self.LEAF_WEIGHT * self.LEAF_DECAY**steps)

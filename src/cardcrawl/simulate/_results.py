@@ -1,0 +1,313 @@
+"""The records a simulation returns: one per game, and the whole run with its summary."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import attrs
+
+from cardcrawl.simulate._stats import Interval, mean_interval, wilson_interval
+
+__all__ = ["GameResult", "OutcomeRate", "SimulationResult", "Summary", "write_results"]
+
+Figure = int | float
+
+
+@attrs.frozen
+class GameResult:
+    """How one simulated game went.
+
+    Attributes:
+        index: the game's number in its simulation, from 0.
+        seed: the game's own seed (``rng_derive(simulation seed, index)``): the game is
+            ``game.initial_state(seed)`` played by bots built with this seed.
+        outcome: the outcome's label (``"escaped"``, ``"consumed"``, ``"lost"``...), or
+            ``"unfinished"`` when the decision cap stopped it.
+        returns: each player's return.
+        scores: each player's score, for games that keep one.
+        winners: the players who won.
+        decisions: the decisions taken (chance events not counted).
+        figures: game-specific numbers, in a fixed order per game (for The Mapless House:
+            ``turns``, ``house_size``, ``house_at_exit``, ``refused``, ``exit_distance``).
+    """
+
+    index: int
+    seed: int
+    outcome: str
+    returns: tuple[float, ...]
+    scores: tuple[int, ...] | None
+    winners: tuple[int, ...]
+    decisions: int
+    figures: tuple[tuple[str, Figure], ...] = ()
+
+    def figure(self, name: str) -> Figure:
+        """The figure called ``name``.
+
+        Raises:
+            KeyError: the game has no such figure.
+        """
+        for key, value in self.figures:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    def to_row(self) -> dict[str, Any]:
+        """The result as one flat row (the CSV columns, JSON-compatible values)."""
+        row: dict[str, Any] = {
+            "game": self.index,
+            "seed": self.seed,
+            "outcome": self.outcome,
+            "decisions": self.decisions,
+        }
+        for seat, value in enumerate(self.returns):
+            row[f"return_{seat}"] = value
+        if self.scores is not None:
+            for seat, score in enumerate(self.scores):
+                row[f"score_{seat}"] = score
+        row["winners"] = " ".join(map(str, self.winners))
+        row.update(self.figures)
+        return row
+
+
+@attrs.frozen
+class OutcomeRate:
+    """How often one outcome happened.
+
+    Attributes:
+        label: the outcome's label.
+        count: games that ended so.
+        rate: the rate with its Wilson 95% interval.
+    """
+
+    label: str
+    count: int
+    rate: Interval
+
+
+@attrs.frozen
+class Summary:
+    """Summary statistics of a simulation, each with a 95% confidence interval.
+
+    Attributes:
+        games: games played to the end (or to the decision cap).
+        outcomes: each outcome label seen, by decreasing count, with its rate.
+        returns: each player's mean return.
+        scores: each player's mean score, for games that keep one.
+        decisions: mean decisions per game.
+        figures: each game-specific figure's mean.
+        elapsed: wall-clock seconds the simulation took.
+    """
+
+    games: int
+    outcomes: tuple[OutcomeRate, ...]
+    returns: tuple[Interval, ...]
+    scores: tuple[Interval, ...] | None
+    decisions: Interval
+    figures: tuple[tuple[str, Interval], ...]
+    elapsed: float
+
+    @classmethod
+    def of(cls, results: Sequence[GameResult], elapsed: float = 0.0) -> Summary:
+        """Summarize some game results."""
+        n = len(results)
+        counts: dict[str, int] = {}
+        for r in results:
+            counts[r.outcome] = counts.get(r.outcome, 0) + 1
+        outcomes = tuple(
+            OutcomeRate(label, count, wilson_interval(count, n))
+            for label, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        )
+        seats = len(results[0].returns) if results else 0
+        returns = tuple(mean_interval([r.returns[s] for r in results]) for s in range(seats))
+        scores = None
+        if results and results[0].scores is not None:
+            scores = tuple(
+                mean_interval([float(r.scores[s]) for r in results if r.scores is not None])
+                for s in range(len(results[0].scores))
+            )
+        names = [name for name, _ in results[0].figures] if results else []
+        figures = tuple(
+            (name, mean_interval([float(r.figure(name)) for r in results])) for name in names
+        )
+        decisions = mean_interval([float(r.decisions) for r in results])
+        return cls(n, outcomes, returns, scores, decisions, figures, elapsed)
+
+    @property
+    def games_per_second(self) -> float:
+        """Games per second of wall-clock time (``nan`` if not timed)."""
+        return self.games / self.elapsed if self.elapsed > 0 else math.nan
+
+    def rate(self, label: str) -> Interval:
+        """The rate of outcome ``label`` (0 with its interval if it never happened).
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.simulate import simulate
+            >>> game = cardcrawl.load("mapless-house", max_turns=200)
+            >>> summary = simulate(game, "random", games=20, workers=1).summary()
+            >>> summary.rate("escaped").estimate
+            0.0
+        """
+        for outcome in self.outcomes:
+            if outcome.label == label:
+                return outcome.rate
+        return wilson_interval(0, self.games)
+
+    def format(self) -> str:
+        """The summary as a plain-text table."""
+        head = f"{self.games} games"
+        if self.elapsed > 0:
+            head += f" in {self.elapsed:.1f} s ({self.games_per_second:,.0f} games/s)"
+        lines = [head]
+        rows: list[tuple[str, str]] = []
+        for o in self.outcomes:
+            rows.append((f"{o.label} ({o.count})", o.rate.format(percent=True)))
+        for seat, value in enumerate(self.returns):
+            rows.append((f"mean return, player {seat}", value.format(digits=3)))
+        for seat, value in enumerate(self.scores or ()):
+            rows.append((f"mean score, player {seat}", value.format()))
+        rows.append(("mean decisions", self.decisions.format()))
+        for name, value in self.figures:
+            rows.append((f"mean {name}", value.format()))
+        width = max(len(label) for label, _ in rows)
+        lines += [f"  {label:<{width}}  {text}" for label, text in rows]
+        return "\n".join(lines)
+
+    def to_data(self) -> dict[str, Any]:
+        """The summary as JSON-compatible data."""
+        return {
+            "games": self.games,
+            "elapsed": self.elapsed,
+            "outcomes": {o.label: {"count": o.count, **o.rate.to_data()} for o in self.outcomes},
+            "returns": [r.to_data() for r in self.returns],
+            "scores": None if self.scores is None else [s.to_data() for s in self.scores],
+            "decisions": self.decisions.to_data(),
+            "figures": {name: value.to_data() for name, value in self.figures},
+        }
+
+
+@attrs.frozen
+class SimulationResult:
+    """A whole simulation: what was played, and every game's result in game order.
+
+    Attributes:
+        game: the game's registry name.
+        options: the game's options as JSON-compatible ``(name, value)`` pairs.
+        bots: the bot playing each seat (its registered name, or its factory's name).
+        seed: the simulation's seed; game ``i`` was seeded with ``rng_derive(seed, i)``.
+        requested: how many games were asked for.
+        results: the games played, sorted by index (fewer than asked if interrupted).
+        interrupted: the simulation was stopped early (Ctrl-C) and ``results`` holds the
+            games finished by then.
+        elapsed: wall-clock seconds taken.
+    """
+
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    bots: tuple[str, ...]
+    seed: int
+    requested: int
+    results: tuple[GameResult, ...]
+    interrupted: bool = False
+    elapsed: float = 0.0
+
+    @property
+    def lineup(self) -> str:
+        """The bots as one label: the name if every seat has the same bot."""
+        return self.bots[0] if len(set(self.bots)) == 1 else ",".join(self.bots)
+
+    def summary(self) -> Summary:
+        """Summary statistics with 95% confidence intervals."""
+        return Summary.of(self.results, self.elapsed)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One flat row per game, each starting with the lineup under ``bots``."""
+        return [{"bots": self.lineup, **r.to_row()} for r in self.results]
+
+    def to_data(self) -> dict[str, Any]:
+        """The whole simulation as JSON-compatible data, summary included."""
+        return {
+            "game": self.game,
+            "options": dict(self.options),
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "requested": self.requested,
+            "interrupted": self.interrupted,
+            "elapsed": self.elapsed,
+            "summary": self.summary().to_data(),
+            "results": [r.to_row() for r in self.results],
+        }
+
+    def to_json(self) -> str:
+        """The simulation as JSON text (see :meth:`to_data`)."""
+        return json.dumps(self.to_data(), indent=1)
+
+    def to_csv(self, file: IO[str] | None = None) -> str:
+        """The games as CSV, one row per game; written to ``file`` if given.
+
+        Returns:
+            The CSV text (also when written to ``file``).
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.simulate import simulate
+            >>> game = cardcrawl.load("mapless-house", max_turns=200)
+            >>> text = simulate(game, "random", games=3, workers=1).to_csv()
+            >>> text.splitlines()[0]
+            'bots,game,seed,outcome,decisions,return_0,score_0,winners,turns,house_size,house_at_exit,refused,exit_distance'
+        """
+        return _csv_text(self.rows(), file)
+
+    def write(self, path: str | Path) -> None:
+        """Write the simulation to ``path``: CSV for ``.csv``, JSON for ``.json``.
+
+        Raises:
+            ValueError: the extension is neither.
+            OSError: the file cannot be written.
+        """
+        write_results(path, [self])
+
+
+def _csv_text(rows: Iterable[dict[str, Any]], file: IO[str] | None) -> str:
+    rows = list(rows)
+    columns: dict[str, None] = {}
+    for row in rows:
+        columns.update(dict.fromkeys(row))
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    text = buffer.getvalue()
+    if file is not None:
+        file.write(text)
+    return text
+
+
+def write_results(path: str | Path, simulations: Sequence[SimulationResult]) -> None:
+    """Write one or more simulations to ``path``, CSV or JSON by its extension.
+
+    CSV has one row per game, the lineup in the ``bots`` column; JSON is a list with one
+    object per simulation (a single object for one simulation).
+
+    Raises:
+        ValueError: the extension is neither ``.csv`` nor ``.json``.
+        OSError: the file cannot be written.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        with path.open("w", encoding="utf-8", newline="") as file:
+            _csv_text((row for s in simulations for row in s.rows()), file)
+    elif suffix == ".json":
+        data: Any = [s.to_data() for s in simulations]
+        if len(simulations) == 1:
+            data = data[0]
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    else:
+        raise ValueError(f"write results to a .csv or .json file, not {path.name!r}")

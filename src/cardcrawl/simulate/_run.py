@@ -1,0 +1,445 @@
+"""Playing many games: reproducible, in batches, on any executor, stoppable with Ctrl-C."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import signal
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
+from typing import Any, Protocol
+
+import attrs
+
+from cardcrawl._engine import GameBase
+from cardcrawl._errors import OptionsError
+from cardcrawl._grid import distance
+from cardcrawl._protocol import TERMINAL
+from cardcrawl._random import rng_derive, rng_from_seed
+from cardcrawl.bots._base import BotFactory, game_family, get_bot_spec, make_bot
+from cardcrawl.simulate._results import Figure, GameResult, SimulationResult
+
+__all__ = ["FigureTracker", "Progress", "play_game", "register_figures", "simulate"]
+
+#: What plays a seat: a registered bot name or a factory ``factory(game, seed, seat)``.
+BotChoice = str | BotFactory
+
+
+# ------------------------------------------------------------------ figures
+class FigureTracker(Protocol):
+    """Collects a game's own figures while one game is played (one tracker per game)."""
+
+    def step(self, state: Any) -> None:
+        """Called with every state the game passes through, the initial one included."""
+
+    def figures(self, state: Any) -> tuple[tuple[str, Figure], ...]:
+        """The figures of the game that ended in ``state``, in a fixed order."""
+
+
+_FIGURES: dict[str, Callable[[Any], FigureTracker]] = {}
+
+
+def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> None:
+    """Record figures for every game of ``family``: ``tracker(game)`` is made for each game."""
+    _FIGURES[family] = tracker
+
+
+class _MaplessFigures:
+    """turns, house_size (the score, M-21), house_at_exit (cards on the table when the
+    Exit opened), refused, exit_distance (from the Entrance, M-11)."""
+
+    def __init__(self, game: Any) -> None:
+        self._at_exit = 0
+
+    def step(self, state: Any) -> None:
+        if not self._at_exit and state.exit_cell is not None:
+            self._at_exit = len(state.table)
+
+    def figures(self, state: Any) -> tuple[tuple[str, Figure], ...]:
+        exit_cell = state.exit_cell
+        return (
+            ("turns", state.turn),
+            ("house_size", state.score),
+            ("house_at_exit", self._at_exit),
+            ("refused", len(state.refused)),
+            ("exit_distance", -1 if exit_cell is None else distance((0, 0), exit_cell)),
+        )
+
+
+register_figures("mapless-house", _MaplessFigures)
+
+
+# -------------------------------------------------------------- one game
+def play_game(
+    game: Any,
+    bots: Sequence[BotChoice],
+    seed: int,
+    *,
+    index: int = 0,
+    max_decisions: int = 100_000,
+) -> GameResult:
+    """Play one game to its end with bots and return its result.
+
+    The game is ``game.initial_state(seed)``; the bot for seat ``s`` is
+    ``make_bot(bots[s], game, seed, s)``, shown only its observation.
+
+    Args:
+        game: the game.
+        bots: the bot for each seat.
+        seed: the game's seed.
+        index: the game's number, recorded in the result.
+        max_decisions: a safety cap; a game still going after this many decisions is
+            recorded as ``"unfinished"``.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.simulate import play_game
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> result = play_game(game, ["heuristic"], seed=1)
+        >>> result.outcome, result.figure("house_size") == result.scores[0]
+        ('escaped', True)
+    """
+    players = [make_bot(bots[seat], game, seed, seat) for seat in range(game.num_players)]
+    tracker_factory = _FIGURES.get(game_family(game))
+    tracker = tracker_factory(game) if tracker_factory is not None else None
+    state = game.initial_state(seed)
+    if tracker is not None:
+        tracker.step(state)
+    decisions = 0
+    observe, legal_actions, step = game.observe, game.legal_actions, game.step
+    while decisions < max_decisions:
+        seat = game.current_player(state)
+        if seat == TERMINAL:
+            break
+        legal = legal_actions(state)
+        action = players[seat].choose(game, observe(state, seat), legal)
+        state = step(state, action)
+        decisions += 1
+        if tracker is not None:
+            tracker.step(state)
+    outcome = game.outcome(state)
+    figures = tracker.figures(state) if tracker is not None else ()
+    if outcome is None:
+        zeros = (0.0,) * game.num_players
+        return GameResult(index, seed, "unfinished", zeros, None, (), decisions, figures)
+    return GameResult(
+        index,
+        seed,
+        outcome.label,
+        tuple(outcome.returns),
+        None if outcome.scores is None else tuple(outcome.scores),
+        tuple(outcome.winners),
+        decisions,
+        figures,
+    )
+
+
+# ---------------------------------------------------------------- batches
+@attrs.frozen(eq=False)
+class _Job:
+    """Everything a worker needs, as picklable data: the game is rebuilt from its class
+    and options (game objects hold closures, which do not pickle)."""
+
+    game_class: Any
+    options: str
+    name: str
+    game: Any
+    bots: tuple[BotChoice, ...]
+    seed: int
+    max_decisions: int
+
+    @classmethod
+    def of(cls, game: Any, bots: tuple[BotChoice, ...], seed: int, max_decisions: int) -> _Job:
+        if isinstance(game, GameBase):
+            options = json.dumps(game.options.to_data(), sort_keys=True)
+            return cls(type(game), options, game.name, None, bots, seed, max_decisions)
+        return cls(None, "", game.name, game, bots, seed, max_decisions)
+
+    def load(self) -> Any:
+        """The game, rebuilt once per worker process and simulation."""
+        if self.game is not None:
+            return self.game
+        key = (self.game_class, self.options, self.name)
+        game = _LOADED.get(key)
+        if game is None:
+            _LOADED.clear()
+            cls = self.game_class
+            options = cls.options_type.from_data(json.loads(self.options))
+            game = _LOADED[key] = cls(options, name=self.name)
+        return game
+
+
+_LOADED: dict[tuple[Any, str, str], Any] = {}
+
+
+def _run_batch(job: _Job, start: int, stop: int) -> list[GameResult]:
+    """Play games ``start`` to ``stop - 1`` of a simulation (in a worker)."""
+    game = job.load()
+    return [
+        play_game(game, job.bots, rng_derive(job.seed, i), index=i, max_decisions=job.max_decisions)
+        for i in range(start, stop)
+    ]
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle, so workers ignore it and are
+    stopped cleanly instead of dying mid-batch."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@attrs.frozen
+class Progress:
+    """How far a simulation has got, as passed to a progress callback.
+
+    Attributes:
+        done: games finished.
+        total: games asked for.
+        elapsed: wall-clock seconds so far.
+    """
+
+    done: int
+    total: int
+    elapsed: float
+
+    @property
+    def games_per_second(self) -> float:
+        """The rate so far (0 before the first game ends)."""
+        return self.done / self.elapsed if self.elapsed > 0 else 0.0
+
+
+def _bot_label(bot: BotChoice) -> str:
+    if isinstance(bot, str):
+        return bot
+    return str(getattr(bot, "__name__", type(bot).__name__))
+
+
+def _lineup(
+    game: Any, bots: BotChoice | Sequence[BotChoice] | Mapping[int, BotChoice]
+) -> tuple[BotChoice, ...]:
+    seats = game.num_players
+    if isinstance(bots, Mapping):
+        missing = sorted(set(range(seats)) - set(bots))
+        if missing:
+            raise OptionsError(f"no bot for seat(s) {missing} of {game.name}")
+        lineup = tuple(bots[s] for s in range(seats))
+    elif isinstance(bots, str) or callable(bots):
+        lineup = (bots,) * seats
+    else:
+        lineup = tuple(bots)
+        if len(lineup) != seats:
+            raise OptionsError(f"{game.name} has {seats} seat(s); {len(lineup)} bot(s) given")
+    for bot in lineup:
+        if isinstance(bot, str):
+            get_bot_spec(bot, game)  # fail now, not in a worker
+    return lineup
+
+
+def _check_limit(game: Any) -> None:
+    """Bots and simulations always run with a limit (M-22, H-13)."""
+    options = game.options
+    for limit in ("max_turns", "max_rounds"):
+        if hasattr(options, limit) and getattr(options, limit) is None:
+            raise OptionsError(
+                f"simulations always run with a limit: load {game.name} with {limit}=N "
+                f"(for example cardcrawl.load({game.name!r}, {limit}=200))"
+            )
+
+
+def _default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def simulate(
+    game: Any,
+    bots: BotChoice | Sequence[BotChoice] | Mapping[int, BotChoice] = "random",
+    *,
+    games: int = 1000,
+    seed: int = 0,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    batch_size: int | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    max_decisions: int = 100_000,
+) -> SimulationResult:
+    """Play many games with bots, in parallel, reproducibly, and return every result.
+
+    Game ``i`` is played from ``game.initial_state(rng_derive(seed, i))`` by bots built
+    with that same seed, so the results are the same whatever the number of workers,
+    the executor or the batch size, and any game can be replayed on its own from the
+    seed in its result (:func:`play_game`).
+
+    Games are sent to the executor in batches of ``batch_size``, not one task per game,
+    two batches per worker in flight at a time.
+    Without an ``executor``, ``workers`` processes are started (a
+    :class:`~concurrent.futures.ProcessPoolExecutor`, shut down at the end);
+    ``workers=1`` plays in this process. Any :class:`concurrent.futures.Executor` can be
+    given instead, such as a Dask cluster's (``dask.distributed.Client(...).get_executor()``,
+    the ``cardcrawl[dask]`` extra); it is left running.
+
+    Ctrl-C (a :class:`KeyboardInterrupt`, also one raised by ``progress``) stops the
+    simulation cleanly: batches not started are cancelled, batches running finish, and
+    the result holds every game finished, with ``interrupted`` set.
+
+    Args:
+        game: the game, with its limit set (``max_turns`` or ``max_rounds``).
+        bots: a bot for every seat (a registered name or a factory
+            ``factory(game, seed, seat)``), or one per seat as a sequence or a mapping.
+        games: how many games.
+        seed: the simulation's seed.
+        workers: processes to use (default: the CPUs available). With ``executor``, the
+            workers it has: batches are sized by it, and two per worker are kept in
+            flight.
+        executor: where to run the batches.
+        batch_size: games per task (default: about four batches per worker, at most 250
+            games each).
+        progress: called with a :class:`Progress` at the start and after every batch.
+        max_decisions: a safety cap on decisions per game (see :func:`play_game`).
+
+    Returns:
+        The simulation, every game's result sorted by game number.
+
+    Raises:
+        OptionsError: the game has no limit set, or the bots do not fit its seats.
+        UnknownBotError: a bot name is not registered for this game.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.simulate import simulate
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> result = simulate(game, "heuristic", games=20, seed=1, workers=1)
+        >>> summary = result.summary()
+        >>> summary.games, summary.rate("escaped").estimate > 0.5
+        (20, True)
+        >>> [r.seed for r in result.results][:2] == [cardcrawl.rng_derive(1, i) for i in (0, 1)]
+        True
+    """
+    rng_from_seed(seed)
+    if not isinstance(games, int) or games < 0:
+        raise OptionsError(f"games is an integer >= 0, not {games!r}")
+    _check_limit(game)
+    lineup = _lineup(game, bots)
+    if workers is None:
+        workers = _default_workers()
+    if workers < 1:
+        raise OptionsError(f"workers is an integer >= 1, not {workers!r}")
+    if batch_size is None:
+        batch_size = max(1, min(250, math.ceil(games / (4 * workers))))
+    if batch_size < 1:
+        raise OptionsError(f"batch_size is an integer >= 1, not {batch_size!r}")
+    job = _Job.of(game, lineup, seed, max_decisions)
+    started = time.perf_counter()
+    results: list[GameResult] = []
+
+    def report() -> None:
+        if progress is not None:
+            progress(Progress(len(results), games, time.perf_counter() - started))
+
+    interrupted = False
+    try:
+        report()
+        if executor is None and workers == 1:
+            _run_serial(game, job, games, batch_size, results, report)
+        elif executor is None:
+            with ProcessPoolExecutor(workers, initializer=_ignore_sigint) as pool:
+                interrupted = _run_parallel(
+                    pool, job, games, batch_size, results, report, True, 2 * workers
+                )
+        else:
+            interrupted = _run_parallel(
+                executor, job, games, batch_size, results, report, False, 2 * workers
+            )
+    except KeyboardInterrupt:
+        interrupted = True
+    # One result per game, in game order (an interruption may have kept a batch twice).
+    results = sorted({r.index: r for r in results}.values(), key=lambda r: r.index)
+    return SimulationResult(
+        game=game.name,
+        options=tuple(game.options.to_data().items()),
+        bots=tuple(_bot_label(b) for b in lineup),
+        seed=seed,
+        requested=games,
+        results=tuple(results),
+        interrupted=interrupted,
+        elapsed=time.perf_counter() - started,
+    )
+
+
+def _run_serial(
+    game: Any,
+    job: _Job,
+    games: int,
+    batch_size: int,
+    results: list[GameResult],
+    report: Callable[[], None],
+) -> None:
+    # Game by game, so that an interruption keeps every game already finished.
+    for i in range(games):
+        seed = rng_derive(job.seed, i)
+        results.append(play_game(game, job.bots, seed, index=i, max_decisions=job.max_decisions))
+        if (i + 1) % batch_size == 0 or i + 1 == games:
+            report()
+
+
+def _run_parallel(
+    executor: Executor,
+    job: _Job,
+    games: int,
+    batch_size: int,
+    results: list[GameResult],
+    report: Callable[[], None],
+    own: bool,
+    window: int,
+) -> bool:
+    """Run every batch on ``executor``, ``window`` batches in flight at a time; True if
+    interrupted.
+
+    Batches are submitted as others finish rather than all at once, so that a Ctrl-C
+    finds only a few batches to cancel or wait for, and a huge simulation holds only a
+    few futures at a time.
+    """
+    starts = iter(range(0, games, batch_size))
+    pending: set[Future[list[GameResult]]] = set()
+    try:
+        while True:
+            while len(pending) < window:
+                start = next(starts, None)
+                if start is None:
+                    break
+                stop = min(start + batch_size, games)
+                pending.add(executor.submit(_run_batch, job, start, stop))
+            if not pending:
+                return False
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                # Kept before it is forgotten: an interruption here may count a batch
+                # twice, which simulate() undoes, but never loses one.
+                results.extend(future.result())
+                pending.discard(future)
+            report()
+    except BaseException as exc:
+        for future in pending:
+            future.cancel()
+        if not isinstance(exc, KeyboardInterrupt):
+            raise
+        if own:
+            # Batches already running finish (workers ignore Ctrl-C); keep them too.
+            with contextlib.suppress(KeyboardInterrupt):
+                wait(pending)
+        for future in pending:
+            if future.done() and not future.cancelled():
+                with contextlib.suppress(CancelledError, Exception):
+                    results.extend(future.result(timeout=0))
+        return True
