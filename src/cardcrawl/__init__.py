@@ -4,7 +4,7 @@ The public surface is re-exported here; game-specific names live in
 :mod:`cardcrawl.mapless` (and, as they arrive, other game packages). Nothing else
 is promised.
 
-Example:
+Examples:
     >>> import cardcrawl
     >>> game = cardcrawl.load("mapless-house", max_turns=200)
     >>> state = game.initial_state(seed=42)

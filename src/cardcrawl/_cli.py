@@ -17,7 +17,7 @@ work unchanged for every game and every variant registered when :func:`main` run
 Exit codes: 0 on success (and when a person quits with ``q``), 1 when something fails
 or the input ends mid-game, 2 for bad arguments or options, 130 after Ctrl-C.
 
-Example:
+Examples:
     >>> import io
     >>> out = io.StringIO()
     >>> main(["play", "mapless-house", "--bot", "random", "--seed", "7"], stdout=out)
@@ -626,7 +626,7 @@ def main(
         0 on success or when a person quits, 1 on failure or when the input ends
         mid-game, 2 for bad arguments or options, 130 after Ctrl-C.
 
-    Example:
+    Examples:
         >>> import io
         >>> out = io.StringIO()
         >>> main(["games"], stdout=out)

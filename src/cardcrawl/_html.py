@@ -157,7 +157,7 @@ def replay_html(match: Match, *, step: int | None = None, title: str | None = No
     Raises:
         ValueError: ``step`` is not a step of the match.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> match = cardcrawl.Match.start("mapless-house", seed=1)
         >>> _ = match.play("place 1,0")

@@ -6,7 +6,7 @@ states: every state in it is the value :meth:`~cardcrawl.Game.step` returned, ne
 changed afterwards. It is written against the :class:`~cardcrawl.Game` protocol alone,
 so it works for every game and every variant.
 
-Example:
+Examples:
     >>> import cardcrawl
     >>> match = cardcrawl.Match.start(cardcrawl.load("mapless-house"), seed=4)
     >>> state = match.play(match.game.legal_actions(match.state)[0])
@@ -130,7 +130,7 @@ class Match:
     it keeps no secret from the program itself: a sampled state carries its
     generator, and a record its seed.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("mapless-house")
         >>> match = cardcrawl.Match.start(game, seed=2)
@@ -191,7 +191,7 @@ class Match:
             StackError: ``stack`` is malformed for this game.
             UnknownGameError: ``game`` is a name that is not registered.
 
-        Example:
+        Examples:
             >>> import cardcrawl
             >>> match = cardcrawl.Match.start("mapless-house", seed=9, explicit_chance=True)
             >>> match.game.current_player(match.state) == cardcrawl.CHANCE
@@ -217,7 +217,7 @@ class Match:
                 rules version, or an entry is malformed or illegal; the message names
                 the first entry that fails.
 
-        Example:
+        Examples:
             >>> import cardcrawl
             >>> record = cardcrawl.Record(
             ...     game="mapless-house", options={}, seed=1, actions=["place 9,9"],
@@ -363,7 +363,7 @@ class Match:
         """The match so far as a :class:`~cardcrawl.Record`: options, seed, stacked start
         (if any) and actions (chance outcomes included when chance is explicit).
 
-        Example:
+        Examples:
             >>> import cardcrawl
             >>> match = cardcrawl.Match.start("mapless-house", seed=3)
             >>> _ = match.play("place 1,0")

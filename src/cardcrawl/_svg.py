@@ -13,7 +13,7 @@ Suits are drawn as vector shapes, not font glyphs, so a picture looks the same
 whatever fonts the viewer has. Every card drawn carries ``class="card"`` (a face-down
 one ``class="card back"``), so tests and pages can count the cards of a picture.
 
-Example:
+Examples:
     >>> import cardcrawl
     >>> game = cardcrawl.load("mapless-house")
     >>> picture = cardcrawl.svg(game, game.initial_state(seed=1))
@@ -112,7 +112,7 @@ def register_svg(game_class: type, renderer: SvgRenderer, *, replace: bool = Fal
     Raises:
         CardcrawlError: a renderer is registered for the class and ``replace`` is false.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> class Solitaire(cardcrawl.mapless.MaplessHouse):
         ...     pass
@@ -131,7 +131,7 @@ def register_svg(game_class: type, renderer: SvgRenderer, *, replace: bool = Fal
 def find_renderer(game: Any) -> SvgRenderer | None:
     """The renderer :func:`svg` would use for ``game``, or ``None`` when it has none.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> cardcrawl.find_renderer(cardcrawl.load("mapless-house")) is not None
         True
@@ -153,7 +153,7 @@ class Picture:
     Attributes:
         text: the SVG document.
 
-    Example:
+    Examples:
         >>> Picture("<svg/>")._repr_svg_()
         '<svg/>'
     """
@@ -188,7 +188,7 @@ def svg(game: Any, state: Any) -> Picture:
     Raises:
         NoRendererError: the game has no renderer.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("mapless-house")
         >>> 'class="card' in cardcrawl.svg(game, game.initial_state(seed=3)).text
@@ -207,7 +207,7 @@ def svg(game: Any, state: Any) -> Picture:
 def escape(text: object) -> str:
     """``text`` made safe inside an XML element or a double-quoted attribute.
 
-    Example:
+    Examples:
         >>> escape('<K♠ & "Q">')
         '&lt;K♠ &amp; &quot;Q&quot;&gt;'
     """
@@ -232,7 +232,7 @@ def element(tag: str, attributes: Mapping[str, object] | None = None, *children:
     """One XML element; attributes that are ``None`` are left out, numbers are written
     compactly, and the element closes itself when it has no children.
 
-    Example:
+    Examples:
         >>> element("rect", {"x": 1, "y": 2.5, "class": None})
         '<rect x="1" y="2.5"/>'
         >>> element("text", {"x": 0}, escape("A & B"))
@@ -288,7 +288,7 @@ def label_svg(
 ) -> str:
     """A line of text with its baseline at ``y``.
 
-    Example:
+    Examples:
         >>> label_svg(4, 12, "Turn 3", bold=True)
         '<text x="4" y="12" font-size="12" font-weight="bold" fill="#2b2b2b">Turn 3</text>'
     """
@@ -327,7 +327,7 @@ def card_svg(
     The group carries ``class="card"`` plus ``classes``, and ``data-card`` with the
     card's code.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card
         >>> text = card_svg(Card.parse("QH"), 0, 0, classes="pile")
         >>> text.startswith('<g class="card pile" data-card="QH"')
@@ -405,7 +405,7 @@ def back_svg(
 ) -> str:
     """A face-down card (``class="card back"``), with ``count`` written on it if given.
 
-    Example:
+    Examples:
         >>> back_svg(0, 0, count=12).startswith('<g class="card back" data-count="12">')
         True
     """
@@ -474,7 +474,7 @@ def slot_svg(
 ) -> str:
     """An empty place for a card: a dashed outline (``class="slot"``), not a card.
 
-    Example:
+    Examples:
         >>> slot_svg(0, 0).startswith('<g class="slot">')
         True
     """
@@ -514,7 +514,7 @@ def pawn_svg(
 ) -> str:
     """A pawn (a player's token) standing in a ``size`` box with its top-left at ``(x, y)``.
 
-    Example:
+    Examples:
         >>> pawn_svg(0, 0, classes="player").startswith('<g class="token player">')
         True
     """
@@ -552,7 +552,7 @@ def document(
     """A standalone SVG document of the given size around ``body``, with the suit
     shapes that :func:`card_svg` refers to.
 
-    Example:
+    Examples:
         >>> import xml.etree.ElementTree as ET
         >>> root = ET.fromstring(document(100, 50, [label_svg(4, 20, "hi")], title="Demo"))
         >>> root.get("viewBox"), root.find("{http://www.w3.org/2000/svg}title").text

@@ -36,7 +36,7 @@ but cannot happen with the card counts allowed: at any deal, the cards off the t
 not removed number at least 28 per pair of decks more than the cells waiting, since only
 court cards (24 per pair) ever leave the game.
 
-Example:
+Examples:
     >>> import cardcrawl
     >>> from cardcrawl.haydes import Ending
     >>> game = cardcrawl.load("escape-from-haydes", players=2, max_rounds=30)

@@ -116,7 +116,7 @@ def _cell_text(cell: Cell) -> str:
 class Move(_Ordered):
     """Move onto the touching face-down card on ``cell``, announcing ``guess`` (H-6).
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import Guess, Move
         >>> Move((1, 0), Guess.HIGHER), str(Move((1, 0), Guess.LOWER))
         (Move(cell=(1, 0), guess=Guess.HIGHER), 'lower 1,0')
@@ -136,7 +136,7 @@ class Move(_Ordered):
 class Step(_Ordered):
     """Step onto the touching face-up card on ``cell`` (H-6): no announcement.
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import Step
         >>> str(Step((0, 1)))
         'step 0,1'
@@ -155,7 +155,7 @@ class Step(_Ordered):
 class Tuybe(_Ordered):
     """The Tuybe variant: aim at the face-down card two cells away in a straight line.
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import Guess, Tuybe
         >>> str(Tuybe((2, 0), Guess.HIGHER))
         'tuybe higher 2,0'
@@ -175,7 +175,7 @@ class Tuybe(_Ordered):
 class EndTurn(_Ordered):
     """End the turn now (H-6: a player *may* move).
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import EndTurn
         >>> EndTurn(), str(EndTurn())
         (EndTurn(), 'end')
@@ -192,7 +192,7 @@ class EndTurn(_Ordered):
 class Choose(_Ordered):
     """Face the creature with this characteristic (H-8).
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import Characteristic, Choose
         >>> str(Choose(Characteristic.CHARISMA))
         'charisma'
@@ -211,7 +211,7 @@ class Choose(_Ordered):
 class FirstPlayer(_Ordered):
     """A chance outcome: the seat that plays first (H-5).
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import FirstPlayer
         >>> str(FirstPlayer(2))
         'first 2'
@@ -230,7 +230,7 @@ class FirstPlayer(_Ordered):
 class Reveal(_Ordered):
     """A chance outcome: the card the face-down card being turned turns out to be.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card
         >>> from cardcrawl.haydes import Reveal
         >>> str(Reveal(Card.parse("QS")))
@@ -250,7 +250,7 @@ class Reveal(_Ordered):
 class Roll(_Ordered):
     """A chance outcome: the total of a 2D6 roll (H-8), from 2 to 12.
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import Roll
         >>> str(Roll(7))
         'roll 7'
@@ -323,7 +323,7 @@ def _parse_parts(parts: list[str]) -> Any:
 def parse_action(text: str) -> Action:
     """The action named by ``text``, the inverse of ``str(action)`` (case-insensitive).
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import parse_action
         >>> parse_action("higher -1,2"), parse_action("end")
         (Move(cell=(-1, 2), guess=Guess.HIGHER), EndTurn())

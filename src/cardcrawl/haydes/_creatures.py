@@ -97,7 +97,7 @@ class Creature:
             is at most the chosen characteristic.
         cost: taken from the chosen characteristic whatever the result (stops at 0).
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import Characteristic, Creature
         >>> lucifer = Creature("horned Lucifer", allowed=("charisma",))
         >>> lucifer.allowed, lucifer.modifier, lucifer.cost
@@ -162,7 +162,7 @@ def check_table(table: Mapping[str, Any]) -> None:
 def creature_for(table: Mapping[str, Creature], card: Card) -> Creature | None:
     """The creature a card holds: its own entry, else its rank's; ``None`` if not a court card.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card
         >>> from cardcrawl.haydes import DENIZENS, creature_for
         >>> creature_for(DENIZENS, Card.parse("KH")).name

@@ -20,7 +20,7 @@ def render(state: HaydesState) -> str:
     Joker); a ``'`` after a court card means its creature is overcome (H-8). Then the
     seat numbers of the figures standing there. A ``*`` marks the player to move.
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("escape-from-haydes", players=2)
         >>> state = game.initial_state(seed=3, stack={"first_player": [1]})

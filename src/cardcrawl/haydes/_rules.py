@@ -26,7 +26,7 @@ _VALUES = tuple(Card(i).rank for i in range(54))
 def card_value(card: Card) -> int:
     """The value of a card (H-1): ace 1, 2-10 face value, J 11, Q 12, K 13, jokers 0.
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card
         >>> from cardcrawl.haydes import card_value
         >>> card_value(Card.parse("AS")), card_value(Card.parse("QH")), card_value(Card.RED_JOKER)
@@ -38,7 +38,7 @@ def card_value(card: Card) -> int:
 def is_court(card: Card) -> bool:
     """J, Q and K are court cards, creatures (H-1).
 
-    Example:
+    Examples:
         >>> from cardcrawl import Card
         >>> from cardcrawl.haydes import is_court
         >>> is_court(Card.parse("JD")), is_court(Card.parse("10D")), is_court(Card.BLACK_JOKER)
@@ -52,7 +52,7 @@ def guess_is_correct(guess: Guess, from_value: int, value: int) -> bool:
 
     Equal values are never correct.
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import Guess, guess_is_correct
         >>> guess_is_correct(Guess.HIGHER, 5, 7), guess_is_correct(Guess.LOWER, 5, 7)
         (True, False)
@@ -69,7 +69,7 @@ def is_escape(guess: Guess, from_value: int) -> bool:
 
     Only *lower* from a card worth 1 or more is correct against the joker's 0.
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import Guess, is_escape
         >>> is_escape(Guess.LOWER, 1), is_escape(Guess.LOWER, 0), is_escape(Guess.HIGHER, 9)
         (True, False, False)
@@ -92,7 +92,7 @@ def next_seat(current: int, first: int, seats_in: tuple[bool, ...]) -> tuple[int
     Returns:
         ``(seat, new_round)``, or ``None`` when nobody is in.
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import next_seat
         >>> next_seat(1, 1, (True, True, True)), next_seat(0, 1, (True, True, True))
         ((2, False), (1, True))

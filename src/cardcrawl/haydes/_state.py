@@ -61,7 +61,7 @@ ALLOWED_SPLITS: tuple[tuple[int, int], ...] = ((7, 9), (8, 8), (9, 7))
 def standard_layout() -> frozenset[Cell]:
     """The standard layout (H-4): x from -5 to 5, y from -4 to 5, corners left empty.
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import standard_layout
         >>> cells = standard_layout()
         >>> len(cells), (0, 0) in cells, (-5, -4) in cells, (5, 4) in cells
@@ -167,7 +167,7 @@ class HaydesOptions(OptionsBase):
             table's name (``"standard"``, ``"denizens"``) or a mapping from court rank or
             card code to :class:`~cardcrawl.haydes.Creature`.
 
-    Example:
+    Examples:
         >>> from cardcrawl.haydes import HaydesOptions
         >>> HaydesOptions(players=2, splits=[(7, 9), (9, 7)]).character_splits
         ((7, 9), (9, 7))

@@ -52,7 +52,7 @@ def render_svg(state: HaydesState) -> str:
     one back for the Replacement deck unless it is empty, and the top card of each pile
     that is not empty.
 
-    Example:
+    Examples:
         >>> import xml.etree.ElementTree as ET
         >>> import cardcrawl
         >>> from cardcrawl.haydes._svg import render_svg
