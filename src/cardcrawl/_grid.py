@@ -15,6 +15,25 @@ __all__ = ["Cell", "Grid", "distance", "neighbours", "touching"]
 Cell = tuple[int, int]
 
 
+# Neighbour tuples are asked for at every placement and every move, so each cell's are
+# made once and shared: that is faster than building four tuples each time, and every
+# state then holds the same tuple objects for the same cells, which keeps states small.
+# The cache is a pure memo (no behaviour depends on it) and stops growing at a size no
+# real game reaches.
+_NEIGHBOURS: dict[Cell, tuple[Cell, Cell, Cell, Cell]] = {}
+_CELLS: dict[Cell, Cell] = {}
+_CACHE_LIMIT = 1 << 16
+
+
+def _shared_cell(cell: Cell) -> Cell:
+    shared = _CELLS.get(cell)
+    if shared is None:
+        if len(_CELLS) >= _CACHE_LIMIT:
+            return cell
+        shared = _CELLS[cell] = cell
+    return shared
+
+
 def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
     """The four cells touching ``cell``, in a fixed order (left, right, down, up).
 
@@ -23,8 +42,18 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
         >>> neighbours((0, 0))
         ((-1, 0), (1, 0), (0, -1), (0, 1))
     """
-    x, y = cell
-    return ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
+    found = _NEIGHBOURS.get(cell)
+    if found is None:
+        x, y = cell
+        found = (
+            _shared_cell((x - 1, y)),
+            _shared_cell((x + 1, y)),
+            _shared_cell((x, y - 1)),
+            _shared_cell((x, y + 1)),
+        )
+        if len(_NEIGHBOURS) < _CACHE_LIMIT:
+            _NEIGHBOURS[cell] = found
+    return found
 
 
 def touching(a: Cell, b: Cell) -> bool:
