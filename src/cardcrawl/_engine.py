@@ -107,6 +107,10 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     options_type: ClassVar[type[Any]]
     state_type: ClassVar[type[Any]]
     action_type: ClassVar[Any]
+    #: True for a game whose states are frozen attrs classes without slots and whose
+    #: ``_apply`` and ``_new_state`` always return newly built states (never one they
+    #: were given or kept): the engine may then finish a step's last state in place.
+    _fresh_states: ClassVar[bool] = False
 
     def __init__(self, options: Any = None, *, name: str | None = None) -> None:
         if options is None:
@@ -292,10 +296,13 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         """
         self.check(state, action)
         events: list[Any] = []
-        return self._settle(self._apply(state, action, events), events, state.rng)
+        return self._settle(self._apply(state, action, events), events, state.rng, state)
 
-    def _settle(self, state: S, events: list[Any], rng: int) -> S:
-        """Resolve chance events (all in sampled play, certain ones in explicit play)."""
+    def _settle(self, state: S, events: list[Any], rng: int, given: S | None = None) -> S:
+        """Resolve chance events (all in sampled play, certain ones in explicit play).
+
+        ``given`` is the state the caller passed to ``step``: it is never touched.
+        """
         explicit = state.explicit_chance
         while self._to_move(state) == CHANCE:
             if explicit:
@@ -306,6 +313,14 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             else:
                 outcome, rng = self._sample(state, rng)
             state = self._apply(state, outcome, events)
+        if self._fresh_states and state is not given:
+            # A game whose _apply always builds new states (with the replacer) hands us
+            # an object nobody else has seen yet: its construction is finished here
+            # instead of copying it once more. The caller's state is never this object.
+            fields = state.__dict__
+            fields["rng"] = rng
+            fields["events"] = tuple(events)
+            return state
         settled = self._replace_state(state, rng=rng, events=tuple(events))
         # Only the generator and the events changed, and nothing derived depends on them.
         settled._memo.update(state._memo)  # type: ignore[attr-defined]

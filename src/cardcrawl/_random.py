@@ -57,10 +57,14 @@ def rng_below(state: int, n: int) -> tuple[int, int]:
     if n <= 0:
         raise ValueError(f"rng_below needs n >= 1, not {n}")
     if n <= 1 << 64:
-        # Reject the top sliver of outputs that would favour small values.
+        # Reject the top sliver of outputs that would favour small values. The body of
+        # rng_next is repeated here: this is the hottest call of sampled play.
         limit = (1 << 64) - (1 << 64) % n
         while True:
-            state, z = rng_next(state)
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * _MUL1) & _MASK
+            z = ((z ^ (z >> 27)) * _MUL2) & _MASK
+            z ^= z >> 31
             if z < limit:
                 return state, z % n
     # A range wider than one output: join as many 64-bit outputs as it takes.

@@ -122,6 +122,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     options_type: ClassVar[type[Any]] = MaplessOptions
     state_type: ClassVar[type[Any]] = MaplessState
     action_type: ClassVar[Any] = (Place, PlaceExit, Move, Draw)
+    # Every rule step below builds its result with _evolve, never returning a state
+    # it was given, so the engine may finish each step's last state in place.
+    _fresh_states: ClassVar[bool] = True
     #: The chance sources a stack may name, each with the cards of its deck.
     stack_sources: ClassVar[Mapping[str, tuple[Card, ...]]] = {
         "narrative": NARRATIVE_CARDS,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardcrawl._cards import Card
-from cardcrawl._grid import Cell, Grid, distance, neighbours
+from cardcrawl._grid import Cell, Grid, neighbours
 from cardcrawl.mapless._state import ENTRANCE_CELL
 
 __all__ = [
@@ -99,8 +99,10 @@ def exit_candidates(table: Grid) -> list[Cell]:
         >>> exit_candidates(Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")}))
         [(1, -1), (1, 1), (2, 0)]
     """
-    farthest = max(distance(ENTRANCE_CELL, c) for c in table)
-    cells = [c for c in table.frontier if distance(ENTRANCE_CELL, c) == farthest + 1]
+    # Manhattan distance from the Entrance, written out: this runs over the whole table.
+    ex, ey = ENTRANCE_CELL
+    farthest = max(abs(x - ex) + abs(y - ey) for x, y in table)
+    cells = [c for c in table.frontier if abs(c[0] - ex) + abs(c[1] - ey) == farthest + 1]
     cells.sort()
     return cells
 
