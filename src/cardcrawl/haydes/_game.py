@@ -6,9 +6,12 @@ rulings (``H-x``) of the project's normative reading, RULINGS.md.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
+
+import attrs
 
 from cardcrawl._cards import Card, parse_cards, standard_deck
 from cardcrawl._deck import Deck
@@ -59,7 +62,6 @@ from cardcrawl.haydes._render import render
 from cardcrawl.haydes._rules import (
     ROLL_WEIGHTS,
     card_value,
-    guess_is_correct,
     is_escape,
     next_seat,
 )
@@ -78,7 +80,7 @@ from cardcrawl.haydes._state import (
     Phase,
     unstacked_beliefs,
 )
-from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances, reveal_fast_deck
+from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances
 
 __all__ = ["RULES_VERSION", "EscapeFromHaydes"]
 
@@ -109,6 +111,35 @@ _THROWS = tuple(_ROLLS[t] for t, w in ROLL_WEIGHTS for _ in range(w))
 Events = list[HaydesEvent]
 
 _evolve = replacer(HaydesState)
+_FIELDS = frozenset(a.name for a in attrs.fields(HaydesState) if a.init)
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _build(state: HaydesState, changes: dict[str, Any]) -> HaydesState:
+    """``_evolve(state, **changes)``, about twice as fast: the hottest call of all.
+
+    The rules gather a step's changes in a dict already, so they are not unpacked into
+    keywords and back; and the new instance takes a copy of the old one's ``__dict__``
+    (a C-level copy sharing its key table) instead of having the fields inserted into
+    a fresh dict one by one, which is what makes the engine's replacer slower.
+    """
+    assert _FIELDS.issuperset(changes), f"unknown fields {set(changes) - _FIELDS}"
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    fields["_memo"] = {}
+    result: HaydesState = _new(HaydesState)
+    _set(result, "__dict__", fields)
+    return result
+
+
+# Enum members compared by identity (hashing them is a Python-level call).
+_LOWER = Guess.LOWER
+_CHARISMA = Characteristic.CHARISMA
+_CELL_OF = operator.attrgetter("cell")
+# TurnBegan events are interned up to this round only: a game without a round limit
+# could otherwise grow the table without bound.
+_INTERNED_ROUNDS = 1000
 
 
 class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
@@ -125,7 +156,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     * ``"rolls"``: the next 2D6 totals, in order;
     * ``"first_player"``: the first player, as a one-item sequence (or a seat number).
 
-    Example:
+    Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("escape-from-haydes", max_rounds=20)
         >>> state = game.initial_state(seed=1, stack={"build": ["5S"]})
@@ -148,6 +179,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     action_type: ClassVar[Any] = (Move, Step, Tuybe, EndTurn, Choose, FirstPlayer, Reveal, Roll)
     #: The chance sources a stack may name.
     stack_sources: ClassVar[tuple[str, ...]] = ("build", "replacement", "rolls", "first_player")
+    # Every path of _apply and _new_state builds a new state (with _build, _evolve or
+    # HaydesState(...)), never returning one it was given or kept: the engine may
+    # finish a step's last state in place instead of copying it once more.
+    _fresh_states: ClassVar[bool] = True
 
     options: HaydesOptions
 
@@ -195,6 +230,30 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         )
         self._replacement_cards = tuple(sorted(standard_deck() * (opts.deck_count // 2)))
         self._all_cards = Counter((*self._build_cards, *self._replacement_cards, Card.BLACK_JOKER))
+        # The setup's values that no stack changes, made once (H-2 to H-5).
+        n = len(cells)
+        face_up: list[Card | None] = [None] * n
+        face_up[self._bj] = Card.BLACK_JOKER
+        pool_of = [0] * n
+        pool_of[self._bj] = FACE_UP
+        self._setup_face_up = tuple(face_up)
+        self._setup_pool_of = tuple(pool_of)
+        self._setup_seats = tuple(Figure(c, e, BLACK_JOKER_CELL) for c, e in opts.character_splits)
+        self._build_deck = Deck((), self._build_cards)
+        self._replacement_deck = Deck((), self._replacement_cards)
+        self._first_chances = tuple((FirstPlayer(seat), 1) for seat in range(opts.players))
+        # The legal actions of a turn by cell and face-down neighbours (see _decisions).
+        self._turn_legal: dict[int, tuple[Action, ...]] = {}
+        # Events are immutable values, and most of them recur all game long (a seat
+        # announcing and moving between the same cells, the same rolls), so those are
+        # made once, on first use, and shared by every state of every game played with
+        # this object: a dict lookup costs a fraction of building an attrs instance.
+        # Keys are the class and the values that determine the event, enum members as
+        # booleans (hashing a member is a Python-level call). Only events of small sets
+        # are interned, some thousands at most (Announced: seats x cells x 16 aims);
+        # those of many more combinations (Revealed, CardsReplaced, EncounterBegan)
+        # gain nothing from it, nor do figures, and are built every time.
+        self._interned: dict[tuple[Any, ...], Any] = {}
 
     @property
     def num_players(self) -> int:
@@ -211,24 +270,19 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 f"Escape from Haydes has no chance source {unknown}; "
                 f"a stack may name: {', '.join(self.stack_sources)}"
             )
-        build = _stacked_deck("build", self._build_cards, stack.get("build", ()))
+        build = _stacked_deck("build", self._build_deck, stack.get("build", ()))
         replacement = _stacked_deck(
-            "replacement", self._replacement_cards, stack.get("replacement", ())
+            "replacement", self._replacement_deck, stack.get("replacement", ())
         )
         rolls = _stacked_rolls(stack.get("rolls", ()))
         first = self._stacked_first(stack.get("first_player", ()))
-        n = len(self._cells)
         # H-4: the Black Joker face up at (0, 0), the build cards face down everywhere
         # else; with a lazy deal, each of those cells simply belongs to the Build pool.
-        face_up: list[Card | None] = [None] * n
-        face_up[self._bj] = Card.BLACK_JOKER
-        pool_of = [0] * n
-        pool_of[self._bj] = FACE_UP
         # H-2, H-5: every figure starts on the Black Joker.
-        seats = tuple(Figure(c, e, BLACK_JOKER_CELL) for c, e in self._options.character_splits)
         return HaydesState(
-            phase=_FIRST, seats=seats, current=-1, first=-1, round=0, layout=self._cells,
-            face_up=tuple(face_up), pool_of=tuple(pool_of), shown=(), mixes=(),
+            phase=_FIRST, seats=self._setup_seats, current=-1, first=-1, round=0,
+            layout=self._cells, face_up=self._setup_face_up, pool_of=self._setup_pool_of,
+            shown=(), mixes=(),
             beliefs=(Belief(1, (build, replacement), ()),),
             replacement_left=len(self._replacement_cards), discard=(), removed=(),
             overcome=frozenset(), aim=None, chosen=None, stacked_first=first,
@@ -274,23 +328,56 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             card = up[i]
             assert card is not None
             return self._choices[card.index]
+        return self._turn_legal_at(i, up)
+
+    def _turn_legal_at(self, i: int, up: tuple[Card | None, ...]) -> tuple[Action, ...]:
+        """The legal actions of a turn (H-6) from cell ``i``, with these cards face up."""
+        # They depend only on the cell and on which of its touching cells (bits 0-3) and,
+        # with the Tuybe, cells two away (bits 4-7) are face down: one table lookup once
+        # that position has been met.
+        mask = 0
+        bit = 1
+        for j in self._adj[i]:
+            if up[j] is None:
+                mask |= bit
+            bit <<= 1
+        if self._tuybe:
+            bit = 16
+            for j in self._jumps[i]:
+                if up[j] is None:
+                    mask |= bit
+                bit <<= 1
+        key = i << 8 | mask
+        legal = self._turn_legal.get(key)
+        if legal is None:
+            legal = self._turn_legal[key] = self._turn_actions(i, up)
+        return legal
+
+    def _turn(
+        self, state: HaydesState, changes: dict[str, Any], i: int, up: tuple[Card | None, ...]
+    ) -> HaydesState:
+        """The new state waiting for a turn's decision (H-6), the figure on cell ``i`` and
+        the cards ``up``: its legal actions, known from those already, are filled in."""
+        changes["phase"] = _TURN
+        state = _build(state, changes)
+        state._memo["legal"] = self._turn_legal_at(i, up)
+        return state
+
+    def _turn_actions(self, i: int, up: tuple[Card | None, ...]) -> tuple[Action, ...]:
         # H-6: onto a touching face-down card (announcing higher or lower), onto a touching
         # face-up card, or (the Tuybe) two cells away; or end the turn at once.
         actions: list[Action] = []
         adj = self._adj[i]
-        moves = self._moves
         for j in adj:
             if up[j] is None:
-                actions.extend(moves[j])
-        steps = self._steps
+                actions.extend(self._moves[j])
         for j in adj:
             if up[j] is not None:
-                actions.append(steps[j])
+                actions.append(self._steps[j])
         if self._tuybe:
-            tuybes = self._tuybes
             for j in self._jumps[i]:
                 if up[j] is None:
-                    actions.extend(tuybes[j])
+                    actions.extend(self._tuybes[j])
         actions.append(_END)
         return tuple(actions)
 
@@ -306,21 +393,34 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             return _ROLL_CHANCES
         if state.stacked_first is not None:
             return ((FirstPlayer(state.stacked_first), 1),)
-        return tuple((FirstPlayer(seat), 1) for seat in range(self.num_players))  # H-5
+        return self._first_chances  # H-5
 
     def _sample(self, state: HaydesState, rng: int) -> tuple[Action, int]:
         # Faster than the base method, never different: each shortcut draws exactly what
-        # rng_choice_weighted over _chances(state) would.
+        # the base method did before it (rng_choice_weighted over _chances(state), or
+        # Deck.sample for a plain cell of a single belief, as reveal_fast_deck says).
         phase = state.phase
         if phase is _REVEAL:
-            assert state.aim is not None
-            deck = reveal_fast_deck(state, self._index[state.aim.cell])
-            if deck is not None:
-                card, rng = deck.sample(rng)
-                return _REVEALS[card.index], rng
-        elif phase is _ROLL and not state.stacked_rolls:
-            rng, throw = rng_below(rng, 36)
-            return _THROWS[throw], rng
+            aim = state.aim
+            assert aim is not None
+            pool = state.pool_of[self._index[aim.cell]]
+            beliefs = state.beliefs
+            if pool >= 0 and len(beliefs) == 1:
+                # Deck.sample, inlined: a stacked card comes first, and draws nothing.
+                deck = beliefs[0].unseen[pool]
+                if deck.stacked:
+                    return _REVEALS[deck.stacked[0].index], rng
+                rest = deck.rest
+                rng, k = rng_below(rng, len(rest))
+                return _REVEALS[rest[k].index], rng
+        elif phase is _ROLL:
+            if not state.stacked_rolls:
+                rng, throw = rng_below(rng, 36)
+                return _THROWS[throw], rng
+        elif phase is _FIRST and state.stacked_first is None:
+            # Equal weights: rng_choice_weighted's index is the uniform draw itself.
+            rng, seat = rng_below(rng, len(self._first_chances))
+            return self._first_chances[seat][0], rng
         return super()._sample(state, rng)
 
     def _describe(self, state: HaydesState) -> str:
@@ -345,23 +445,23 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         # Each path gathers its field changes in one dict and builds one new state at
         # the end: intermediate states would cost a copy each on the hottest path.
         phase = state.phase
+        if phase is _REVEAL:
+            assert isinstance(action, Reveal)
+            return self._revealed(state, _CARDS[action.card.index], events)
         kind = type(action)
         if phase is _TURN:
             if kind is Move or kind is Tuybe:
                 assert isinstance(action, (Move, Tuybe))
                 aims = self._aims[self._index[action.cell]]
-                aim = aims[(action.guess is Guess.LOWER) + 2 * (kind is Tuybe)]
+                aim = aims[(action.guess is _LOWER) + 2 * (kind is Tuybe)]
                 return self._aim(state, aim, events)
             if kind is Step:
                 assert isinstance(action, Step)
                 return self._step(state, action.cell, events)
             return self._end_turn(state, events, {})
-        if phase is _REVEAL:
-            assert isinstance(action, Reveal)
-            return self._revealed(state, _CARDS[action.card.index], events)
         if phase is _ENCOUNTER:
             assert isinstance(action, Choose)
-            return _evolve(state, phase=_ROLL, chosen=action.characteristic)
+            return _build(state, {"phase": _ROLL, "chosen": action.characteristic})
         if phase is _ROLL:
             assert isinstance(action, Roll)
             return self._rolled(state, action.total, events)
@@ -375,74 +475,100 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self, state: HaydesState, events: Events, changes: dict[str, Any]
     ) -> HaydesState:
         seat: int = changes["current"]
-        events.append(TurnBegan(seat, changes.get("round", state.round)))
+        round_: int = changes.get("round", state.round)
+        key = (TurnBegan, seat, round_)
+        interned = self._interned
+        event = interned.get(key)
+        if event is None:
+            event = TurnBegan(seat, round_)
+            if round_ <= _INTERNED_ROUNDS:
+                interned[key] = event
+        events.append(event)
         cell = changes.get("seats", state.seats)[seat].cell
         assert cell is not None
-        card = changes.get("face_up", state.face_up)[self._index[cell]]
+        i = self._index[cell]
+        up: tuple[Card | None, ...] = changes.get("face_up", state.face_up)
+        card = up[i]
         assert card is not None
         overcome = changes.get("overcome", state.overcome)
         if self._creatures[card.index] is not None and cell not in overcome:
             # H-8: a held player faces the creature again before anything else.
             return self._meet(state, seat, cell, card, events, changes)
-        changes["phase"] = _TURN
-        return _evolve(state, **changes)
+        return self._turn(state, changes, i, up)
 
     def _aim(self, state: HaydesState, aim: Aim, events: Events) -> HaydesState:
         seat = state.current
         source = state.seats[seat].cell
         assert source is not None
         # H-6: the announcement comes first, then the card is turned (a chance event).
-        events.append(Announced(seat, source, aim.cell, aim.guess, aim.tuybe))
-        return _evolve(state, phase=_REVEAL, aim=aim)
+        cell, guess, tuybe = aim.cell, aim.guess, aim.tuybe
+        key = (Announced, seat, source, cell, guess is _LOWER, tuybe)
+        interned = self._interned
+        events.append(
+            interned.get(key)
+            or interned.setdefault(key, Announced(seat, source, cell, guess, tuybe))
+        )
+        return _build(state, {"phase": _REVEAL, "aim": aim})
 
     def _revealed(self, state: HaydesState, card: Card, events: Events) -> HaydesState:
         aim = state.aim
         assert aim is not None
-        cell = aim.cell
+        cell, guess = aim.cell, aim.guess
         index = self._index[cell]
-        pool_of, mixes, beliefs = apply_reveal(state, index, card)
-        face_up = list(state.face_up)
-        face_up[index] = card
         seat = state.current
-        source = state.seats[seat].cell
+        seats = state.seats
+        source = seats[seat].cell
         assert source is not None
-        under = state.face_up[self._index[source]]
+        up = state.face_up
+        under = up[self._index[source]]
         assert under is not None
         from_value = _VALUES[under.index]
-        correct = guess_is_correct(aim.guess, from_value, _VALUES[card.index])  # H-7
-        events.append(Revealed(cell, card, aim.guess, from_value, correct))
+        value = _VALUES[card.index]
+        # H-7 (guess_is_correct): strictly lower or strictly higher; equal is never correct.
+        correct = value < from_value if guess is _LOWER else value > from_value
+        events.append(Revealed(cell, card, guess, from_value, correct))
+        # Working copies of the by-cell tuples: if the turn ends now, the end of turn
+        # (H-12) changes them further before they are made tuples, once.
+        face_up = list(up)
+        face_up[index] = card
+        pool_of = list(state.pool_of)
+        mixes, beliefs = apply_reveal(state, index, card, pool_of)
         changes: dict[str, Any] = {
-            "face_up": tuple(face_up),
-            "pool_of": pool_of,
             "shown": (*state.shown, cell),
             "mixes": mixes,
             "beliefs": beliefs,
             "aim": None,
         }
+        interned = self._interned
         if card.index == _RED_JOKER_INDEX:
-            if is_escape(aim.guess, from_value):
+            if is_escape(guess, from_value):
                 # H-9: "lower" from a card worth 1 or more: the player escapes and wins.
                 events.append(Moved(seat, source, cell))
                 events.append(Escaped(seat, cell))
-                seats = _with_cell(state.seats, seat, cell)
                 return _evolve(
-                    state, phase=_OVER, ending=Ending.ESCAPED, winner=seat, seats=seats, **changes
-                )
+                    state, phase=_OVER, ending=Ending.ESCAPED, winner=seat,
+                    seats=_with_cell(seats, seat, cell), face_up=tuple(face_up),
+                    pool_of=tuple(pool_of), **changes,
+                )  # fmt: skip
             # H-10: the figure does not move, the joker stays face up, the turn ends.
             events.append(AlmostThere(seat, cell))
-            return self._end_turn(state, events, changes)
+            return self._end_turn(state, events, changes, face_up, pool_of)
         if aim.tuybe and not correct:
             # The Tuybe: wrong or equal, the figure stays (and meets no creature).
-            return self._end_turn(state, events, changes)
+            return self._end_turn(state, events, changes, face_up, pool_of)
         # H-6: the figure moves onto the turned card, right or wrong.
-        events.append(Moved(seat, source, cell))
-        changes["seats"] = _with_cell(state.seats, seat, cell)
+        key = (Moved, seat, source, cell)
+        events.append(interned.get(key) or interned.setdefault(key, Moved(seat, source, cell)))
+        changes["seats"] = _with_cell(seats, seat, cell)
         if self._creatures[card.index] is not None:
+            changes["face_up"] = tuple(face_up)
+            changes["pool_of"] = tuple(pool_of)
             return self._meet(state, seat, cell, card, events, changes)  # H-7, H-8
         if correct:
-            changes["phase"] = _TURN  # H-7: move again or end the turn
-            return _evolve(state, **changes)
-        return self._end_turn(state, events, changes)
+            up = changes["face_up"] = tuple(face_up)
+            changes["pool_of"] = tuple(pool_of)
+            return self._turn(state, changes, index, up)  # H-7: move again or end the turn
+        return self._end_turn(state, events, changes, face_up, pool_of)
 
     def _step(self, state: HaydesState, cell: Cell, events: Events) -> HaydesState:
         seat = state.current
@@ -453,7 +579,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if card.index == _RED_JOKER_INDEX:  # pragma: no cover - never face up on a turn
             events.append(AlmostThere(seat, cell))  # H-10: any other move onto it fails
             return self._end_turn(state, events, {})
-        events.append(Moved(seat, source, cell))
+        key = (Moved, seat, source, cell)
+        interned = self._interned
+        events.append(interned.get(key) or interned.setdefault(key, Moved(seat, source, cell)))
         changes: dict[str, Any] = {"seats": _with_cell(state.seats, seat, cell)}
         if self._creatures[card.index] is not None and cell not in state.overcome:
             return self._meet(state, seat, cell, card, events, changes)  # H-8
@@ -472,31 +600,44 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         assert creature is not None
         events.append(EncounterBegan(seat, cell, card, creature.name))
         changes["phase"] = _ENCOUNTER
-        return _evolve(state, **changes)
+        state = _build(state, changes)
+        # The choices are known already: the new state's legal actions are filled in.
+        state._memo["legal"] = self._choices[card.index]
+        return state
 
     def _rolled(self, state: HaydesState, total: int, events: Events) -> HaydesState:
         seat = state.current
-        figure = state.seats[seat]
+        seats = state.seats
+        figure = seats[seat]
         cell = figure.cell
         chosen = state.chosen
         assert cell is not None
         assert chosen is not None
-        card = state.face_up[self._index[cell]]
+        i = self._index[cell]
+        card = state.face_up[i]
         assert card is not None
         creature = self._creatures[card.index]
         assert creature is not None
-        value = figure.value(chosen)
-        overcome = total + creature.modifier <= value  # H-8
-        after = max(0, value - creature.cost)  # H-8: the effort costs, win or lose
-        events.append(Rolled(seat, chosen, total, creature.modifier, value, overcome))
-        events.append(Lowered(seat, chosen, value, after))
         charisma, endurance = figure.charisma, figure.endurance
-        if chosen is Characteristic.CHARISMA:
+        on_charisma = chosen is _CHARISMA
+        value = charisma if on_charisma else endurance
+        modifier = creature.modifier
+        overcome = total + modifier <= value  # H-8
+        after = max(0, value - creature.cost)  # H-8: the effort costs, win or lose
+        interned = self._interned
+        key: tuple[Any, ...] = (Rolled, seat, on_charisma, total, modifier, value)
+        events.append(
+            interned.get(key)
+            or interned.setdefault(key, Rolled(seat, chosen, total, modifier, value, overcome))
+        )
+        key = (Lowered, seat, on_charisma, value, after)
+        events.append(
+            interned.get(key) or interned.setdefault(key, Lowered(seat, chosen, value, after))
+        )
+        if on_charisma:
             charisma = after
         else:
             endurance = after
-        seats = list(state.seats)
-        seats[seat] = Figure(charisma, endurance, cell)
         changes: dict[str, Any] = {"chosen": None}
         if state.stacked_rolls:
             changes["stacked_rolls"] = state.stacked_rolls[1:]
@@ -504,37 +645,60 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             # H-8: the creature is gone, its card plain ground; everyone held there is freed.
             events.append(Overcame(seat, cell, card))
             changes["overcome"] = state.overcome | {cell}
-            freed = tuple(s for s, f in enumerate(seats) if s != seat and f.cell == cell)
-            if freed:
-                events.append(Released(freed, cell))
+            if not self._solo:
+                freed = tuple(s for s, f in enumerate(seats) if s != seat and f.cell == cell)
+                if freed:
+                    events.append(Released(freed, cell))
         if after == 0:
             # H-11: out of the game, figure removed at once, turn ends.
             events.append(Trapped(seat, chosen))
-            seats[seat] = Figure(charisma, endurance, None)
-            changes["seats"] = tuple(seats)
+            seats = _with_figure(seats, seat, Figure(charisma, endurance, None))
+            changes["seats"] = seats
             if all(f.cell is None for f in seats):
                 events.append(AllTrapped())  # H-11: nobody left, nobody wins
                 return _evolve(state, phase=_OVER, ending=Ending.TRAPPED, **changes)
             return self._end_turn(state, events, changes)
-        changes["seats"] = tuple(seats)
+        changes["seats"] = _with_figure(seats, seat, Figure(charisma, endurance, cell))
         if overcome:
-            changes["phase"] = _TURN  # H-8: move on or end, even after a wrong guess
-            return _evolve(state, **changes)
-        events.append(Held(seat, cell))  # H-8: held there, the turn ends
-        return self._end_turn(state, events, changes)
+            # H-8: move on or end, even after a wrong guess.
+            return self._turn(state, changes, i, state.face_up)
+        key = (Held, seat, cell)
+        events.append(interned.get(key) or interned.setdefault(key, Held(seat, cell)))
+        return self._end_turn(state, events, changes)  # H-8: held there, the turn ends
 
-    def _end_turn(self, state: HaydesState, events: Events, changes: dict[str, Any]) -> HaydesState:
+    def _end_turn(
+        self,
+        state: HaydesState,
+        events: Events,
+        changes: dict[str, Any],
+        face_up: list[Card | None] | None = None,
+        pool_of: list[int] | None = None,
+    ) -> HaydesState:
+        """End the turn (H-12, H-13, H-5). ``face_up`` and ``pool_of``, when given, are the
+        caller's working copies of those fields, ahead of ``changes``."""
         seat = state.current
-        events.append(TurnEnded(seat))
+        key = (TurnEnded, seat)
+        interned = self._interned
+        events.append(interned.get(key) or interned.setdefault(key, TurnEnded(seat)))
         if changes.get("shown", state.shown):
-            self._replace_cards(state, events, changes)  # H-12
+            self._replace_cards(state, events, changes, face_up, pool_of)  # H-12
+        elif face_up is not None and pool_of is not None:
+            changes["face_up"] = tuple(face_up)
+            changes["pool_of"] = tuple(pool_of)
         if self._solo:
             nxt, new_round = 0, True  # (a solo player who is out has ended the game)
         else:
             seats = changes.get("seats", state.seats)
-            following = next_seat(seat, state.first, tuple(f.cell is not None for f in seats))
-            assert following is not None  # the last player out ends the game before this
-            nxt, new_round = following
+            nxt = seat + 1 if seat + 1 < len(seats) else 0
+            if seats[nxt].cell is not None:
+                # The usual case, next_seat's answer at once: the next seat is in, and a
+                # round begins when play comes back to the first player.
+                new_round = nxt == state.first
+            else:
+                ins = tuple(f.cell is not None for f in seats)
+                following = next_seat(seat, state.first, ins)
+                assert following is not None  # the last player out ends the game before this
+                nxt, new_round = following
         round_ = state.round
         if new_round:
             limit = self._max_rounds
@@ -546,13 +710,21 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         changes["round"] = round_
         return self._begin_turn(state, events, changes)
 
-    def _replace_cards(self, state: HaydesState, events: Events, changes: dict[str, Any]) -> None:
+    def _replace_cards(
+        self,
+        state: HaydesState,
+        events: Events,
+        changes: dict[str, Any],
+        face_up: list[Card | None] | None,
+        pool_of: list[int] | None,
+    ) -> None:
         """H-12: replace every face-up card but the Black Joker and those with a figure.
 
-        Reads the state as ``changes`` leave it, and writes the result into ``changes``.
+        Reads the state as ``changes`` (and the working copies ``face_up`` and
+        ``pool_of``, when given) leave it, and writes the result into ``changes``.
         """
         shown: tuple[Cell, ...] = changes.get("shown", state.shown)
-        occupied = {f.cell for f in changes.get("seats", state.seats)}
+        occupied = list(map(_CELL_OF, changes.get("seats", state.seats)))
         keep: list[Cell] = []
         targets: list[int] = []
         index = self._index
@@ -562,39 +734,36 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             else:
                 targets.append(index[c])
         if not targets:
+            if face_up is not None and pool_of is not None:
+                changes["face_up"] = tuple(face_up)
+                changes["pool_of"] = tuple(pool_of)
             return
         targets.sort()  # dealing order: by y, then x
+        if face_up is None or pool_of is None:
+            face_up = list(changes.get("face_up", state.face_up))
+            pool_of = list(changes.get("pool_of", state.pool_of))
         cells = self._cells
-        up: tuple[Card | None, ...] = changes.get("face_up", state.face_up)
-        face_up = list(up)
-        pool_of = list(changes.get("pool_of", state.pool_of))
-        old_discard = state.discard
-        discard = list(old_discard)
+        discarded: list[Card] = []
         gone: list[Card] = []
         overcome: frozenset[Cell] = changes.get("overcome", state.overcome)
         joker: int | None = None
         # Discarding comes before dealing.
         for i in targets:
-            card = up[i]
+            card = face_up[i]
             assert card is not None
             if card.index == _RED_JOKER_INDEX:
                 joker = i  # H-10: it goes back in among the new cards
             elif overcome and cells[i] in overcome:
                 gone.append(card)  # an overcome creature's card leaves the game
             else:
-                discard.append(card)
+                discarded.append(card)
+        replaced = tuple(map(cells.__getitem__, targets))
         if overcome:
-            overcome = overcome.difference([cells[i] for i in targets])
-        events.append(
-            CardsReplaced(
-                tuple([cells[i] for i in targets]),
-                tuple(discard[len(old_discard) :]),
-                tuple(gone),
-            )
-        )
+            overcome = overcome.difference(replaced)
+        events.append(CardsReplaced(replaced, tuple(discarded), tuple(gone)))
+        discard = (*state.discard, *discarded) if discarded else state.discard
         removed = (*state.removed, *gone) if gone else state.removed
         beliefs: tuple[Belief, ...] = changes.get("beliefs", state.beliefs)
-        mixes: tuple[Mix, ...] = changes.get("mixes", state.mixes)
         left = state.replacement_left
         if joker is None and left >= len(targets):
             # The common case: the Replacement deck has enough cards, the new face-down
@@ -605,23 +774,24 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 face_up[i] = None
             left -= len(targets)
         else:
-            dealer = Dealer(beliefs, left, discard)
+            up = tuple(face_up)  # the cards as they lie before the deal
+            pile = list(discard)
+            dealer = Dealer(beliefs, left, pile)
             extra: list[Mix] = []
             removed_list = list(removed)
             self._deal(targets, joker, up, face_up, pool_of, dealer, extra, removed_list, events)
+            discard = tuple(pile)
             removed = tuple(removed_list)
-            beliefs, left, mixes = dealer.beliefs, dealer.left, (*mixes, *extra)
-        changes.update(
-            face_up=tuple(face_up),
-            pool_of=tuple(pool_of),
-            shown=tuple(keep),
-            mixes=mixes,
-            beliefs=beliefs,
-            replacement_left=left,
-            discard=tuple(discard),
-            removed=removed,
-            overcome=overcome,
-        )
+            beliefs, left = dealer.beliefs, dealer.left
+            changes["mixes"] = (*changes.get("mixes", state.mixes), *extra)
+        changes["face_up"] = tuple(face_up)
+        changes["pool_of"] = tuple(pool_of)
+        changes["shown"] = tuple(keep)
+        changes["beliefs"] = beliefs
+        changes["replacement_left"] = left
+        changes["discard"] = discard
+        changes["removed"] = removed
+        changes["overcome"] = overcome
 
     def _deal(
         self,
@@ -857,14 +1027,20 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         return problems
 
 
+def _with_figure(seats: tuple[Figure, ...], seat: int, figure: Figure) -> tuple[Figure, ...]:
+    return (figure,) if len(seats) == 1 else (*seats[:seat], figure, *seats[seat + 1 :])
+
+
 def _with_cell(seats: tuple[Figure, ...], seat: int, cell: Cell | None) -> tuple[Figure, ...]:
     figure = seats[seat]
-    return (*seats[:seat], Figure(figure.charisma, figure.endurance, cell), *seats[seat + 1 :])
+    return _with_figure(seats, seat, Figure(figure.charisma, figure.endurance, cell))
 
 
-def _stacked_deck(name: str, cards: tuple[Card, ...], top: Any) -> Deck:
+def _stacked_deck(name: str, deck: Deck, top: Any) -> Deck:
+    """``deck`` (shuffled, nothing stacked) with the cards ``top`` names stacked first."""
     if not top:
-        return Deck((), cards)
+        return deck
+    cards = deck.rest
     try:
         order = parse_cards(top)
     except (ParseError, TypeError) as exc:

@@ -129,27 +129,29 @@ def _merge(entries: list[tuple[Fraction, Belief]]) -> tuple[Belief, ...]:
 
 
 def apply_reveal(
-    state: HaydesState, index: int, card: Card
-) -> tuple[tuple[int, ...], tuple[Mix, ...], tuple[Belief, ...]]:
+    state: HaydesState, index: int, card: Card, pool_of: list[int]
+) -> tuple[tuple[Mix, ...], tuple[Belief, ...]]:
     """The face-down bookkeeping once cell ``index`` turned out to be ``card``.
 
-    Returns the new ``pool_of``, ``mixes`` and ``beliefs``.
+    Updates ``pool_of``, a working copy of ``state.pool_of`` that the caller turns into
+    the new state's (so that a turn ending at once copies it only once), and returns the
+    new ``mixes`` and ``beliefs``.
     """
-    pool_of = list(state.pool_of)
     pool_of[index] = FACE_UP
-    deck = reveal_fast_deck(state, index)
-    if deck is not None:
-        belief = state.beliefs[0]
-        pool = state.pool_of[index]
+    pool = state.pool_of[index]
+    beliefs = state.beliefs
+    if pool >= 0 and len(beliefs) == 1:
+        # The common case (reveal_fast_deck's): one draw from one pool.
+        belief = beliefs[0]
         pools = list(belief.unseen)
-        pools[pool] = take(deck, card)
-        return tuple(pool_of), state.mixes, (Belief(1, tuple(pools), belief.mixed),)
+        pools[pool] = take(pools[pool], card)
+        return state.mixes, (Belief(1, tuple(pools), belief.mixed),)
     cell = state.layout[index]
     options = [o for o in _options(state, index) if o[3] == card]
-    m = mix_index(state.mixes, cell) if state.pool_of[index] == MIXED else None
+    m = mix_index(state.mixes, cell) if pool == MIXED else None
     entries: list[tuple[Fraction, Belief]] = []
     for prob, bi, source, _ in options:
-        belief = state.beliefs[bi]
+        belief = beliefs[bi]
         unseen, mixed = belief.unseen, belief.mixed
         if source != KNOWN:
             decks = list(unseen)
@@ -160,7 +162,7 @@ def apply_reveal(
                 counts[source] -= 1
                 mixed = (*mixed[:m], tuple(counts), *mixed[m + 1 :])
         entries.append((prob, Belief(1, unseen, mixed)))
-    beliefs = _merge(entries)
+    new_beliefs = _merge(entries)
     mixes = state.mixes
     if m is not None:
         mix = mixes[m]
@@ -172,8 +174,8 @@ def apply_reveal(
             known.remove(card)
         cells = tuple(c for c in mix.cells if c != cell)
         mixes = (*mixes[:m], Mix(cells, tuple(known)), *mixes[m + 1 :])
-        mixes, beliefs = _tidy_mix(mixes, beliefs, m, pool_of, state.layout)
-    return tuple(pool_of), mixes, beliefs
+        mixes, new_beliefs = _tidy_mix(mixes, new_beliefs, m, pool_of, state.layout)
+    return mixes, new_beliefs
 
 
 def _tidy_mix(
