@@ -39,21 +39,16 @@ def _shared(o: object) -> bool:
     return isinstance(o, (Card, enum.Enum, type, bool)) or callable(o) or o is None
 
 
-def deep_size(obj: object, exclude: set[int] | None = None) -> int:
-    """Bytes of every object reachable from ``obj``, each counted once.
-
-    Objects shared by all states (see :func:`_shared`) are left out, and so are the
-    objects whose ids are in ``exclude`` (to measure what one state adds to another).
-    """
-    seen: set[int] = set(exclude or ())
+def _walk(obj: object, skip: set[int], leave_out: Any = lambda o: False) -> Any:
+    """Every object reachable from ``obj`` once, not entering ids in ``skip`` (which
+    grows) nor objects for which ``leave_out`` is true."""
     stack = [obj]
-    total = 0
     while stack:
         o = stack.pop()
-        if id(o) in seen or _shared(o):
+        if id(o) in skip or leave_out(o):
             continue
-        seen.add(id(o))
-        total += sys.getsizeof(o)
+        skip.add(id(o))
+        yield o
         if isinstance(o, dict):
             stack.extend(o.keys())
             stack.extend(o.values())
@@ -66,7 +61,15 @@ def deep_size(obj: object, exclude: set[int] | None = None) -> int:
                 for slot in getattr(cls, "__slots__", ()):
                     if hasattr(o, slot):
                         stack.append(getattr(o, slot))
-    return total
+
+
+def deep_size(obj: object, exclude: set[int] | None = None) -> int:
+    """Bytes of every object reachable from ``obj``, each counted once.
+
+    Objects shared by all states (see :func:`_shared`) are left out, and so are the
+    objects whose ids are in ``exclude`` (to measure what one state adds to another).
+    """
+    return sum(sys.getsizeof(o) for o in _walk(obj, set(exclude or ()), _shared))
 
 
 _INTERNED: set[int] = set()
@@ -75,24 +78,8 @@ _INTERNED: set[int] = set()
 def reachable_ids(obj: object) -> set[int]:
     """The ids of every object reachable from ``obj``."""
     seen: set[int] = set()
-    stack = [obj]
-    while stack:
-        o = stack.pop()
-        if id(o) in seen:
-            continue
-        seen.add(id(o))
-        if isinstance(o, dict):
-            stack.extend(o.keys())
-            stack.extend(o.values())
-        elif isinstance(o, (tuple, list, set, frozenset)):
-            stack.extend(o)
-        else:
-            if hasattr(o, "__dict__"):
-                stack.append(vars(o))
-            for cls in type(o).__mro__:
-                for slot in getattr(cls, "__slots__", ()):
-                    if hasattr(o, slot):
-                        stack.append(getattr(o, slot))
+    for _ in _walk(obj, seen):
+        pass
     return seen
 
 

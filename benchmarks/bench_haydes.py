@@ -15,45 +15,13 @@ a busy machine inflates less.
 from __future__ import annotations
 
 import argparse
-import enum
-import sys
 import time
 from typing import Any
 
+from bench import deep_size  # the one memory measure, shared by every benchmark
+
 import cardcrawl
-from cardcrawl import Card, rng_below, rng_derive
-
-
-def _shared(o: object) -> bool:
-    if isinstance(o, int) and not isinstance(o, bool):
-        return -5 <= o <= 256
-    return isinstance(o, (Card, enum.Enum, type, bool)) or callable(o) or o is None
-
-
-def deep_size(obj: object, exclude: set[int]) -> int:
-    """Bytes reachable from ``obj``, each object once, shared ones left out."""
-    seen = set(exclude)
-    stack = [obj]
-    total = 0
-    while stack:
-        o = stack.pop()
-        if id(o) in seen or _shared(o):
-            continue
-        seen.add(id(o))
-        total += sys.getsizeof(o)
-        if isinstance(o, dict):
-            stack.extend(o.keys())
-            stack.extend(o.values())
-        elif isinstance(o, (tuple, list, set, frozenset)):
-            stack.extend(o)
-        else:
-            if hasattr(o, "__dict__"):
-                stack.append(vars(o))
-            for cls in type(o).__mro__:
-                for slot in getattr(cls, "__slots__", ()):
-                    if hasattr(o, slot):
-                        stack.append(getattr(o, slot))
-    return total
+from cardcrawl import rng_below, rng_derive
 
 
 def play(game: Any, seed: int) -> tuple[int, Any]:
