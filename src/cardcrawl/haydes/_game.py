@@ -397,8 +397,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
 
     def _sample(self, state: HaydesState, rng: int) -> tuple[Action, int]:
         # Faster than the base method, never different: each shortcut draws exactly what
-        # the base method did before it (rng_choice_weighted over _chances(state), or
-        # Deck.sample for a plain cell of a single belief, as reveal_fast_deck says).
+        # rng_choice_weighted over _chances(state) draws, except for a plain cell under
+        # a single belief, drawn as Deck.sample draws from its pool (reveal_fast_deck),
+        # which is how it has always been drawn.
         phase = state.phase
         if phase is _REVEAL:
             aim = state.aim
