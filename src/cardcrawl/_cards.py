@@ -21,7 +21,17 @@ __all__ = ["RANK_NAMES", "Card", "Suit", "parse_cards", "standard_deck"]
 
 
 class Suit(enum.Enum):
-    """The four suits, in cardcrawl's canonical order (spades, hearts, diamonds, clubs)."""
+    """The four suits, in cardcrawl's canonical order (spades, hearts, diamonds, clubs).
+
+    A suit's value is its letter in the text form of cards.
+
+    Examples:
+        >>> from cardcrawl import Card, Suit
+        >>> list(Suit)
+        [<Suit.SPADES: 'S'>, <Suit.HEARTS: 'H'>, <Suit.DIAMONDS: 'D'>, <Suit.CLUBS: 'C'>]
+        >>> Card.parse("QS").suit is Suit("S"), Suit.SPADES.symbol, Suit.HEARTS.is_black
+        (True, '♠', False)
+    """
 
     SPADES = "S"
     HEARTS = "H"
@@ -187,6 +197,13 @@ Card.RED_JOKER = _ALL[_RED_JOKER_INDEX]
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Cards from space- or comma-separated text, or from an iterable of codes or cards.
 
+    Args:
+        text: card codes such as ``"QS 10H"`` (case does not matter), or an iterable of
+            codes and :class:`Card` values.
+
+    Returns:
+        The cards, in the order given.
+
     Examples:
         >>> from cardcrawl import parse_cards
         >>> parse_cards("QS, 10H AD")
@@ -201,6 +218,12 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
 
 def standard_deck(*, jokers: bool = False) -> tuple[Card, ...]:
     """One 52-card deck in canonical order, with the two jokers at the end if asked.
+
+    Args:
+        jokers: add the black and the red joker after the 52 cards.
+
+    Returns:
+        The cards, suit by suit (spades, hearts, diamonds, clubs), ace to king.
 
     Examples:
         >>> from cardcrawl import standard_deck

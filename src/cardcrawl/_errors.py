@@ -58,6 +58,19 @@ class IllegalActionError(CardcrawlError, ValueError):
         decision: what the state is waiting for, in words.
         legal: the legal actions at that state, in their canonical order.
         reason: why the action is illegal, in words.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house")
+        >>> state = game.initial_state(seed=1)
+        >>> try:
+        ...     game.step(state, game.parse_action("place 5,5"))
+        ... except cardcrawl.IllegalActionError as error:
+        ...     for part in (error.reason, error.decision, error.legal[0]):
+        ...         print(part)
+        it is not one of the legal actions
+        the player to choose where 4C goes (place X,Y)
+        place -1,0
     """
 
     def __init__(
@@ -83,24 +96,77 @@ class IllegalActionError(CardcrawlError, ValueError):
 
 
 class OptionsError(CardcrawlError, ValueError):
-    """Game options are malformed or out of range; the message says what is allowed."""
+    """Game options are malformed or out of range; the message says what is allowed.
+
+    Examples:
+        >>> import cardcrawl
+        >>> cardcrawl.load("mapless-house", max_turns=0)
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.OptionsError: max_turns is None (no limit) or an integer >= 1, not 0
+    """
 
 
 class UnknownGameError(CardcrawlError, LookupError):
-    """A game or variant name is not in the registry; the message lists the known names."""
+    """A game or variant name is not in the registry; the message lists the known names.
+
+    Examples:
+        >>> import cardcrawl
+        >>> cardcrawl.load("mapless-mansion")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.UnknownGameError: no game or variant is named 'mapless-mansion'; ...
+    """
 
 
 class SerializationError(CardcrawlError, ValueError):
-    """Saved data (a state, an action, options or a record) is malformed or tampered with."""
+    """Saved data (a state, an action, options or a record) is malformed or tampered with.
+
+    Examples:
+        >>> import cardcrawl
+        >>> cardcrawl.load("mapless-house").state_from_data([])
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.SerializationError: a saved state is an object, not list
+    """
 
 
 class RecordError(CardcrawlError, ValueError):
-    """A game record does not replay: the message names the first entry that fails."""
+    """A game record does not replay: the message names the first entry that fails.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house")
+        >>> record = cardcrawl.Record.of(game, seed=1, actions=[]).to_data()
+        >>> record["actions"] = ["place 9,9"]
+        >>> cardcrawl.Record.from_data(record).replay()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.RecordError: record entry 0 ('place 9,9') does not replay: ...
+    """
 
 
 class StackError(CardcrawlError, ValueError):
-    """A stacked deck names an unknown chance source, or cards that source cannot give."""
+    """A stacked deck names an unknown chance source, or cards that source cannot give.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house")
+        >>> game.initial_state(seed=1, stack={"mind": ["2S"]})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.StackError: stack['mind'] names 2S, which the mind deck does not hold ...
+    """
 
 
 class PlayerError(CardcrawlError, ValueError):
-    """A player number that is not a seat of this game."""
+    """A player number that is not a seat of this game.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house")
+        >>> game.observe(game.initial_state(seed=1), 1)
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.PlayerError: The Mapless House has one player, 0; not 1
+    """

@@ -43,6 +43,19 @@ class UndoError(CardcrawlError):
     Attributes:
         entry: the history entry that could not be undone, or ``None`` when there was
             nothing to undo or redo.
+
+    Examples:
+        >>> import cardcrawl
+        >>> match = cardcrawl.Match.start("mapless-house", seed=1)
+        >>> match.redo()
+        Traceback (most recent call last):
+        ...
+        cardcrawl._match.UndoError: nothing to redo
+        >>> try:
+        ...     match.undo()
+        ... except cardcrawl.UndoError as error:
+        ...     print(error.entry)
+        None
     """
 
     def __init__(self, message: str, entry: MatchEntry | None = None) -> None:
@@ -61,6 +74,16 @@ class MatchEntry:
             for a chance outcome.
         revealed: this step revealed the outcome of a chance event (a card drawn or
             turned, a die rolled), so fair undo will not go back across it.
+
+    Examples:
+        >>> import cardcrawl
+        >>> match = cardcrawl.Match.start("mapless-house", seed=1)
+        >>> _ = match.play("place 1,0")
+        >>> entry = match.history[-1]
+        >>> entry.action, entry.player, entry.revealed, entry.state is match.state
+        (Place(cell=(1, 0)), 0, True, True)
+        >>> [str(event) for event in entry.events][-1]
+        'You draw 9♠ from the Narrative deck.'
     """
 
     action: Any
@@ -184,7 +207,10 @@ class Match:
                 with :meth:`play` like decisions (and recorded with them).
             fair_undo: refuse to undo steps that revealed chance (see the class).
             stack: forced chance outcomes by source (a stacked deck), for tutorials and
-                puzzles; such a match cannot be saved as a record.
+                puzzles; the record of the match keeps it.
+
+        Returns:
+            The match, at the initial state with an empty history.
 
         Raises:
             OptionsError: the seed is out of range.
@@ -211,6 +237,9 @@ class Match:
         Args:
             record: a record, such as one read with :meth:`cardcrawl.Record.from_json`.
             fair_undo: as for :meth:`start`.
+
+        Returns:
+            The match at the record's last state, its history holding every entry.
 
         Raises:
             RecordError: the record's game cannot be loaded, it was made under another
@@ -308,9 +337,19 @@ class Match:
         Args:
             action: an action of the game, or its text form (``"place 1,0"``).
 
+        Returns:
+            The new current state.
+
         Raises:
             IllegalActionError: the action is not legal now; the match has not changed.
             ParseError: ``action`` is text that names no action of the game.
+
+        Examples:
+            >>> import cardcrawl
+            >>> match = cardcrawl.Match.start("mapless-house", seed=1)
+            >>> state = match.play("place 1,0")
+            >>> state is match.state, len(match.history)
+            (True, 1)
         """
         game = self._game
         before = self.state
@@ -327,9 +366,19 @@ class Match:
     def undo(self) -> MatchEntry:
         """Take the last action back and return its entry (kept for :meth:`redo`).
 
+        Returns:
+            The entry taken back.
+
         Raises:
             UndoError: there is nothing to undo, or the last step revealed chance and
                 the match plays fair undo (see the class); the match has not changed.
+
+        Examples:
+            >>> import cardcrawl
+            >>> match = cardcrawl.Match.start("mapless-house", seed=1, fair_undo=False)
+            >>> _ = match.play("place 1,0")
+            >>> match.undo().action, match.state is match.initial_state, match.can_redo
+            (Place(cell=(1, 0)), True, True)
         """
         if not self._entries:
             raise UndoError("nothing to undo: the match is at its initial state")
@@ -349,8 +398,19 @@ class Match:
     def redo(self) -> MatchEntry:
         """Take the last undone action again and return its entry.
 
+        Returns:
+            The entry played again, the same object :meth:`undo` returned.
+
         Raises:
             UndoError: nothing has been undone since the last :meth:`play`.
+
+        Examples:
+            >>> import cardcrawl
+            >>> match = cardcrawl.Match.start("mapless-house", seed=1, fair_undo=False)
+            >>> _ = match.play("place 1,0")
+            >>> undone = match.undo()
+            >>> match.redo() is undone, len(match.history)
+            (True, 1)
         """
         if not self._undone:
             raise UndoError("nothing to redo")

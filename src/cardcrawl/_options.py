@@ -21,13 +21,35 @@ T = TypeVar("T", bound="OptionsBase")
 
 
 class OptionsBase:
-    """Shared behaviour of every game's options class (an ``attrs.frozen`` class)."""
+    """Shared behaviour of every game's options class (an ``attrs.frozen`` class).
+
+    A game's options are a frozen value: read them from data with :meth:`from_data`,
+    write them with :meth:`to_data`, and change one with :meth:`replace`, each validated.
+
+    Examples:
+        >>> import cardcrawl
+        >>> options = cardcrawl.load("mapless-house", max_turns=100).options
+        >>> isinstance(options, cardcrawl.OptionsBase), options.to_data()
+        (True, {'max_turns': 100, 'dread_lines': None})
+        >>> options.replace(max_turns=20).max_turns
+        20
+        >>> type(options).from_data({"colour": "red"})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.OptionsError: MaplessOptions has no option 'colour'; the options are: ...
+    """
 
     @classmethod
     def from_data(cls: type[T], data: Mapping[str, Any]) -> T:
         """Options from a mapping of names to JSON-compatible values.
 
         Missing names take their defaults.
+
+        Args:
+            data: option values by name, as JSON-compatible data.
+
+        Returns:
+            The options, validated.
 
         Raises:
             OptionsError: an unknown name, or a value of the wrong type or range.
@@ -56,7 +78,11 @@ class OptionsBase:
         return {f.name: encode(getattr(self, f.name)) for f in _fields(type(self))}
 
     def replace(self: T, **changes: Any) -> T:
-        """A copy with some options changed, validated again."""
+        """A copy with some options changed, validated again.
+
+        Raises:
+            OptionsError: a changed option is unknown or invalid.
+        """
         return type(self).from_data({**self.to_data(), **changes})
 
 

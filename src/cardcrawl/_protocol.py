@@ -36,7 +36,19 @@ TERMINAL = -4
 
 @runtime_checkable
 class GameState(Protocol):
-    """What every game's state carries besides its own rules data."""
+    """What every game's state carries besides its own rules data.
+
+    Each game's state class has these three attributes, so ``isinstance(state,
+    GameState)`` holds for every state; the rest of a state is the game's own.
+
+    Examples:
+        >>> import cardcrawl
+        >>> state = cardcrawl.load("mapless-house").initial_state(seed=1)
+        >>> isinstance(state, cardcrawl.GameState), state.explicit_chance
+        (True, False)
+        >>> str(state.events[0])
+        'You draw 4♣ from the Narrative deck.'
+    """
 
     @property
     def rng(self) -> int:
@@ -60,6 +72,17 @@ class Outcome:
         returns: one number per player (1.0 for a win, 0.0 otherwise).
         scores: one score per player where the game keeps a score, else ``None``.
         winners: the players who won (empty when nobody did).
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house", max_turns=50)
+        >>> state = game.initial_state(seed=5)
+        >>> while not game.is_terminal(state):
+        ...     state = game.step(state, game.legal_actions(state)[-1])
+        >>> game.outcome(state)
+        Outcome(label='consumed', returns=(0.0,), scores=(26,), winners=())
+        >>> cardcrawl.Outcome("escaped", returns=(1.0,), scores=(26,), winners=(0,)).winners
+        (0,)
     """
 
     label: str
@@ -78,6 +101,19 @@ class Game(Protocol[S, A, O_co]):
 
     Obtain one with :func:`cardcrawl.load`. All methods are pure: they never change
     a state, and the same arguments always give the same answer.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house", max_turns=100)
+        >>> state = game.initial_state(seed=7)
+        >>> game.current_player(state), game.describe(state)
+        (0, 'the player to choose where 6S goes (place X,Y)')
+        >>> action = game.legal_actions(state)[0]
+        >>> action, game.format_action(action), game.parse_action("place -1,0") == action
+        (Place(cell=(-1, 0)), 'place -1,0', True)
+        >>> after = game.step(state, action)
+        >>> after == state, game.is_legal(state, action), game.is_terminal(after)
+        (False, True, False)
     """
 
     @property

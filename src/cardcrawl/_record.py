@@ -84,7 +84,28 @@ class Record:
         explicit_chance: bool = False,
         stack: Mapping[str, Sequence[Any]] | None = None,
     ) -> Record:
-        """The record of a game played from ``game.initial_state(seed)`` with ``actions``."""
+        """The record of a game played from ``game.initial_state(seed)`` with ``actions``.
+
+        Args:
+            game: the game played (its name, options and rules version are recorded).
+            seed: the seed the game started from.
+            actions: the actions in order, as values or in their text form; in
+                explicit-chance play, the chance outcomes too.
+            explicit_chance: the game was played with explicit chance.
+            stack: the stacked chance outcomes the game started with, as given to
+                ``initial_state``, or ``None``.
+
+        Returns:
+            The record (not yet replayed: :meth:`replay` checks it).
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house", max_turns=50)
+            >>> record = cardcrawl.Record.of(
+            ...     game, seed=3, actions=["place 1,0"], stack={"mind": "2H"})
+            >>> record.game, record.options["max_turns"], record.actions, dict(record.stack)
+            ('mapless-house', 50, ('place 1,0',), {'mind': ('2H',)})
+        """
         return cls(
             game=game.name,
             options=game.options.to_data(),
@@ -97,6 +118,9 @@ class Record:
 
     def load_game(self) -> Any:
         """The game this record was played with.
+
+        Returns:
+            The game, loaded by name with the recorded options.
 
         Raises:
             RecordError: the game is unknown, its options are invalid, or the record was
@@ -118,8 +142,19 @@ class Record:
     def states(self) -> Iterator[Any]:
         """Every state of the game, from the initial state to the last, verified.
 
+        Yields:
+            The initial state, then the state after each action in turn.
+
         Raises:
             RecordError: naming the first entry that is malformed or illegal.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> record = cardcrawl.Record.of(game, seed=3, actions=["place 1,0", "place 2,0"])
+            >>> states = list(record.states())
+            >>> len(states), states[0] == game.initial_state(seed=3)
+            (3, True)
         """
         game = self.load_game()
         try:
@@ -138,7 +173,11 @@ class Record:
             yield state
 
     def replay(self) -> Any:
-        """The final state, after verifying every entry (see :meth:`states`)."""
+        """The final state, after verifying every entry (see :meth:`states`).
+
+        Raises:
+            RecordError: naming the first entry that is malformed or illegal.
+        """
         *_, last = self.states()
         return last
 
@@ -158,6 +197,12 @@ class Record:
     @classmethod
     def from_data(cls, data: Any) -> Record:
         """A record from :meth:`to_data` output, checked for shape (not yet replayed).
+
+        Args:
+            data: the record as JSON-compatible data.
+
+        Returns:
+            The record.
 
         Raises:
             SerializationError: malformed data.
@@ -208,6 +253,12 @@ class Record:
     @classmethod
     def from_json(cls, text: str) -> Record:
         """A record from :meth:`to_json` output.
+
+        Args:
+            text: the JSON document.
+
+        Returns:
+            The record (not yet replayed: :meth:`replay` checks it).
 
         Raises:
             SerializationError: the text is not JSON, or not a record.

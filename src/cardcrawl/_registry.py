@@ -33,6 +33,12 @@ class GameSpec:
         preset: options applied before the caller's own (a variant's settings).
         description: one line for listings.
         base: for a variant, the name of the game it varies; else ``None``.
+
+    Examples:
+        >>> import cardcrawl
+        >>> spec = cardcrawl.get_spec("escape-from-haydes-tuybe")
+        >>> spec.base, dict(spec.preset), spec.game_class.__name__
+        ('escape-from-haydes', {'tuybe': True}, 'EscapeFromHaydes')
     """
 
     name: str
@@ -61,8 +67,31 @@ def register_game(
 ) -> GameSpec:
     """Register a game class under ``name`` so that :func:`load` and the CLI find it.
 
+    Args:
+        name: the registry name, a non-empty string without spaces.
+        game_class: the :class:`~cardcrawl.GameBase` subclass implementing the rules.
+        description: one line for listings (``cardcrawl games``).
+        replace: allow replacing a game or variant already registered under ``name``.
+
+    Returns:
+        The new registry entry.
+
     Raises:
         OptionsError: the name is malformed, or taken and ``replace`` is false.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.mapless import MaplessHouse
+        >>> class QuietHouse(MaplessHouse):
+        ...     rules_version = "1-quiet.1"
+        >>> spec = cardcrawl.register_game(
+        ...     "quiet-house", QuietHouse, description="A house of my own.", replace=True)
+        >>> cardcrawl.load("quiet-house", max_turns=10).rules_version
+        '1-quiet.1'
+        >>> cardcrawl.register_game("mapless-house", QuietHouse)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.OptionsError: 'mapless-house' is already registered; pass replace=True ...
     """
     _check_name(name, replace)
     spec = GameSpec(name, game_class, {}, description)
@@ -82,6 +111,18 @@ def register_variant(
     """Register a variant: a registered game with preset options and maybe its own class.
 
     The options are validated now, so a broken variant fails at registration.
+
+    Args:
+        name: the variant's registry name, a non-empty string without spaces.
+        base: the registered game (or variant) it varies.
+        options: options preset over the base's own presets.
+        game_class: a subclass of the base's class overriding its hook methods;
+            by default the base's class.
+        description: one line for listings (``cardcrawl games``).
+        replace: allow replacing a game or variant already registered under ``name``.
+
+    Returns:
+        The new registry entry.
 
     Examples:
         >>> import cardcrawl
@@ -109,8 +150,23 @@ def register_variant(
 def get_spec(name: str) -> GameSpec:
     """The registry entry for ``name``.
 
+    Args:
+        name: a registered game or variant name.
+
+    Returns:
+        Its registry entry.
+
     Raises:
         UnknownGameError: no game or variant has that name; the message lists them.
+
+    Examples:
+        >>> import cardcrawl
+        >>> cardcrawl.get_spec("mapless-house").base is None
+        True
+        >>> cardcrawl.get_spec("mapless-mansion")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.UnknownGameError: no game or variant is named 'mapless-mansion'; ...
     """
     try:
         return _REGISTRY[name]
@@ -122,6 +178,9 @@ def get_spec(name: str) -> GameSpec:
 def game_names() -> tuple[str, ...]:
     """Every registered game and variant name, sorted.
 
+    Returns:
+        The names, built-in and registered by the program alike.
+
     Examples:
         >>> import cardcrawl
         >>> "mapless-house" in cardcrawl.game_names()
@@ -132,6 +191,13 @@ def game_names() -> tuple[str, ...]:
 
 def load(name: str, /, **options: Any) -> Any:
     """The game registered as ``name``, with options (over a variant's presets).
+
+    Args:
+        name: a registered game or variant name.
+        **options: options by name, over the variant's presets and the game's defaults.
+
+    Returns:
+        The game, its rules bound to those options (a :class:`~cardcrawl.Game`).
 
     Examples:
         >>> import cardcrawl

@@ -90,7 +90,17 @@ def _suit_id(suit: Suit) -> str:
 
 
 class NoRendererError(CardcrawlError, LookupError):
-    """No SVG renderer is known for a game (see :func:`register_svg`)."""
+    """No SVG renderer is known for a game (see :func:`register_svg`).
+
+    Examples:
+        >>> import cardcrawl
+        >>> class Plain:
+        ...     name = "plain"
+        >>> cardcrawl.svg(Plain(), None)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._svg.NoRendererError: no SVG renderer is known for Plain: give the class ...
+    """
 
 
 # ------------------------------------------------------------ the registry
@@ -130,6 +140,13 @@ def register_svg(game_class: type, renderer: SvgRenderer, *, replace: bool = Fal
 
 def find_renderer(game: Any) -> SvgRenderer | None:
     """The renderer :func:`svg` would use for ``game``, or ``None`` when it has none.
+
+    Args:
+        game: a loaded game.
+
+    Returns:
+        A function ``renderer(game, state) -> str``: the game's ``render_svg`` method
+        if it has one, else the function registered for its class or a base class.
 
     Examples:
         >>> import cardcrawl

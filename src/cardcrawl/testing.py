@@ -29,7 +29,23 @@ __all__ = ["ConformanceError", "ConformanceReport", "check_game", "check_state"]
 
 
 class ConformanceError(CardcrawlError, AssertionError):
-    """A game broke a promise of the protocol; the message says which, where and how."""
+    """A game broke a promise of the protocol; the message says which, where and how.
+
+    It is an ``AssertionError`` too, so test runners report it as a failed check.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.mapless import MaplessHouse
+        >>> from cardcrawl.testing import ConformanceError, check_game
+        >>> class Reversed(MaplessHouse):
+        ...     def legal_actions(self, state):
+        ...         return super().legal_actions(state)[::-1]
+        >>> try:
+        ...     check_game(Reversed(), games=1)
+        ... except ConformanceError as error:
+        ...     print(error)
+        mapless-house seed 0 (sampled chance), step 0: legal actions are not distinct and sorted
+    """
 
 
 @attrs.frozen
@@ -42,6 +58,13 @@ class ConformanceReport:
         chance_events: chance events met in explicit-chance play.
         terminal: games that reached their end within ``max_steps``.
         outcomes: how many games ended with each outcome label.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.testing import check_game
+        >>> report = check_game(cardcrawl.load("mapless-house", max_turns=60), games=2, seed=3)
+        >>> report.games, report.steps, report.chance_events, report.terminal, report.outcomes
+        (4, 223, 84, 4, {'consumed': 4})
     """
 
     games: int
@@ -65,6 +88,14 @@ def check_state(game: Any, state: Any, where: str = "state") -> None:
 
     Raises:
         ConformanceError: naming the broken promise.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.testing import check_state
+        >>> game = cardcrawl.load("mapless-house")
+        >>> state = game.initial_state(seed=1, explicit_chance=True)
+        >>> check_state(game, state)  # a chance event: checks its probabilities too
+        >>> check_state(game, game.step(state, game.chance_outcomes(state)[0][0]))
     """
     to_move = game.current_player(state)
     legal = game.legal_actions(state)
@@ -202,6 +233,14 @@ def check_game(
 
     Raises:
         ConformanceError: naming the game, seed, step and broken promise.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.testing import check_game
+        >>> game = cardcrawl.load("escape-from-haydes", players=2, max_rounds=20)
+        >>> report = check_game(game, games=1)
+        >>> report.games, report.terminal == report.games, report.chance_events > 0
+        (2, True, True)
     """
     report: dict[str, Any] = {"games": 0, "steps": 0, "chance": 0, "terminal": 0, "outcomes": {}}
     for explicit in explicit_chance:

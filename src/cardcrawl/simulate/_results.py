@@ -35,6 +35,16 @@ class GameResult:
         decisions: the decisions taken (chance events not counted).
         figures: game-specific numbers, in a fixed order per game (for The Mapless House:
             ``turns``, ``house_size``, ``house_at_exit``, ``refused``, ``exit_distance``).
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.simulate import simulate
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> first = simulate(game, "heuristic", games=1, seed=1, workers=1).results[0]
+        >>> first.outcome, first.seed == cardcrawl.rng_derive(1, 0), first.figure("turns")
+        ('escaped', True, 5)
+        >>> first.to_row()["house_size"]
+        26
     """
 
     index: int
@@ -48,6 +58,12 @@ class GameResult:
 
     def figure(self, name: str) -> Figure:
         """The figure called ``name``.
+
+        Args:
+            name: a figure of the game, such as ``"turns"``.
+
+        Returns:
+            Its value in this game.
 
         Raises:
             KeyError: the game has no such figure.
@@ -83,6 +99,14 @@ class OutcomeRate:
         label: the outcome's label.
         count: games that ended so.
         rate: the rate with its Wilson 95% interval.
+
+    Examples:
+        >>> from cardcrawl.simulate import GameResult, Summary
+        >>> games = [GameResult(i, i, "escaped" if i < 3 else "consumed", (0.0,), None, (), 9)
+        ...          for i in range(4)]
+        >>> escaped = Summary.of(games).outcomes[0]
+        >>> escaped.label, escaped.count, escaped.rate.estimate
+        ('escaped', 3, 0.75)
     """
 
     label: str
@@ -102,6 +126,20 @@ class Summary:
         decisions: mean decisions per game.
         figures: each game-specific figure's mean.
         elapsed: wall-clock seconds the simulation took.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.simulate import simulate
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> summary = simulate(game, "heuristic", games=10, seed=1, workers=1).summary()
+        >>> [(o.label, o.count) for o in summary.outcomes]
+        [('escaped', 8), ('consumed', 2)]
+        >>> print(summary.format())  # doctest: +ELLIPSIS
+        10 games in ... s (... games/s)
+          escaped (8)            80.00% [49.02, 94.33]
+          consumed (2)           20.00% [5.67, 50.98]
+          mean return, player 0  0.800 [0.539, 1.061]
+        ...
     """
 
     games: int
@@ -114,7 +152,15 @@ class Summary:
 
     @classmethod
     def of(cls, results: Sequence[GameResult], elapsed: float = 0.0) -> Summary:
-        """Summarize some game results."""
+        """Summarize some game results.
+
+        Args:
+            results: the games, such as a :class:`SimulationResult`'s ``results``.
+            elapsed: the wall-clock seconds they took (0 if not timed).
+
+        Returns:
+            Their summary.
+        """
         n = len(results)
         counts: dict[str, int] = {}
         for r in results:
@@ -206,6 +252,16 @@ class SimulationResult:
         interrupted: the simulation was stopped early (Ctrl-C) and ``results`` holds the
             games finished by then.
         elapsed: wall-clock seconds taken.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.simulate import simulate
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> result = simulate(game, "heuristic", games=10, seed=1, workers=1)
+        >>> result.lineup, result.requested, len(result.results), result.interrupted
+        ('heuristic', 10, 10, False)
+        >>> result.rows()[0]["outcome"], result.to_data()["summary"]["games"]
+        ('escaped', 10)
     """
 
     game: str
@@ -295,9 +351,26 @@ def write_results(path: str | Path, simulations: Sequence[SimulationResult]) -> 
     CSV has one row per game, the lineup in the ``bots`` column; JSON is a list with one
     object per simulation (a single object for one simulation).
 
+    Args:
+        path: the file to write, ending in ``.csv`` or ``.json``.
+        simulations: the simulations to write, such as one per bot compared.
+
     Raises:
         ValueError: the extension is neither ``.csv`` nor ``.json``.
         OSError: the file cannot be written.
+
+    Examples:
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import cardcrawl
+        >>> from cardcrawl.simulate import simulate, write_results
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> runs = [simulate(game, bot, games=3, workers=1) for bot in ("random", "heuristic")]
+        >>> path = Path(tempfile.mkdtemp()) / "games.csv"
+        >>> write_results(path, runs)
+        >>> lines = path.read_text(encoding="utf-8").splitlines()
+        >>> len(lines), lines[1].split(",")[0], lines[-1].split(",")[0]
+        (7, 'random', 'heuristic')
     """
     path = Path(path)
     suffix = path.suffix.lower()

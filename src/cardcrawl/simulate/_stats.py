@@ -66,6 +66,14 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> Interval:
     where a rare outcome (a random bot's escapes) lives. With no trials the estimate and
     ends are ``nan``.
 
+    Args:
+        successes: how many trials had the outcome.
+        n: how many trials there were.
+        z: the normal quantile of the interval's confidence (1.96 for 95%).
+
+    Returns:
+        The rate ``successes / n`` with its interval.
+
     Examples:
         >>> from cardcrawl.simulate import wilson_interval
         >>> wilson_interval(0, 10_000).format(percent=True, digits=3)
@@ -92,6 +100,13 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
 
     ``s`` is the sample standard deviation. With fewer than two values the ends are
     ``nan`` (and the estimate too with none).
+
+    Args:
+        values: the sample.
+        z: the normal quantile of the interval's confidence (1.96 for 95%).
+
+    Returns:
+        The mean with its interval.
 
     Examples:
         >>> from cardcrawl.simulate import mean_interval
