@@ -1,0 +1,261 @@
+"""Gymnasium environments for the single-player games: The Mapless House and solo Haydes.
+
+Install with ``pip install "cardcrawl[gymnasium]"``. Importing this module registers the
+environments below with Gymnasium, so that ``gymnasium.make("cardcrawl/MaplessHouse-v0")``
+works; or build :class:`CardcrawlEnv` directly for any single-player game and options.
+
+* ``cardcrawl/MaplessHouse-v0``: ``mapless-house`` with ``max_turns=200``;
+* ``cardcrawl/EscapeFromHaydes-v0``: ``escape-from-haydes`` with ``max_rounds=100``;
+* ``cardcrawl/EscapeFromHaydesSoloTimer-v0``: ``escape-from-haydes-solo-timer`` (30 rounds);
+* ``cardcrawl/EscapeFromHaydesTuybe-v0``: ``escape-from-haydes-tuybe`` with ``max_rounds=100``;
+* ``cardcrawl/EscapeFromHaydesDenizens-v0``: ``escape-from-haydes-denizens`` with
+  ``max_rounds=100``.
+
+Keyword arguments of ``gymnasium.make`` override these options (``max_turns=None`` plays
+the standard rules, without a limit).
+
+The environment, in short:
+
+* **actions**: ``Discrete(num_actions)`` numbered by :func:`cardcrawl.encoding.encoding_for`;
+  only some are legal at each step, given by the mask ``info["action_mask"]`` (an int8
+  array) and by :meth:`CardcrawlEnv.action_masks` (a bool array, as sb3-contrib's
+  ``MaskablePPO`` expects);
+* **observations**: ``Box(0, 1, (n,), float32)``, the encoding of
+  ``game.observe(state, 0)``: only what the player may know;
+* **chance** is sampled inside :meth:`~CardcrawlEnv.step` from the game's own generator,
+  seeded by ``reset(seed=...)``: the same seed and actions give the same episode;
+* **reward**: 0 on every step but the last, which pays the game's return (1.0 for an
+  escape, 0.0 otherwise);
+* **termination**: the game ended by its rules (``terminated``); **truncation**: it
+  ended because its ``max_turns`` / ``max_rounds`` option ran out (``truncated``);
+* **illegal actions** end the episode with ``illegal_reward`` (-1.0) and
+  ``info["illegal_action"] = True``, as PettingZoo's classic games do; pass
+  ``illegal_action="raise"`` to get :class:`~cardcrawl.IllegalActionError` instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, cast
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+import cardcrawl
+from cardcrawl._errors import IllegalActionError, OptionsError
+from cardcrawl.encoding import Encoding, EncodingError, encoding_for
+
+__all__ = ["ENV_IDS", "CardcrawlEnv"]
+
+#: The environments registered with Gymnasium: id to ``CardcrawlEnv`` keyword arguments.
+ENV_IDS: dict[str, dict[str, Any]] = {
+    "cardcrawl/MaplessHouse-v0": {"game": "mapless-house", "max_turns": 200},
+    "cardcrawl/EscapeFromHaydes-v0": {"game": "escape-from-haydes", "max_rounds": 100},
+    "cardcrawl/EscapeFromHaydesSoloTimer-v0": {"game": "escape-from-haydes-solo-timer"},
+    "cardcrawl/EscapeFromHaydesTuybe-v0": {"game": "escape-from-haydes-tuybe", "max_rounds": 100},
+    "cardcrawl/EscapeFromHaydesDenizens-v0": {
+        "game": "escape-from-haydes-denizens",
+        "max_rounds": 100,
+    },
+}
+
+IllegalActionMode = Literal["terminate", "raise"]
+
+
+def _load_game(game: Any, options: dict[str, Any]) -> Any:
+    """The game named ``game`` loaded with ``options``, or ``game`` itself when loaded.
+
+    Raises:
+        OptionsError: options given together with an already loaded game.
+    """
+    if isinstance(game, str):
+        return cardcrawl.load(game, **options)
+    if options:
+        raise OptionsError(
+            f"options ({', '.join(sorted(options))}) go with a game name; "
+            f"{game!r} is loaded already"
+        )
+    return game
+
+
+def _check_illegal_mode(mode: Any) -> None:
+    """Raise :class:`~cardcrawl.OptionsError` unless ``mode`` is "terminate" or "raise"."""
+    if mode not in ("terminate", "raise"):
+        raise OptionsError(f"illegal_action is 'terminate' or 'raise', not {mode!r}")
+
+
+class CardcrawlEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
+    """A single-player cardcrawl game as a Gymnasium environment.
+
+    Args:
+        game: a registered game name (``"mapless-house"``...) or a loaded game.
+        render_mode: ``None`` or ``"ansi"`` (``render()`` returns the game's text picture).
+        illegal_action: ``"terminate"`` (the default) ends the episode on an illegal
+            action with ``illegal_reward``; ``"raise"`` raises
+            :class:`~cardcrawl.IllegalActionError` (an index outside the action space
+            raises :class:`~cardcrawl.encoding.EncodingError`).
+        illegal_reward: the reward of an illegal action in ``"terminate"`` mode.
+        **options: the game's options, with a game name (``max_turns=200``...).
+
+    Raises:
+        OptionsError: the game has more than one player (use the PettingZoo adapter), or
+            bad options.
+        EncodingError: the game has no encoding (not a built-in game).
+
+    Examples:
+        >>> from cardcrawl.adapters.gymnasium import CardcrawlEnv
+        >>> env = CardcrawlEnv("mapless-house", max_turns=50)
+        >>> obs, info = env.reset(seed=1)
+        >>> obs.shape == env.observation_space.shape, int(info["action_mask"].sum()) > 0
+        (True, True)
+        >>> action = int(info["action_mask"].argmax())  # the first legal action
+        >>> obs, reward, terminated, truncated, info = env.step(action)
+        >>> reward, terminated, truncated
+        (0.0, False, False)
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: Any = "mapless-house",
+        *,
+        render_mode: str | None = None,
+        illegal_action: IllegalActionMode = "terminate",
+        illegal_reward: float = -1.0,
+        **options: Any,
+    ) -> None:
+        loaded = _load_game(game, options)
+        encoding = encoding_for(loaded)
+        if loaded.num_players != 1:
+            raise OptionsError(
+                f"the Gymnasium adapter plays single-player games; {loaded.name} has "
+                f"{loaded.num_players} players here (use cardcrawl.adapters.pettingzoo)"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionsError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        _check_illegal_mode(illegal_action)
+        self.game: Any = loaded
+        self.encoding: Encoding = encoding
+        self.render_mode = render_mode
+        self.illegal_action: IllegalActionMode = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.action_space = spaces.Discrete(encoding.num_actions)
+        self.observation_space = spaces.Box(
+            low=0.0, high=1.0, shape=encoding.observation_shape, dtype=np.float32
+        )
+        self._state: Any = None
+        self._over = True
+
+    @property
+    def game_state(self) -> Any:
+        """The current cardcrawl state (``None`` before the first reset)."""
+        return self._state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Start a new game.
+
+        Args:
+            seed: seeds the environment's generator, which seeds the game.
+            options: ``{"stack": {...}}`` passes a stacked deck to the game's
+                ``initial_state`` (see the game's documentation for the sources).
+
+        Returns:
+            The first observation and ``info`` with the ``action_mask``.
+        """
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**63))
+        stack = (options or {}).get("stack")
+        self._state = self.game.initial_state(game_seed, stack=stack)
+        self._over = self.game.is_terminal(self._state)
+        return self._observation(), self._info()
+
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """Play the decision numbered ``action``, then any chance events that follow.
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``.
+
+        Raises:
+            IllegalActionError: the game is over (reset first), or, in ``"raise"`` mode,
+                the action is not legal now.
+            EncodingError: in ``"raise"`` mode, ``action`` is outside the action space.
+        """
+        game = self.game
+        if self._state is None or self._over:
+            raise IllegalActionError(
+                self._state, action, "a reset", (), "the episode is over: call reset()"
+            )
+        try:
+            move = self.encoding.decode_action(cast(int, action))  # numpy ints welcome
+            state = game.step(self._state, move)
+        except (EncodingError, IllegalActionError):
+            if self.illegal_action == "raise":
+                raise
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), self.illegal_reward, True, False, info
+        self._state = state
+        reward, terminated, truncated = 0.0, False, False
+        if game.is_terminal(state):
+            self._over = True
+            reward = float(game.returns(state)[0])
+            truncated = self.encoding.ended_by_limit(state)
+            terminated = not truncated
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions now, as a bool array (all False once the game is over)."""
+        return self._mask().astype(np.bool_)
+
+    def render(self) -> str | None:
+        """The game's text picture of the state in ``"ansi"`` mode, else ``None``."""
+        if self.render_mode != "ansi" or self._state is None:
+            return None
+        text: str = self.game.render(self._state)
+        return text
+
+    # ------------------------------------------------------------ helpers
+    def _vector(self, seat: int) -> NDArray[np.float32]:
+        # Filled from the nonzero entries: converting the whole tuple costs far more.
+        indices, values = self.encoding.encode_observation_sparse(
+            self.game.observe(self._state, seat)
+        )
+        vector = np.zeros(self.encoding.observation_shape, dtype=np.float32)
+        vector[list(indices)] = values
+        return vector
+
+    def _mask(self) -> NDArray[np.int8]:
+        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+        if not self._over:
+            mask[list(self.encoding.legal_indices(self._state))] = 1
+        return mask
+
+    def _observation(self) -> NDArray[np.float32]:
+        return self._vector(0)
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self._mask()}
+        outcome = self.game.outcome(self._state)
+        if outcome is not None:
+            info["outcome"] = outcome.label
+            if outcome.scores is not None:
+                info["score"] = outcome.scores[0]
+        return info
+
+
+def _register() -> None:
+    for env_id, kwargs in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id, entry_point="cardcrawl.adapters.gymnasium:CardcrawlEnv", kwargs=kwargs
+            )
+
+
+_register()

@@ -1,0 +1,1 @@
+"""Tests of the action/observation encodings and of the optional adapters."""
