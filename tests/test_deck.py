@@ -88,3 +88,16 @@ def test_drawing_a_deck_to_the_end_deals_every_card_once(cards: list[Card], seed
         dealt.append(card)
         deck = deck.take(card)
     assert Counter(dealt) == Counter(cards)
+
+
+@given(
+    cards=st.lists(st.sampled_from(standard_deck()), min_size=1, max_size=30),
+    top=st.integers(0, 3),
+    rng=st.integers(0, 2**64 - 1),
+)
+def test_draw_is_sample_then_take(cards: list[Card], top: int, rng: int) -> None:
+    # Deck.draw is the fast path of sampled play: it must be exactly sample + take.
+    deck = Deck.stacked_on(cards[:top], Deck.of(cards[top:]))
+    card, rest, new_rng = deck.draw(rng)
+    assert (card, new_rng) == deck.sample(rng)
+    assert rest == deck.take(card)

@@ -9,8 +9,8 @@ order given, with no chance at all; a card shuffled back in joins the unstacked 
 
 from __future__ import annotations
 
-import bisect
 import operator
+from bisect import bisect_left as _bisect_left
 from collections.abc import Iterable
 
 import attrs
@@ -25,7 +25,9 @@ _INDEX = operator.attrgetter("index")
 
 
 def _sorted_tuple(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards))
+    # Cards order by index: sorting on it with a C-level key gives the same order
+    # without calling Card.__lt__ at every comparison.
+    return tuple(sorted(cards, key=_INDEX))
 
 
 @attrs.frozen
@@ -59,7 +61,7 @@ class Deck:
         return len(self.stacked) + len(self.rest)
 
     def __bool__(self) -> bool:
-        return bool(self.stacked) or bool(self.rest)
+        return bool(self.stacked or self.rest)
 
     def __contains__(self, card: object) -> bool:
         return card in self.stacked or card in self.rest
@@ -92,6 +94,31 @@ class Deck:
         rng, i = rng_below(rng, len(self.rest))
         return self.rest[i], rng
 
+    def draw(self, rng: int) -> tuple[Card, Deck, int]:
+        """Draw at random and take the card: ``(card, deck after, new_rng)``.
+
+        Exactly :meth:`sample` then :meth:`take`, in one go: the card's place in the deck
+        is known from the draw, so it is not searched for again.
+
+        Examples:
+            >>> from cardcrawl import Deck, parse_cards
+            >>> deck = Deck.of(parse_cards("2S 3S 4S"))
+            >>> card, rest, rng = deck.draw(7)
+            >>> (card, rng) == deck.sample(7) and rest == deck.take(card)
+            True
+
+        Raises:
+            ValueError: the deck is empty.
+        """
+        stacked = self.stacked
+        if stacked:
+            return stacked[0], _make(stacked[1:], self.rest), rng
+        rest = self.rest
+        if not rest:
+            raise ValueError("cannot draw from an empty deck")
+        rng, i = rng_below(rng, len(rest))
+        return rest[i], _make((), rest[:i] + rest[i + 1 :]), rng
+
     def take(self, card: Card) -> Deck:
         """The deck after ``card`` is drawn from it.
 
@@ -99,31 +126,47 @@ class Deck:
             ValueError: ``card`` cannot be the next draw (not in the deck, or not the
                 next stacked card).
         """
-        if self.stacked:
-            if self.stacked[0] != card:
-                raise ValueError(
-                    f"the next card of this stacked deck is {self.stacked[0]}, not {card}"
-                )
-            return Deck._make(self.stacked[1:], self.rest)
-        # Bisect on the card index with a C-level key: comparing Card objects would call
-        # a Python method at every probe.
-        i = bisect.bisect_left(self.rest, card.index, key=_INDEX)
-        if i == len(self.rest) or self.rest[i] != card:
+        stacked = self.stacked
+        if stacked:
+            if stacked[0] != card:
+                raise ValueError(f"the next card of this stacked deck is {stacked[0]}, not {card}")
+            return _make(stacked[1:], self.rest)
+        # Bisect on the card index with a C-level key, and compare indexes: comparing
+        # Card objects would call a Python method at every probe.
+        rest = self.rest
+        index = card.index
+        i = _bisect_left(rest, index, key=_INDEX)
+        if i == len(rest) or rest[i].index != index:
             raise ValueError(f"{card} is not in the deck")
-        return Deck._make((), self.rest[:i] + self.rest[i + 1 :])
+        return _make((), rest[:i] + rest[i + 1 :])
 
     def shuffle_in(self, cards: Iterable[Card]) -> Deck:
         """The deck with ``cards`` shuffled into its unstacked rest."""
-        return Deck._make(self.stacked, _sorted_tuple((*self.rest, *cards)))
+        return _make(self.stacked, _sorted_tuple((*self.rest, *cards)))
 
     def unstacked(self) -> Deck:
         """The same cards with no known order: the deck as its holder would see it."""
-        return Deck._make((), self.cards)
+        return _make((), self.cards)
 
     @classmethod
     def _make(cls, stacked: tuple[Card, ...], rest: tuple[Card, ...]) -> Deck:
-        # Bypasses the sorting converter: callers pass an already sorted rest.
-        deck = object.__new__(cls)
-        object.__setattr__(deck, "stacked", stacked)
-        object.__setattr__(deck, "rest", rest)
+        """A deck from an already sorted ``rest``, bypassing the sorting converter."""
+        deck: Deck = _new(cls)
+        _set_stacked(deck, stacked)
+        _set_rest(deck, rest)
         return deck
+
+
+_new = object.__new__
+# The slots' own setters: a frozen class refuses ordinary assignment, and these are the
+# cheapest way around that while a new deck is being made.
+_set_stacked = Deck.__dict__["stacked"].__set__
+_set_rest = Deck.__dict__["rest"].__set__
+
+
+def _make(stacked: tuple[Card, ...], rest: tuple[Card, ...]) -> Deck:
+    """A new deck from ``stacked`` and an already sorted ``rest`` (no converter runs)."""
+    deck: Deck = _new(Deck)
+    _set_stacked(deck, stacked)
+    _set_rest(deck, rest)
+    return deck

@@ -23,6 +23,7 @@ Cell = tuple[int, int]
 _NEIGHBOURS: dict[Cell, tuple[Cell, Cell, Cell, Cell]] = {}
 _CELLS: dict[Cell, Cell] = {}
 _CACHE_LIMIT = 1 << 16
+_new = object.__new__
 
 
 def _shared_cell(cell: Cell) -> Cell:
@@ -36,6 +37,12 @@ def _shared_cell(cell: Cell) -> Cell:
 
 def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
     """The four cells touching ``cell``, in a fixed order (left, right, down, up).
+
+    Args:
+        cell: an ``(x, y)`` cell.
+
+    Returns:
+        Its four neighbours, left, right, down and up.
 
     Examples:
         >>> from cardcrawl import neighbours
@@ -59,6 +66,13 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
 def touching(a: Cell, b: Cell) -> bool:
     """True when the two cells share an edge.
 
+    Args:
+        a: an ``(x, y)`` cell.
+        b: another cell.
+
+    Returns:
+        Whether ``a`` and ``b`` are neighbours (a cell does not touch itself).
+
     Examples:
         >>> from cardcrawl import touching
         >>> touching((0, 0), (0, 1)), touching((0, 0), (1, 1))
@@ -69,6 +83,13 @@ def touching(a: Cell, b: Cell) -> bool:
 
 def distance(a: Cell, b: Cell) -> int:
     """Manhattan distance between two cells.
+
+    Args:
+        a: an ``(x, y)`` cell.
+        b: another cell.
+
+    Returns:
+        The number of steps from ``a`` to ``b`` moving between touching cells.
 
     Examples:
         >>> from cardcrawl import distance
@@ -125,16 +146,22 @@ class Grid(Mapping[Cell, Card]):
         Raises:
             ValueError: the cell already holds a card.
         """
-        if cell in self._cards:
-            raise ValueError(f"cell {cell} already holds {self._cards[cell]}")
-        cards = dict(self._cards)
+        cards = self._cards
+        if cell in cards:
+            raise ValueError(f"cell {cell} already holds {cards[cell]}")
+        cards = cards.copy()
         cards[cell] = card
-        frontier = dict(self._frontier)
+        frontier = self._frontier.copy()
         frontier.pop(cell, None)
+        get = frontier.get
         for n in neighbours(cell):
             if n not in cards:
-                frontier[n] = frontier.get(n, 0) + 1
-        return Grid._build(cards, frontier)
+                frontier[n] = get(n, 0) + 1
+        grid = _new(Grid)
+        grid._cards = cards
+        grid._frontier = frontier
+        grid._hash = None
+        return grid
 
     def replace(self, cell: Cell, card: Card) -> Grid:
         """A new grid with the card on an occupied ``cell`` swapped for ``card``.
@@ -147,6 +174,18 @@ class Grid(Mapping[Cell, Card]):
         cards = dict(self._cards)
         cards[cell] = card
         return Grid._build(cards, self._frontier)
+
+    @property
+    def cards(self) -> Mapping[Cell, Card]:
+        """The cards by cell, read-only: the grid itself, without a method call per lookup.
+
+        Examples:
+            >>> from cardcrawl import Card, Grid
+            >>> cards = Grid({(0, 0): Card.parse("AD")}).cards
+            >>> cards.get((0, 0)), (1, 0) in cards
+            (Card.parse('AD'), False)
+        """
+        return self._cards
 
     @property
     def frontier(self) -> Mapping[Cell, int]:

@@ -30,6 +30,9 @@ _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 _MUL1 = 0xBF58476D1CE4E5B9
 _MUL2 = 0x94D049BB133111EB
+# rng_below's rejection limit for each small n, worked out once.
+_SMALL = 256
+_LIMITS = tuple((1 << 64) - (1 << 64) % n if n else 0 for n in range(_SMALL))
 
 
 def rng_from_seed(seed: int) -> int:
@@ -59,7 +62,7 @@ def rng_below(state: int, n: int) -> tuple[int, int]:
     if n <= 1 << 64:
         # Reject the top sliver of outputs that would favour small values. The body of
         # rng_next is repeated here: this is the hottest call of sampled play.
-        limit = (1 << 64) - (1 << 64) % n
+        limit = _LIMITS[n] if n < _SMALL else (1 << 64) - (1 << 64) % n
         while True:
             state = (state + _GAMMA) & _MASK
             z = ((state ^ (state >> 30)) * _MUL1) & _MASK

@@ -6,9 +6,12 @@ rulings (``M-x``) of the project's normative reading, RULINGS.md.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
+
+import attrs
 
 from cardcrawl._cards import Card, Suit, parse_cards
 from cardcrawl._deck import Deck
@@ -39,6 +42,8 @@ from cardcrawl.mapless._events import (
 )
 from cardcrawl.mapless._render import render
 from cardcrawl.mapless._rules import (
+    _CORRIDOR,
+    _ROOM,
     card_value,
     corridor_cells,
     exit_candidates,
@@ -56,6 +61,7 @@ from cardcrawl.mapless._state import (
     EXIT,
     MIND_CARDS,
     NARRATIVE_CARDS,
+    PLACEABLE_CARDS,
     SPADE_STALKER,
     Ending,
     MaplessObservation,
@@ -69,32 +75,83 @@ __all__ = ["RULES_VERSION", "MaplessHouse"]
 #: Changes whenever the behaviour of the rules changes (records carry it).
 RULES_VERSION = "1"
 
-_MOVE, _PLACE, _PLACE_EXIT, _OVER = Phase.MOVE, Phase.PLACE, Phase.PLACE_EXIT, Phase.OVER
+# Enum members as module constants: in Python 3.11 ``Phase.DRAW`` is a descriptor call,
+# several times slower than reading a global, and the rules name phases constantly.
+_DRAW, _PLACE, _PLACE_EXIT, _MOVE = Phase.DRAW, Phase.PLACE, Phase.PLACE_EXIT, Phase.MOVE
+_DRAW_MIND, _DRAW_BODY, _OVER = Phase.DRAW_MIND, Phase.DRAW_BODY, Phase.OVER
+_ESCAPED, _CONSUMED, _LOST = Ending.ESCAPED, Ending.CONSUMED, Ending.LOST
+_SPADES, _CLUBS = Suit.SPADES, Suit.CLUBS
 _ALL_CARDS = Counter(Card(i) for i in range(52))
 
 Events = list[MaplessEvent]
 
-# Actions are immutable values, so the ones made over and over are made once.
+_A = TypeVar("_A", Place, Move)
+
+
+class _Interned(dict[Cell, _A]):
+    """The one action of a kind for each cell, made the first time it is asked for."""
+
+    def __init__(self, kind: type[_A]) -> None:
+        super().__init__()
+        self.kind: type[_A] = kind
+
+    def __missing__(self, cell: Cell) -> _A:
+        action = self[cell] = self.kind(cell)
+        return action
+
+
+# Actions are immutable values, so the ones made over and over are made once; looking
+# them up with map(table.__getitem__, cells) runs the loop in C.
 _DRAWS = tuple(Draw(Card(i)) for i in range(52))
-_PLACES: dict[Cell, Place] = {}
-_MOVES: dict[Cell, Move] = {}
-
-
-def _place_action(cell: Cell) -> Place:
-    action = _PLACES.get(cell)
-    if action is None:
-        action = _PLACES[cell] = Place(cell)
-    return action
-
-
-def _move_action(cell: Cell) -> Move:
-    action = _MOVES.get(cell)
-    if action is None:
-        action = _MOVES[cell] = Move(cell)
-    return action
+_PLACES: _Interned[Place] = _Interned(Place)
+_MOVES: _Interned[Move] = _Interned(Move)
+_EXIT_INDEX = EXIT.index
+# Events that depend on the card only are made once too, and so are the most common
+# ones with one small number or nothing at all.
+_CARDS_DRAWN = tuple(CardDrawn(Card(i)) for i in range(52))
+_SHUFFLED_BACK = ExitShuffledBack()
+_TURNS = 256
+_TURNS_STARTED = tuple(TurnStarted(turn) for turn in range(_TURNS))
+# Looked up by card index in every Encounter.
+_VALUES = tuple(card_value(Card(i)) for i in range(52))
+_IS_HEART = tuple(Card(i).suit is Suit.HEARTS for i in range(52))
+_IS_DIAMOND = tuple(Card(i).suit is Suit.DIAMONDS for i in range(52))
 
 
 _evolve = replacer(MaplessState)
+_FIELDS = frozenset(a.name for a in attrs.fields(MaplessState) if a.init)
+_SIZE = len(_FIELDS) + 1  # the fields and the private _memo
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _next(state: MaplessState, events: Events, **changes: Any) -> MaplessState:
+    """The state after ``changes``, in the middle of a step whose events are ``events``.
+
+    A step of sampled play runs through several rule steps and chance draws, and each
+    rule step used to build a state of its own. Only the step's first state is built
+    now: it holds the step's own ``events`` list (a finished state holds a tuple), and
+    a state holding that very list was made during this step and has been seen by
+    nobody else, so the later changes of the step are made to it in place. The engine
+    then finishes it (generator, events tuple) before anyone sees it. The state the
+    step was given is never changed: it holds an older events tuple.
+    """
+    fields = state.__dict__
+    if fields["events"] is events:
+        fields.update(changes)
+        # An unknown name would have added a key (cheaper to test than the names).
+        assert len(fields) == _SIZE, f"unknown fields {set(changes) - _FIELDS}"
+        if fields["_memo"]:
+            fields["_memo"] = {}  # nothing derived from the old values may survive
+        return state
+    fields = fields.copy()
+    fields.update(changes)
+    assert len(fields) == _SIZE, f"unknown fields {set(changes) - _FIELDS}"
+    fields["events"] = events
+    fields["_memo"] = {}
+    result: MaplessState = _new(MaplessState)
+    _set(result, "__dict__", fields)
+    return result
 
 
 class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
@@ -122,7 +179,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     options_type: ClassVar[type[Any]] = MaplessOptions
     state_type: ClassVar[type[Any]] = MaplessState
     action_type: ClassVar[Any] = (Place, PlaceExit, Move, Draw)
-    # Every rule step below builds its result with _evolve, never returning a state
+    # Every rule step below builds its result with _next, never returning a state
     # it was given, so the engine may finish each step's last state in place.
     _fresh_states: ClassVar[bool] = True
     #: The chance sources a stack may name, each with the cards of its deck.
@@ -133,6 +190,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     }
 
     options: MaplessOptions
+
+    @functools.cached_property
+    def _dread_lines(self) -> dict[int, str]:
+        """The options' dread line of each card that can be placed, by card index."""
+        return {card.index: self.options.dread_line(card) for card in PLACEABLE_CARDS}
 
     @property
     def num_players(self) -> int:
@@ -155,7 +217,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         }
         # M-2: the Entrance at (0, 0) with the player on it; Stalkers off the table.
         return MaplessState(
-            phase=Phase.DRAW, turn=0, table=Grid({ENTRANCE_CELL: ENTRANCE}), closed=frozenset(),
+            phase=_DRAW, turn=0, table=Grid({ENTRANCE_CELL: ENTRANCE}), closed=frozenset(),
             last_room=None, narrative=decks["narrative"], mind=decks["mind"],
             body=decks["body"], mind_aside=(), body_aside=(), refused=(), held=(), drawn=None,
             mind_card=None, player=ENTRANCE_CELL, exit_cell=None, spade=None, club=None,
@@ -182,6 +244,10 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         return Deck(order, tuple(left.elements()))
 
     # ---------------------------------------------------- protocol hooks
+    def is_terminal(self, state: MaplessState) -> bool:
+        """True once the game is over."""
+        return state.phase is _OVER
+
     def _to_move(self, state: MaplessState) -> int:
         # Identity tests: hashing an enum member is a Python-level call, and this is hot.
         phase = state.phase
@@ -191,20 +257,20 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def _decisions(self, state: MaplessState) -> tuple[Action, ...]:
         phase = state.phase
-        if phase is Phase.MOVE:
-            return tuple(_move_action(c) for c in sorted(state.table.touching_cards(state.player)))
-        if phase is Phase.PLACE:
+        if phase is _MOVE:
+            return tuple(map(_MOVES.__getitem__, sorted(state.table.touching_cards(state.player))))
+        if phase is _PLACE:
             assert state.drawn is not None
-            return tuple(_place_action(c) for c in self._legal_cells(state, state.drawn))
-        if phase is Phase.PLACE_EXIT:
+            return tuple(map(_PLACES.__getitem__, self._legal_cells(state, state.drawn)))
+        if phase is _PLACE_EXIT:
             return tuple(PlaceExit(c) for c in exit_candidates(state.table))
         return ()
 
     def _deck_drawn(self, state: MaplessState) -> Deck:
         phase = state.phase
-        if phase is Phase.DRAW:
+        if phase is _DRAW:
             return state.narrative
-        return state.mind if phase is Phase.DRAW_MIND else state.body
+        return state.mind if phase is _DRAW_MIND else state.body
 
     def _chances(self, state: MaplessState) -> tuple[tuple[Action, int], ...]:
         return tuple((_DRAWS[card.index], w) for card, w in self._deck_drawn(state).outcomes())
@@ -216,55 +282,113 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def _describe(self, state: MaplessState) -> str:
         phase = state.phase
         return {
-            Phase.DRAW: "the chance draw of the top Narrative card",
-            Phase.PLACE: f"the player to choose where {state.drawn} goes (place X,Y)",
-            Phase.PLACE_EXIT: "the player to choose the Exit's cell (exit X,Y)",
-            Phase.MOVE: "the player to move to a touching card (move X,Y)",
-            Phase.DRAW_MIND: "the chance draw of the top Mind card",
-            Phase.DRAW_BODY: "the chance draw of the top Body card",
-            Phase.OVER: "nothing: the game is over",
+            _DRAW: "the chance draw of the top Narrative card",
+            _PLACE: f"the player to choose where {state.drawn} goes (place X,Y)",
+            _PLACE_EXIT: "the player to choose the Exit's cell (exit X,Y)",
+            _MOVE: "the player to move to a touching card (move X,Y)",
+            _DRAW_MIND: "the chance draw of the top Mind card",
+            _DRAW_BODY: "the chance draw of the top Body card",
+            _OVER: "nothing: the game is over",
         }[phase]
 
     def _apply(self, state: MaplessState, action: Action, events: Events) -> MaplessState:
         phase = state.phase
-        if phase is Phase.DRAW:
-            assert isinstance(action, Draw)
-            return self._narrative_drawn(state, action.card, events)
-        if phase is Phase.PLACE:
+        if phase is _PLACE:
             assert isinstance(action, Place)
             return self._place(state, action.cell, events)
-        if phase is Phase.PLACE_EXIT:
+        if phase is _PLACE_EXIT:
             assert isinstance(action, PlaceExit)
             return self._open_exit(state, action.cell, events)
-        if phase is Phase.MOVE:
+        if phase is _MOVE:
             assert isinstance(action, Move)
             return self._move(state, action.cell, events)
         assert isinstance(action, Draw)
         card = action.card
-        if phase is Phase.DRAW_MIND:
-            return self._enter_body_draw(state, events, mind=state.mind.take(card), mind_card=card)
-        return self._encounter(state, card, events, body=state.body.take(card))
+        return self._drawn(state, card, self._deck_drawn(state).take(card), events)
+
+    def _drawn(self, state: MaplessState, card: Card, deck: Deck, events: Events) -> MaplessState:
+        """``card`` was drawn from the deck the state waits on, which ``deck`` now is."""
+        phase = state.phase
+        if phase is _DRAW:
+            return self._narrative_drawn(state, card, deck, events)
+        if phase is _DRAW_MIND:
+            return self._enter_body_draw(state, events, mind=deck, mind_card=card)
+        return self._encounter(state, card, events, body=deck)
+
+    def step(self, state: MaplessState, action: Action) -> MaplessState:
+        """The state after ``action``; ``state`` itself never changes.
+
+        Exactly :meth:`cardcrawl.GameBase.step`, faster in sampled play: when ``action``
+        is among the legal actions kept with ``state`` (as it is when taken from
+        :meth:`legal_actions`), the draws that follow are made here, each with
+        ``Deck.draw`` (the engine's draw, with the card taken from the deck at once),
+        and applied to the one state the step builds, rather than through the engine's
+        generic loop. Same draws, in the same order: the same games.
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl import GameBase
+            >>> game = cardcrawl.load("mapless-house", max_turns=50)
+            >>> def play(step):
+            ...     states = [game.initial_state(seed=3)]
+            ...     while not game.is_terminal(states[-1]):
+            ...         states.append(step(states[-1], game.legal_actions(states[-1])[-1]))
+            ...     return states
+            >>> fast = play(game.step)
+            >>> fast == play(lambda state, action: GameBase.step(game, state, action))
+            True
+            >>> len(fast) > 20
+            True
+
+        Raises:
+            IllegalActionError: ``action`` is not legal here; nothing has changed.
+        """
+        legal = state._memo.get("legal")
+        if legal is None or state.explicit_chance or action not in legal:
+            return super().step(state, action)
+        events: Events = []
+        new = self._apply(state, action, events)
+        rng = state.rng
+        phase = new.phase
+        while phase is _DRAW or phase is _DRAW_MIND or phase is _DRAW_BODY:
+            if phase is _DRAW:
+                card, deck, rng = new.narrative.draw(rng)
+            elif phase is _DRAW_MIND:
+                card, deck, rng = new.mind.draw(rng)
+            else:
+                card, deck, rng = new.body.draw(rng)
+            new = self._drawn(new, card, deck, events)
+            phase = new.phase
+        # Finished as the engine's _settle finishes a state that nobody else has seen:
+        # every rule step builds a new state (or changes one built in this step).
+        assert new is not state
+        fields = new.__dict__
+        fields["rng"] = rng
+        fields["events"] = tuple(events)
+        return new
 
     # ---------------------------------------------------------- building
     def _legal_cells(self, state: MaplessState, card: Card) -> list[Cell]:
-        if is_corridor(card):
+        if _CORRIDOR[card.index]:  # is_corridor, without the call
             return corridor_cells(state.table, state.closed, state.last_room)
         return room_cells(state.table, state.closed)
 
-    def _narrative_drawn(self, state: MaplessState, card: Card, events: Events) -> MaplessState:
-        narrative = state.narrative.take(card)
-        events.append(CardDrawn(card))
-        if card == EXIT:
+    def _narrative_drawn(
+        self, state: MaplessState, card: Card, narrative: Deck, events: Events
+    ) -> MaplessState:
+        """``card`` was drawn from the Narrative deck, which ``narrative`` now is."""
+        events.append(_CARDS_DRAWN[card.index])
+        if card.index == _EXIT_INDEX:
             if not _black_suit_exhausted(narrative):
                 # M-10: too early; back into the deck, and the next draw is chance again.
-                events.append(ExitShuffledBack())
-                return _evolve(state, narrative=narrative.shuffle_in((EXIT,)))
+                events.append(_SHUFFLED_BACK)
+                return _next(state, events, narrative=narrative.shuffle_in((EXIT,)))
             candidates = exit_candidates(state.table)
             if len(candidates) == 1:
-                state = _evolve(state, narrative=narrative, drawn=EXIT)
+                state = _next(state, events, narrative=narrative, drawn=EXIT)
                 return self._open_exit(state, candidates[0], events, candidates)
             # M-11: the player breaks the tie.
-            state = _evolve(state, narrative=narrative, drawn=EXIT, phase=Phase.PLACE_EXIT)
+            state = _next(state, events, narrative=narrative, drawn=EXIT, phase=_PLACE_EXIT)
             state._memo["legal"] = tuple(PlaceExit(c) for c in candidates)
             return state
         cells = self._legal_cells(state, card)
@@ -274,30 +398,33 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             return self._after_narrative(state, events, narrative=narrative, refused=refused)
         # M-8: a decision even when only one cell is legal. The cells are known already,
         # so the new state's legal actions are filled in rather than found again.
-        state = _evolve(state, narrative=narrative, drawn=card, phase=Phase.PLACE)
-        places = _PLACES
-        state._memo["legal"] = tuple([places.get(c) or _place_action(c) for c in cells])
+        state = _next(state, events, narrative=narrative, drawn=card, phase=_PLACE)
+        state._memo["legal"] = tuple(map(_PLACES.__getitem__, cells))
         return state
 
     def _place(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
         card = state.drawn
         assert card is not None
         table = state.table.place(cell, card)
-        events.append(CardPlaced(card, cell, self.options.dread_line(card)))
+        events.append(CardPlaced(card, cell, self._dread_lines[card.index]))
+        closed = state.closed
+        closing = newly_closed(table, cell)
+        if closing:  # most placements close nothing: then the frozen set is shared
+            closed = closed | closing
         return self._after_narrative(
             state,
             events,
             table=table,
-            closed=state.closed | newly_closed(table, cell),
-            last_room=cell if is_room(card) else state.last_room,
+            closed=closed,
+            last_room=cell if _ROOM[card.index] else state.last_room,  # is_room
             drawn=None,
         )
 
     def _after_narrative(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
         """The drawn card is dealt with: apply ``changes`` and go on to what follows."""
-        if not state.is_hunting:
-            return _evolve(state, phase=Phase.DRAW, **changes)  # M-9: phase one draws again
-        return self._move_step(_evolve(state, **changes), events)  # M-12: step 2 follows
+        if state.exit_cell is None:  # not hunting yet
+            return _next(state, events, phase=_DRAW, **changes)  # M-9: phase one draws again
+        return self._move_step(_next(state, events, **changes), events)  # M-12: step 2 follows
 
     def _open_exit(
         self,
@@ -311,29 +438,30 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         table = state.table.place(cell, EXIT)
         events.append(ExitPlaced(cell, tuple(candidates), self.options.dread_line(EXIT)))
         # M-11: the ♠A waits on the Exit; M-12: the hunt opens with a lone Move.
-        return _evolve(
+        return _next(
             state,
+            events,
             table=table,
             closed=(state.closed - {cell}) | newly_closed(table, cell),
             drawn=None,
             exit_cell=cell,
             spade=cell,
-            phase=Phase.MOVE,
+            phase=_MOVE,
         )
 
     # ------------------------------------------------------------- hunt
     def _begin_turn(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
         turn = state.turn + 1
-        events.append(TurnStarted(turn))
+        events.append(_TURNS_STARTED[turn] if turn < _TURNS else TurnStarted(turn))
         if state.narrative:
-            return _evolve(state, turn=turn, phase=Phase.DRAW, **changes)  # M-13: Expand
-        return self._move_step(_evolve(state, turn=turn, **changes), events)  # M-13: no draw
+            return _next(state, events, turn=turn, phase=_DRAW, **changes)  # M-13: Expand
+        return self._move_step(_next(state, events, turn=turn, **changes), events)  # M-13: no draw
 
     def _move_step(self, state: MaplessState, events: Events) -> MaplessState:
         if state.held:
             events.append(MoveSkipped(state.player))  # M-16
             return self._enter_mind_draw(state, events)
-        return _evolve(state, phase=Phase.MOVE)
+        return _next(state, events, phase=_MOVE)
 
     # From here on, the steps of a turn hand each other the ``changes`` made so far
     # instead of building a state at every step: one state is built where the turn
@@ -344,19 +472,25 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         # M-14, M-20: walking into a Stalker is fatal; the Exit is only safe when empty.
         for stalker, where in ((SPADE_STALKER, state.spade), (CLUB_STALKER, state.club)):
             if where == cell:
-                return self._finish(state, Ending.CONSUMED, events, stalker, player=cell)
+                return self._finish(state, _CONSUMED, events, stalker, player=cell)
         if cell == state.exit_cell:
-            return self._finish(state, Ending.ESCAPED, events, player=cell)
+            return self._finish(state, _ESCAPED, events, player=cell)
         if state.turn == 0:
             return self._begin_turn(state, events, player=cell)  # M-12: a lone opening Move
         return self._enter_mind_draw(state, events, player=cell)
 
     def _enter_mind_draw(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
         if state.mind:
-            return _evolve(state, phase=Phase.DRAW_MIND, **changes)
+            return _next(state, events, phase=_DRAW_MIND, **changes)
         mind, aside = _refill(state.mind_aside, "Mind", events)
-        state = _evolve(
-            state, mind=mind, mind_aside=aside, ran_dry=True, phase=Phase.DRAW_MIND, **changes
+        state = _next(
+            state,
+            events,
+            mind=mind,
+            mind_aside=aside,
+            ran_dry=True,
+            phase=_DRAW_MIND,
+            **changes,
         )
         if not mind:
             return self._enter_body_draw(state, events, mind_card=None)  # M-17: 0
@@ -364,10 +498,16 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def _enter_body_draw(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
         if state.body:
-            return _evolve(state, phase=Phase.DRAW_BODY, **changes)
+            return _next(state, events, phase=_DRAW_BODY, **changes)
         body, aside = _refill(state.body_aside, "Body", events)
-        state = _evolve(
-            state, body=body, body_aside=aside, ran_dry=True, phase=Phase.DRAW_BODY, **changes
+        state = _next(
+            state,
+            events,
+            body=body,
+            body_aside=aside,
+            ran_dry=True,
+            phase=_DRAW_BODY,
+            **changes,
         )
         if not body:
             return self._encounter(state, None, events)  # M-17: 0
@@ -377,22 +517,27 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         self, state: MaplessState, body_card: Card | None, events: Events, **changes: Any
     ) -> MaplessState:
         # M-15: the turned cards plus every card already holding the player.
-        turned = tuple(c for c in (state.mind_card, body_card) if c is not None)
-        involved = state.held + turned
-        total = sum(card_value(c) for c in involved)
-        threshold = card_value(state.table[state.player])  # the aces (Entrance, Exit): 0
+        mind_card, holding = state.mind_card, state.held
+        involved = holding
+        if mind_card is not None:
+            involved += (mind_card,)
+        if body_card is not None:
+            involved += (body_card,)
+        values = _VALUES
+        total = sum([values[c.index] for c in involved])
+        threshold = values[state.table.cards[state.player].index]  # the aces: 0
         held = total < threshold
-        events.append(Encounter(state.mind_card, body_card, state.held, total, threshold, held))
+        events.append(Encounter(mind_card, body_card, holding, total, threshold, held))
         changes["mind_card"] = None
         if held:
             changes["held"] = involved  # M-16
         else:
             changes["held"] = ()
             changes["mind_aside"] = state.mind_aside + tuple(
-                c for c in involved if c.suit is Suit.HEARTS
+                [c for c in involved if _IS_HEART[c.index]]
             )
             changes["body_aside"] = state.body_aside + tuple(
-                c for c in involved if c.suit is Suit.DIAMONDS
+                [c for c in involved if _IS_DIAMOND[c.index]]
             )
         return self._stalkers(state, events, **changes)
 
@@ -410,22 +555,22 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             changes["spade"] = spade
             changes["spade_left_exit"] = left
             if spade == player:
-                return self._finish(state, Ending.CONSUMED, events, SPADE_STALKER, **changes)
+                return self._finish(state, _CONSUMED, events, SPADE_STALKER, **changes)
         if club is not None:
             target = stalker_step(club, player)
             events.append(StalkerStepped(CLUB_STALKER, club, target))
             changes["club"] = club = target
             if club == player:
-                return self._finish(state, Ending.CONSUMED, events, CLUB_STALKER, **changes)
+                return self._finish(state, _CONSUMED, events, CLUB_STALKER, **changes)
         elif changes.get("ran_dry", state.ran_dry):
             # M-17: the ♣A arrives at the end of the turn the first deck ran dry.
             changes["club"] = club = ENTRANCE_CELL
             events.append(StalkerArrived(CLUB_STALKER, club))
             if club == player:
-                return self._finish(state, Ending.CONSUMED, events, CLUB_STALKER, **changes)
+                return self._finish(state, _CONSUMED, events, CLUB_STALKER, **changes)
         limit = self.options.max_turns
         if limit is not None and state.turn >= limit:
-            return self._finish(state, Ending.LOST, events, **changes)  # M-22
+            return self._finish(state, _LOST, events, **changes)  # M-22
         return self._begin_turn(state, events, **changes)
 
     def _finish(
@@ -438,21 +583,21 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     ) -> MaplessState:
         score = state.score  # M-21: the table is never among the changes of a finish
         player = changes.get("player", state.player)
-        if ending is Ending.ESCAPED:
+        if ending is _ESCAPED:
             events.append(Escaped(player, score))
-        elif ending is Ending.CONSUMED:
+        elif ending is _CONSUMED:
             assert stalker is not None
             events.append(Consumed(stalker, player, score))
         else:
             events.append(LostInTheHouse(state.turn, score))
-        return _evolve(state, ending=ending, phase=Phase.OVER, **changes)
+        return _next(state, events, ending=ending, phase=_OVER, **changes)
 
     # ------------------------------------------------------- the rest
     def outcome(self, state: MaplessState) -> Outcome | None:
         """``escaped`` (return 1), ``consumed`` or ``lost`` (return 0), with the score."""
         if state.ending is None:
             return None
-        escaped = state.ending is Ending.ESCAPED
+        escaped = state.ending is _ESCAPED
         return Outcome(
             label=state.ending.value,
             returns=(1.0 if escaped else 0.0,),
@@ -534,8 +679,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
 def _black_suit_exhausted(narrative: Deck) -> bool:
     """M-10: all twelve cards of spades, or of clubs, have left the Narrative deck."""
-    suits = {c.suit for c in narrative.cards}
-    return Suit.SPADES not in suits or Suit.CLUBS not in suits
+    # The cards are sorted suit by suit, spades first and clubs last (the Narrative deck
+    # holds no joker): spades are left exactly when the lowest card is one, and clubs
+    # exactly when the highest is. This is asked at every early draw of the Exit.
+    cards = narrative.cards
+    return not cards or cards[0].suit is not _SPADES or cards[-1].suit is not _CLUBS
 
 
 def _refill(aside: tuple[Card, ...], name: str, events: Events) -> tuple[Deck, tuple[Card, ...]]:

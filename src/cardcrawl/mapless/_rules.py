@@ -55,10 +55,13 @@ def newly_closed(table: Grid, placed: Cell) -> set[Cell]:
     reach two touching cards and close their empty neighbours.
     """
     closed: set[Cell] = set()
+    cards = table.cards
     for n in neighbours(placed):
-        card = table.get(n)
-        if card is not None and _CORRIDOR[card.index] and table.degree(n) >= 2:
-            closed.update(m for m in neighbours(n) if m not in table)
+        card = cards.get(n)
+        if card is not None and _CORRIDOR[card.index]:
+            empty = [m for m in neighbours(n) if m not in cards]
+            if len(empty) <= 2:  # two touching cards or more, of its four neighbours
+                closed.update(empty)
     return closed
 
 
@@ -72,17 +75,19 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
         >>> corridor_cells(table, frozenset(), last_room=(1, 0))
         [(1, -1), (1, 1), (2, 0)]
     """
-    cells = [c for c, n in table.frontier.items() if n == 1 and c not in closed]
+    frontier = table.frontier
     if last_room is not None and table.degree(last_room) < 2:
-        pulled = neighbours(last_room)
-        cells = [c for c in cells if c in pulled]
+        # Pulled to the room: only its four neighbours can qualify.
+        cells = [c for c in neighbours(last_room) if frontier.get(c) == 1 and c not in closed]
+    else:
+        cells = [c for c, n in frontier.items() if n == 1 and c not in closed]
     cells.sort()
     return cells
 
 
 def room_cells(table: Grid, closed: frozenset[Cell]) -> list[Cell]:
     """Legal cells for a drawn room (M-5, M-6), sorted. Rooms are never pulled (M-7)."""
-    cells = [c for c in table.frontier if c not in closed]
+    cells = list(table.frontier.keys() - closed)
     cells.sort()
     return cells
 
