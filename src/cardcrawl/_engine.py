@@ -42,6 +42,12 @@ def replacer(cls: type[T]) -> Callable[..., T]:
     slotted class, every field is read with one ``attrgetter`` and the class's own
     ``__init__`` runs.
 
+    Args:
+        cls: a frozen attrs class.
+
+    Returns:
+        A function of an instance and keyword changes that returns the changed copy.
+
     Examples:
         >>> import attrs
         >>> from cardcrawl._engine import replacer
@@ -89,6 +95,28 @@ def memo(state: Any, key: str, compute: Any) -> Any:
 
     States keep a private ``_memo`` dict (excluded from equality, hashing and saving):
     the state itself never changes, only this cache of what can be derived from it.
+
+    Args:
+        state: an object with a ``_memo`` dict.
+        key: the name of the derived value.
+        compute: a function of no arguments computing it, called only on a miss.
+
+    Returns:
+        The cached value, or the newly computed one.
+
+    Examples:
+        >>> import attrs
+        >>> from cardcrawl._engine import memo
+        >>> @attrs.frozen(slots=False)
+        ... class Box:
+        ...     value: int
+        ...     _memo: dict = attrs.field(factory=dict, init=False, eq=False, repr=False)
+        >>> box, calls = Box(3), []
+        >>> def square():
+        ...     calls.append(1)
+        ...     return box.value**2
+        >>> memo(box, "square", square), memo(box, "square", square), len(calls)
+        (9, 9, 1)
     """
     cache: dict[str, Any] = state._memo
     try:
@@ -101,9 +129,80 @@ def memo(state: Any, key: str, compute: Any) -> Any:
 class GameBase(abc.ABC, Generic[S, A, O]):
     """The :class:`~cardcrawl.Game` protocol, implemented once on top of a few hooks.
 
-    Subclasses set :attr:`name`, :attr:`rules_version`, :attr:`state_type` and
-    :attr:`action_type`, and implement the abstract hooks. Hooks may assume that the
-    state is consistent and, for :meth:`_apply`, that the action is legal.
+    A game subclasses this, sets the class attributes ``game_name`` (its registry
+    name), ``rules_version``, ``options_type`` (an :class:`~cardcrawl.OptionsBase`
+    subclass), ``state_type`` (a frozen attrs class with the fields ``rng``,
+    ``explicit_chance`` and ``events`` and a private ``_memo`` dict) and
+    ``action_type`` (a class, or a tuple of classes), and implements the abstract
+    methods. Everything else the protocol promises is written here once. Hooks may
+    assume that the state is consistent and, for ``_apply``, that the action is legal.
+
+    The private hooks, and the public methods built on them:
+
+    - ``_new_state(rng, explicit_chance, stack)``: the setup, behind ``initial_state``;
+    - ``_to_move(state)``: a player, ``CHANCE`` or ``TERMINAL``, behind
+      ``current_player`` and ``is_terminal``;
+    - ``_decisions(state)``: the legal decisions, sorted, behind ``legal_actions``,
+      ``check`` and ``is_legal``;
+    - ``_chances(state)``: each chance outcome with an integer weight, behind
+      ``chance_outcomes`` and the draws of sampled play (``_sample`` may be overridden
+      to draw faster, never differently);
+    - ``_apply(state, action, events)``: one decision or chance outcome, behind ``step``;
+    - ``_describe(state)``: what the state waits for, behind ``describe`` and the
+      messages of :class:`~cardcrawl.IllegalActionError`;
+    - ``_validate_loaded(state)`` (optional): the rules' invariants, checked by
+      ``state_from_data``.
+
+    ``num_players``, ``outcome``, ``observe``, ``determinize``, ``card_census``,
+    ``render`` and ``parse_action`` are public and abstract: each game writes its own.
+    The documentation's page *Adding a new game* builds a complete toy game this way.
+
+    Args:
+        options: the game's options: an instance of ``options_type``, a mapping of
+            option names to values (read with ``options_type.from_data``), or ``None``
+            for the defaults, the standard rules.
+        name: the registry name the game was loaded under (a variant's own name);
+            ``None`` means ``game_name``. :func:`~cardcrawl.load` fills it in.
+
+    Raises:
+        OptionsError: ``options`` names an unknown option or a value out of range.
+
+    Examples:
+        The Mapless House is a ``GameBase``; :func:`~cardcrawl.load` builds it from
+        options given by name, just as calling the class with a mapping does:
+
+        >>> import cardcrawl
+        >>> from cardcrawl import GameBase
+        >>> game = cardcrawl.load("mapless-house", max_turns=50)
+        >>> isinstance(game, GameBase), game.name, game.num_players
+        (True, 'mapless-house', 1)
+        >>> type(game)({"max_turns": 50}) == game
+        True
+        >>> type(game)({"max_turns": 0})
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.OptionsError: max_turns is None (no limit) or an integer >= 1, not 0
+
+        With a stacked Narrative deck, the setup's first draw is K♠, and the game waits
+        for the player to place it (``_describe``, ``_decisions``):
+
+        >>> state = game.initial_state(seed=1, stack={"narrative": ["KS", "5C"]})
+        >>> game.describe(state)
+        'the player to choose where KS goes (place X,Y)'
+        >>> [str(a) for a in game.legal_actions(state)]
+        ['place -1,0', 'place 0,-1', 'place 0,1', 'place 1,0']
+
+        ``step`` checks the action, applies it (``_apply``) and, in sampled play,
+        resolves the chance draw that follows with the state's generator; the events
+        of the whole step are left on the new state:
+
+        >>> state = game.step(state, game.parse_action("place -1,0"))
+        >>> [type(event).__name__ for event in state.events]
+        ['CardPlaced', 'CardDrawn']
+        >>> print(state.events[-1])
+        You draw 5♣ from the Narrative deck.
+        >>> game.is_legal(state, game.parse_action("place 1,0"))
+        False
     """
 
     game_name: ClassVar[str]
@@ -217,9 +316,30 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     ) -> S:
         """The state before the first decision (see :class:`cardcrawl.Game`).
 
+        Args:
+            seed: the seed of the state's generator, an integer from 0 to 2**64 - 1.
+            explicit_chance: stop at every chance event with more than one outcome and
+                wait for the caller to choose it, instead of drawing with the generator.
+            stack: the first outcomes of named chance sources (a game's
+                ``stack_sources``, such as a deck's top cards), in order.
+
+        Returns:
+            In sampled play, the first state that waits for a decision (or is over); in
+            explicit-chance play, possibly a state at a chance event.
+
         Raises:
             OptionsError: the seed is out of range.
             StackError: ``stack`` names an unknown source or cards not available.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.initial_state(seed=1, stack={"narrative": ["KS"]}).drawn
+            Card.parse('KS')
+            >>> game.initial_state(seed=1, stack={"deck": ["KS"]})  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl._errors.StackError: The Mapless House has no chance source ['deck']; ...
         """
         from cardcrawl._random import rng_from_seed
 
@@ -231,11 +351,33 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         return self._settle(state, [], state.rng)
 
     def current_player(self, state: S) -> int:
-        """The player to decide, or :data:`CHANCE`, or :data:`TERMINAL`."""
+        """The player to decide, or :data:`CHANCE`, or :data:`TERMINAL`.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            A player number from 0, or ``CHANCE`` (-1) or ``TERMINAL`` (-4).
+        """
         return self._to_move(state)
 
     def legal_actions(self, state: S) -> tuple[A, ...]:
-        """The legal decisions in canonical order; empty at chance events and at the end."""
+        """The legal decisions in canonical order; empty at chance events and at the end.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            The legal actions, sorted. The tuple is kept with the state, so asking again
+            costs nothing.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+            >>> [game.format_action(action) for action in game.legal_actions(state)]
+            ['place -1,0', 'place 0,-1', 'place 0,1', 'place 1,0']
+        """
         # Inlined memo: this is the hottest call of random play.
         cache = state._memo  # type: ignore[attr-defined]
         legal: tuple[A, ...] | None = cache.get("legal")
@@ -246,7 +388,28 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         return legal
 
     def chance_outcomes(self, state: S) -> tuple[tuple[A, Fraction], ...]:
-        """At a chance event, every outcome with its exact probability; else empty."""
+        """At a chance event, every outcome with its exact probability; else empty.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            Each possible outcome with its probability as a ``Fraction``, in the game's
+            order; the probabilities sum to exactly 1.
+
+        Examples:
+            In explicit-chance play the setup stops at the first Narrative draw, one of
+            25 cards:
+
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, explicit_chance=True)
+            >>> outcomes = game.chance_outcomes(state)
+            >>> len(outcomes), outcomes[0]
+            (25, (Draw(card=Card.parse('2S')), Fraction(1, 25)))
+            >>> sum(p for _, p in outcomes)
+            Fraction(1, 1)
+        """
         if self._to_move(state) != CHANCE:
             return ()
         chances = self._chances(state)
@@ -256,8 +419,24 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     def check(self, state: S, action: A) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``.
 
+        At a chance event, the legal actions are the possible outcomes.
+
+        Args:
+            state: a state of this game.
+            action: a decision, or a chance outcome.
+
         Raises:
             IllegalActionError: with the action, the decision asked and the alternatives.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+            >>> game.check(state, game.parse_action("place 1,0"))
+            >>> game.check(state, game.parse_action("place 2,0"))  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl._errors.IllegalActionError: illegal action place 2,0: ...
         """
         to_move = self._to_move(state)
         if to_move == TERMINAL:
@@ -281,7 +460,15 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             raise IllegalActionError(state, action, self._describe(state), legal, reason)
 
     def is_legal(self, state: S, action: A) -> bool:
-        """True when :meth:`check` would pass."""
+        """True when :meth:`check` would pass.
+
+        Args:
+            state: a state of this game.
+            action: a decision, or a chance outcome.
+
+        Returns:
+            Whether ``action`` may be taken in ``state``.
+        """
         try:
             self.check(state, action)
         except IllegalActionError:
@@ -294,6 +481,13 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         In sampled play the chance events that follow are resolved by the state's
         generator before returning; in explicit-chance play the new state may be at a
         chance event.
+
+        Args:
+            state: a state of this game.
+            action: a legal decision, or at a chance event one of its outcomes.
+
+        Returns:
+            The new state, with the events of the step in ``events``.
 
         Raises:
             IllegalActionError: ``action`` is not legal here; nothing has changed.
@@ -338,6 +532,12 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     def describe(self, state: S) -> str:
         """What ``state`` waits for, in words (a decision, a chance event, or nothing).
 
+        Args:
+            state: a state of this game.
+
+        Returns:
+            A phrase naming the decision, with its text form, or the chance event.
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -347,17 +547,44 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         return self._describe(state)
 
     def is_terminal(self, state: S) -> bool:
-        """True once the game is over."""
+        """True once the game is over.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            Whether the game has ended; :meth:`outcome` then says how.
+        """
         return self._to_move(state) == TERMINAL
 
     def returns(self, state: S) -> tuple[float, ...]:
-        """Each player's return: the outcome's, or zeros while the game goes on."""
+        """Each player's return: the outcome's, or zeros while the game goes on.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            One number per player.
+        """
         outcome = self.outcome(state)
         return outcome.returns if outcome is not None else (0.0,) * self.num_players
 
     # -------------------------------------------------------------- text
     def format_action(self, action: A) -> str:
-        """The action's text form, which :meth:`parse_action` reads back."""
+        """The action's text form, which :meth:`parse_action` reads back.
+
+        Args:
+            action: an action of this game.
+
+        Returns:
+            Its text form, as in records and on the command line.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.format_action(game.parse_action("move 1,0"))
+            'move 1,0'
+        """
         return str(action)
 
     def _parse_error(self, text: str, forms: str) -> ParseError:
@@ -365,7 +592,25 @@ class GameBase(abc.ABC, Generic[S, A, O]):
 
     # ------------------------------------------------------------ saving
     def state_to_data(self, state: S) -> dict[str, Any]:
-        """The state as JSON-compatible data, tagged with game, rules and format version."""
+        """The state as JSON-compatible data, tagged with game, rules and format version.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            A dict with the keys ``format``, ``game``, ``rules_version`` and ``state``;
+            :meth:`state_from_data` reads it back.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1)
+            >>> data = game.state_to_data(state)
+            >>> data["format"], data["game"], data["rules_version"]
+            (1, 'mapless-house', '1')
+            >>> game.state_from_data(data) == state
+            True
+        """
         return {
             "format": FORMAT_VERSION,
             "game": self.name,
@@ -376,10 +621,25 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     def state_from_data(self, data: Any) -> S:
         """The state saved by :meth:`state_to_data`, validated field by field.
 
+        Args:
+            data: what :meth:`state_to_data` returned, perhaps through JSON.
+
+        Returns:
+            The state, equal to the one saved.
+
         Raises:
             SerializationError: the data is malformed, from another game, format or
                 rules version, or breaks an invariant of the rules (such as a card
                 missing or counted twice).
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> data = game.state_to_data(game.initial_state(seed=1))
+            >>> game.state_from_data({**data, "rules_version": "0"})  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl._errors.SerializationError: saved state has rules_version '0'; ...
         """
         if not isinstance(data, dict):
             raise SerializationError(f"a saved state is an object, not {type(data).__name__}")
@@ -403,11 +663,24 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         return state
 
     def action_to_data(self, action: A) -> str:
-        """The action as JSON-compatible data (its text form)."""
+        """The action as JSON-compatible data (its text form).
+
+        Args:
+            action: an action of this game.
+
+        Returns:
+            The action's text form; :meth:`action_from_data` reads it back.
+        """
         return self.format_action(action)
 
     def action_from_data(self, data: Any) -> A:
         """The action saved by :meth:`action_to_data`.
+
+        Args:
+            data: what :meth:`action_to_data` returned.
+
+        Returns:
+            The action.
 
         Raises:
             SerializationError: ``data`` names no action of this game.

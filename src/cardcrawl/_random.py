@@ -38,8 +38,28 @@ _LIMITS = tuple((1 << 64) - (1 << 64) % n if n else 0 for n in range(_SMALL))
 def rng_from_seed(seed: int) -> int:
     """The generator state for a seed: any integer from 0 to 2**64 - 1.
 
+    The state of SplitMix64 is the seed itself, so this only checks it; games call it
+    with the seed given to ``initial_state``, and so should any code of your own that
+    wants draws of the same kind.
+
+    Args:
+        seed: an ``int`` from 0 to 2**64 - 1 (a ``bool`` is refused).
+
+    Returns:
+        The generator state to pass to :func:`rng_next`, :func:`rng_below` or
+        :func:`rng_choice_weighted`.
+
     Raises:
         OptionsError: the seed is not an integer in that range.
+
+    Examples:
+        >>> from cardcrawl import rng_from_seed
+        >>> rng_from_seed(7)
+        7
+        >>> rng_from_seed(-1)
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.OptionsError: a seed is an integer from 0 to 2**64 - 1, not -1
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _MASK:
         raise OptionsError(f"a seed is an integer from 0 to 2**64 - 1, not {seed!r}")
@@ -47,7 +67,27 @@ def rng_from_seed(seed: int) -> int:
 
 
 def rng_next(state: int) -> tuple[int, int]:
-    """Advance the generator once: ``(new_state, 64-bit output)``."""
+    """Advance the generator once: ``(new_state, 64-bit output)``.
+
+    The generator state is a plain integer and is never changed in place: keep the new
+    state this returns and pass it to the next draw.
+
+    Args:
+        state: a generator state, from :func:`rng_from_seed` or an earlier draw.
+
+    Returns:
+        The new state and one output, an integer from 0 to 2**64 - 1.
+
+    Examples:
+        The first output from state 0 is the one every SplitMix64 implementation gives:
+
+        >>> from cardcrawl import rng_next
+        >>> state, output = rng_next(0)
+        >>> hex(output)
+        '0xe220a8397b1dcdaf'
+        >>> rng_next(state)[1] != output
+        True
+    """
     state = (state + _GAMMA) & _MASK
     z = state
     z = ((z ^ (z >> 30)) * _MUL1) & _MASK
@@ -56,7 +96,36 @@ def rng_next(state: int) -> tuple[int, int]:
 
 
 def rng_below(state: int, n: int) -> tuple[int, int]:
-    """A uniform integer in ``range(n)``: ``(new_state, value)``, exactly unbiased."""
+    """A uniform integer in ``range(n)``: ``(new_state, value)``, exactly unbiased.
+
+    Outputs from the biased top end of the 64-bit range are rejected and redrawn, so each
+    value is exactly equally likely. A range wider than 2**64 joins several outputs.
+
+    Args:
+        state: a generator state, from :func:`rng_from_seed` or an earlier draw.
+        n: how many values to choose from, at least 1; any size.
+
+    Returns:
+        The new state and the value, from 0 to ``n - 1``.
+
+    Raises:
+        ValueError: ``n`` is 0 or negative.
+
+    Examples:
+        Ten rolls of a six-sided die (0 to 5), the state handed on from one to the next:
+
+        >>> from cardcrawl import rng_below, rng_from_seed
+        >>> state, rolls = rng_from_seed(7), []
+        >>> for _ in range(10):
+        ...     state, roll = rng_below(state, 6)
+        ...     rolls.append(roll)
+        >>> rolls
+        [3, 0, 0, 3, 4, 3, 4, 0, 5, 5]
+        >>> rng_below(state, 0)
+        Traceback (most recent call last):
+        ...
+        ValueError: rng_below needs n >= 1, not 0
+    """
     if n <= 0:
         raise ValueError(f"rng_below needs n >= 1, not {n}")
     if n <= 1 << 64:
@@ -88,6 +157,29 @@ def rng_choice_weighted(state: int, weights: Sequence[int]) -> tuple[int, int]:
 
     Walking the cumulative weights in order means that picking from a sorted multiset by
     counts gives the same answer as indexing the multiset itself with one uniform draw.
+
+    Args:
+        state: a generator state, from :func:`rng_from_seed` or an earlier draw.
+        weights: non-negative integer weights, at least one of them positive.
+
+    Returns:
+        The new state and the index picked; an index of weight 0 is never picked.
+
+    Raises:
+        ValueError: the weights sum to 0 or less.
+
+    Examples:
+        Three thousand picks with weights 1, 0 and 2: index 1 never comes up, and index
+        2 about twice as often as index 0.
+
+        >>> from collections import Counter
+        >>> from cardcrawl import rng_choice_weighted, rng_from_seed
+        >>> state, picks = rng_from_seed(1), Counter()
+        >>> for _ in range(3000):
+        ...     state, index = rng_choice_weighted(state, [1, 0, 2])
+        ...     picks[index] += 1
+        >>> sorted(picks.items())
+        [(0, 1030), (2, 1970)]
     """
     state, r = rng_below(state, sum(weights))
     for i, w in enumerate(weights):
@@ -99,6 +191,17 @@ def rng_choice_weighted(state: int, weights: Sequence[int]) -> tuple[int, int]:
 
 def rng_derive(seed: int, *keys: int) -> int:
     """A new seed derived from ``seed`` and integer keys (per-game seeds of a simulation).
+
+    Args:
+        seed: the parent seed, an integer from 0 to 2**64 - 1.
+        *keys: integers naming the child (a game's number, say); each is taken modulo
+            2**64. With no keys the seed itself is returned.
+
+    Returns:
+        A seed for :func:`rng_from_seed`; different keys give unrelated seeds.
+
+    Raises:
+        OptionsError: ``seed`` is not an integer from 0 to 2**64 - 1.
 
     Examples:
         >>> from cardcrawl import rng_derive

@@ -100,13 +100,20 @@ _CELL_ACTIONS: dict[str, type[Place] | type[PlaceExit] | type[Move]] = {
 def parse_action(text: str) -> Action:
     """The action named by ``text``, the inverse of ``str(action)``.
 
+    Args:
+        text: ``"place X,Y"``, ``"exit X,Y"``, ``"move X,Y"`` or ``"draw CARD"``; the
+            verb in any case, surrounding spaces ignored.
+
+    Returns:
+        The action, a :class:`Place`, :class:`PlaceExit`, :class:`Move` or :class:`Draw`.
+
+    Raises:
+        ParseError: ``text`` names no action.
+
     Examples:
         >>> from cardcrawl.mapless import parse_action
         >>> parse_action("move -1,2"), parse_action("draw 10h")
         (Move(cell=(-1, 2)), Draw(card=Card.parse('10H')))
-
-    Raises:
-        ParseError: ``text`` names no action.
     """
     if not isinstance(text, str):
         raise ParseError(f"an action is text such as 'move 0,1', not {text!r}")

@@ -22,6 +22,12 @@ def render(state: MaplessState) -> str:
     An empty cell where a Stalker stands shows only its marker; other empty cells are
     blank, and ``·`` marks an empty cell touching the house.
 
+    Args:
+        state: a state of The Mapless House.
+
+    Returns:
+        The map and a few lines on the phase and piles, joined by newlines.
+
     Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("mapless-house")

@@ -21,6 +21,12 @@ __all__ = [
 def card_value(card: Card | None) -> int:
     """The value of a card (M-1): 2-10 face value, J 11, Q 12, K 13; aces and no card 0.
 
+    Args:
+        card: a card, or ``None`` for a draw from a deck with nothing to give (M-17).
+
+    Returns:
+        The card's value, from 0 to 13.
+
     Examples:
         >>> from cardcrawl import Card
         >>> from cardcrawl.mapless import card_value
@@ -39,12 +45,39 @@ _ROOM = tuple(Card(i).rank >= 11 for i in range(54))
 
 
 def is_corridor(card: Card) -> bool:
-    """2-10 are corridors (M-3)."""
+    """2-10 are corridors (M-3).
+
+    Args:
+        card: any card.
+
+    Returns:
+        Whether the card is a corridor: a 2 to 10 of any suit. Aces, court cards and
+        jokers are not.
+
+    Examples:
+        >>> from cardcrawl import parse_cards
+        >>> from cardcrawl.mapless import is_corridor
+        >>> [is_corridor(card) for card in parse_cards("2C 10S JC AS")]
+        [True, True, False, False]
+    """
     return _CORRIDOR[card.index]
 
 
 def is_room(card: Card) -> bool:
-    """J, Q and K are rooms (M-3)."""
+    """J, Q and K are rooms (M-3).
+
+    Args:
+        card: any card.
+
+    Returns:
+        Whether the card is a room: a jack, queen or king of any suit.
+
+    Examples:
+        >>> from cardcrawl import parse_cards
+        >>> from cardcrawl.mapless import is_room
+        >>> [is_room(card) for card in parse_cards("JC QH KS 10S AD")]
+        [True, True, True, False, False]
+    """
     return _ROOM[card.index]
 
 
@@ -68,6 +101,17 @@ def newly_closed(table: Grid, placed: Cell) -> set[Cell]:
 def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None) -> list[Cell]:
     """Legal cells for a drawn corridor (M-4, M-6, M-7), sorted.
 
+    A corridor touches exactly one card and no closed cell; while the room placed last
+    touches fewer than two cards, it is also pulled next to that room.
+
+    Args:
+        table: the cards on the table.
+        closed: the empty cells closed to Narrative cards (``MaplessState.closed``).
+        last_room: the cell of the room placed most recently, or ``None``.
+
+    Returns:
+        The cells, sorted; empty when the corridor has nowhere to go (M-8).
+
     Examples:
         >>> from cardcrawl import Card, Grid
         >>> from cardcrawl.mapless import corridor_cells
@@ -86,7 +130,29 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
 
 
 def room_cells(table: Grid, closed: frozenset[Cell]) -> list[Cell]:
-    """Legal cells for a drawn room (M-5, M-6), sorted. Rooms are never pulled (M-7)."""
+    """Legal cells for a drawn room (M-5, M-6), sorted. Rooms are never pulled (M-7).
+
+    Args:
+        table: the cards on the table.
+        closed: the empty cells closed to Narrative cards (``MaplessState.closed``).
+
+    Returns:
+        Every empty cell touching a card and not closed, sorted.
+
+    Examples:
+        Next to a king with room to spare, a corridor is pulled to the king but a room
+        may go anywhere that touches the house, except on a closed cell:
+
+        >>> from cardcrawl import Card, Grid
+        >>> from cardcrawl.mapless import corridor_cells, room_cells
+        >>> table = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("KS")})
+        >>> corridor_cells(table, frozenset(), last_room=(1, 0))
+        [(1, -1), (1, 1), (2, 0)]
+        >>> room_cells(table, frozenset())
+        [(-1, 0), (0, -1), (0, 1), (1, -1), (1, 1), (2, 0)]
+        >>> room_cells(table, frozenset({(0, 1)}))
+        [(-1, 0), (0, -1), (1, -1), (1, 1), (2, 0)]
+    """
     cells = list(table.frontier.keys() - closed)
     cells.sort()
     return cells
@@ -97,6 +163,13 @@ def exit_candidates(table: Grid) -> list[Cell]:
 
     With D the greatest distance of a table card from the Entrance, these are the empty
     cells at distance D + 1 touching a table card.
+
+    Args:
+        table: the cards on the table, the Entrance among them.
+
+    Returns:
+        The candidate cells, sorted; never empty, since a card farthest from the
+        Entrance always has an empty neighbour farther still.
 
     Examples:
         >>> from cardcrawl import Card, Grid
@@ -122,6 +195,15 @@ def stalker_step(stalker: Cell, player: Cell, forbidden: Cell | None = None) -> 
     It closes the bigger gap, up or down on a tie. If that step would land on
     ``forbidden`` (the Exit, for a ♠A that has left it), it steps along the other axis
     instead, or stays where it is when the gap on that axis is 0.
+
+    Args:
+        stalker: the Stalker's cell.
+        player: the player's cell.
+        forbidden: a cell the Stalker may not step onto, or ``None``.
+
+    Returns:
+        The Stalker's new cell: a neighbour of ``stalker``, or ``stalker`` itself when it
+        waits.
 
     Examples:
         >>> from cardcrawl.mapless import stalker_step

@@ -62,7 +62,26 @@ PLACEABLE_CARDS = (ENTRANCE, *NARRATIVE_CARDS)
 
 
 class Phase(enum.Enum):
-    """What the state waits for."""
+    """What the state waits for.
+
+    ``DRAW``, ``DRAW_MIND`` and ``DRAW_BODY`` are chance events; ``PLACE``,
+    ``PLACE_EXIT`` and ``MOVE`` are the player's decisions; ``OVER`` ends the game. In
+    sampled play (the default) ``step`` resolves every chance event itself, so the
+    states it returns wait for a decision or are over; only explicit-chance play stops
+    at a draw. Each member's value is its name in text.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.mapless import Phase
+        >>> game = cardcrawl.load("mapless-house")
+        >>> game.initial_state(seed=1).phase
+        <Phase.PLACE: 'place'>
+        >>> state = game.initial_state(seed=1, explicit_chance=True)
+        >>> state.phase, game.current_player(state) == cardcrawl.CHANCE
+        (<Phase.DRAW: 'draw'>, True)
+        >>> Phase("place-exit") is Phase.PLACE_EXIT
+        True
+    """
 
     #: Chance: the top Narrative card (phase one, or Expand in phase two).
     DRAW = "draw"
@@ -81,7 +100,25 @@ class Phase(enum.Enum):
 
 
 class Ending(enum.Enum):
-    """How a game of The Mapless House ended (M-21, M-22)."""
+    """How a game of The Mapless House ended (M-21, M-22).
+
+    ``ESCAPED`` is the only win; the value of each member is the label of the game's
+    :class:`~cardcrawl.Outcome`.
+
+    Examples:
+        With a limit of one turn, this game neither escapes nor is consumed in time:
+
+        >>> import cardcrawl
+        >>> from cardcrawl.mapless import Ending
+        >>> game = cardcrawl.load("mapless-house", max_turns=1)
+        >>> state = game.initial_state(seed=11)
+        >>> while not game.is_terminal(state):
+        ...     state = game.step(state, game.legal_actions(state)[0])
+        >>> state.ending, game.outcome(state).label, game.outcome(state).returns
+        (<Ending.LOST: 'lost'>, 'lost', (0.0,))
+        >>> [ending.value for ending in Ending]
+        ['escaped', 'consumed', 'lost']
+    """
 
     ESCAPED = "escaped"
     CONSUMED = "consumed"
@@ -154,21 +191,49 @@ class MaplessState:
             no Narrative card may go there. Kept incrementally so that placement never
             rescans the house.
         last_room: the cell of the room placed most recently (M-7), if any.
-        narrative, mind, body: the three face-down decks.
-        mind_aside, body_aside, refused: the face-up piles, in the order cards arrived.
+        narrative: the Narrative deck, face down.
+        mind: the Mind deck, face down.
+        body: the Body deck, face down.
+        mind_aside: the Mind Aside pile, face up, in the order cards arrived.
+        body_aside: the Body Aside pile, face up, in the order cards arrived.
+        refused: the Refused pile, face up, in the order cards arrived.
         held: the cards holding the player (M-16), in the order they arrived.
         drawn: the Narrative card waiting to be placed, in phases PLACE and PLACE_EXIT.
         mind_card: the Mind card turned in this Encounter, while the Body card is drawn;
             ``None`` also when the Mind deck had nothing to give.
         player: the player's cell.
         exit_cell: the Exit's cell, once placed.
-        spade, club: the Stalkers' cells, or ``None`` while off the table.
+        spade: the ♠A Stalker's cell, or ``None`` while off the table.
+        club: the ♣A Stalker's cell, or ``None`` while off the table.
         spade_left_exit: the ♠A has stepped off the Exit (M-19).
         ran_dry: a Mind or Body deck has run dry at least once (M-17).
         ending: how the game ended, once over.
         rng: the generator state for sampled chance.
         explicit_chance: chance events wait for an outcome from the caller.
         events: what happened in the step that made this state.
+
+    Examples:
+        At setup, in sampled play, the first Narrative card (here stacked) is drawn and
+        waits to be placed:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house")
+        >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+        >>> state.phase, state.drawn, state.player, dict(state.table)
+        (<Phase.PLACE: 'place'>, Card.parse('KS'), (0, 0), {(0, 0): Card.parse('AD')})
+        >>> len(state.narrative), len(state.mind), len(state.body)
+        (24, 12, 12)
+        >>> state.score, state.is_hunting
+        (1, False)
+
+        A state never changes; ``step`` returns a new one:
+
+        >>> state.turn = 3
+        Traceback (most recent call last):
+        ...
+        attr.exceptions.FrozenInstanceError: can't set attribute
+        >>> game.step(state, game.parse_action("place 1,0")).score
+        2
     """
 
     phase: Phase
@@ -213,7 +278,30 @@ class MaplessObservation:
     """Everything the player knows: the state without its generator or deck orders.
 
     The decks appear only as the sorted multisets of cards left in them, which the
-    player can always work out from the cards seen so far.
+    player can always work out from the cards seen so far. Make one with the game's
+    ``observe(state, 0)``; the other fields are the state's own (see
+    :class:`~cardcrawl.mapless.MaplessState`).
+
+    Attributes:
+        narrative_left: the cards left in the Narrative deck, sorted.
+        mind_left: the cards left in the Mind deck, sorted.
+        body_left: the cards left in the Body deck, sorted.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house")
+        >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+        >>> seen = game.observe(state, 0)
+        >>> seen.drawn, len(seen.narrative_left), seen.narrative_left[:3]
+        (Card.parse('KS'), 24, (Card.parse('2S'), Card.parse('3S'), Card.parse('4S')))
+        >>> hasattr(seen, "rng")
+        False
+
+        Redrawing what the player cannot see changes the state, not the observation:
+
+        >>> other = game.determinize(state, 0, seed=5)
+        >>> other == state, game.observe(other, 0) == seen
+        (False, True)
     """
 
     phase: Phase

@@ -70,6 +70,12 @@ def render_svg(state: MaplessState) -> str:
     cards, both Stalkers, one back per deck that is not empty, and each card of the
     piles, held, drawn or turned.
 
+    Args:
+        state: a state of The Mapless House.
+
+    Returns:
+        The SVG document, as text.
+
     Examples:
         >>> import xml.etree.ElementTree as ET
         >>> import cardcrawl

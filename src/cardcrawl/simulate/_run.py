@@ -37,7 +37,31 @@ BotChoice = str | BotFactory
 
 # ------------------------------------------------------------------ figures
 class FigureTracker(Protocol):
-    """Collects a game's own figures while one game is played (one tracker per game)."""
+    """Collects a game's own figures while one game is played (one tracker per game).
+
+    Register a factory of trackers for a game family with :func:`register_figures`;
+    :func:`play_game` then makes one tracker per game, calls :meth:`step` with every
+    state and records :meth:`figures` at the end, as here by hand.
+
+    Examples:
+        >>> import cardcrawl
+        >>> class Steps:
+        ...     def __init__(self, game):
+        ...         self.states = 0
+        ...     def step(self, state):
+        ...         self.states += 1
+        ...     def figures(self, state):
+        ...         return (("states", self.states),)
+        >>> game = cardcrawl.load("escape-from-haydes", max_rounds=10)
+        >>> tracker = Steps(game)
+        >>> state = game.initial_state(seed=1)
+        >>> tracker.step(state)
+        >>> while not game.is_terminal(state):
+        ...     state = game.step(state, game.legal_actions(state)[0])
+        ...     tracker.step(state)
+        >>> tracker.figures(state)[0][0], tracker.states > 1
+        ('states', True)
+    """
 
     def step(self, state: Any) -> None:
         """Called with every state the game passes through, the initial one included."""
@@ -50,7 +74,22 @@ _FIGURES: dict[str, Callable[[Any], FigureTracker]] = {}
 
 
 def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> None:
-    """Record figures for every game of ``family``: ``tracker(game)`` is made for each game."""
+    """Record figures for every game of ``family``: ``tracker(game)`` is made for each game.
+
+    Args:
+        family: the base game's registry name (variants share it).
+        tracker: builds a :class:`FigureTracker` for one game, ``tracker(game)``; it
+            replaces any tracker registered for the family before.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.simulate import play_game
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> [name for name, _ in play_game(game, ["random"], seed=1).figures]
+        ['turns', 'house_size', 'house_at_exit', 'refused', 'exit_distance']
+
+        See :class:`FigureTracker` for registering a tracker of your own.
+    """
     _FIGURES[family] = tracker
 
 
@@ -100,6 +139,10 @@ def play_game(
         index: the game's number, recorded in the result.
         max_decisions: a safety cap; a game still going after this many decisions is
             recorded as ``"unfinished"``.
+
+    Returns:
+        The game's result, with the figures of its game family (see
+        :func:`register_figures`).
 
     Examples:
         >>> import cardcrawl
@@ -205,6 +248,15 @@ class Progress:
         done: games finished.
         total: games asked for.
         elapsed: wall-clock seconds so far.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.simulate import simulate
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> seen = []
+        >>> _ = simulate(game, "random", games=6, workers=1, batch_size=3, progress=seen.append)
+        >>> [(p.done, p.total) for p in seen]
+        [(0, 6), (3, 6), (6, 6)]
     """
 
     done: int
