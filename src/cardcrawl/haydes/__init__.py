@@ -31,10 +31,22 @@ carries a weighted mixture of *beliefs* about how the unseen cards split between
 **Card conservation.** :meth:`~EscapeFromHaydes.card_census` accounts for all 210 cards
 (the 209 of the Build and Replacement decks, and the Black Joker) in four places: face
 up, unseen (as the pools' multisets, plus the joker in its mix), discard and removed.
-The case of H-12 where Replacement deck and discard pile are both empty is implemented
-but cannot happen with the card counts allowed: at any deal, the cards off the table and
-not removed number at least 28 per pair of decks more than the cells waiting, since only
-court cards (24 per pair) ever leave the game.
+
+**Running out of cards (H-12).** When a card is needed and the Replacement deck and the
+discard pile are both empty, the cell's old card is turned face down where it lies, a
+card everyone knows. Since discarding comes before dealing, that card is either one
+removed from the game this turn (an overcome creature's), which is turned face down; or
+it went to the discard pile, which was then shuffled into a new Replacement deck and
+dealt out in this very deal, so it already lies face down on another cell. In that case
+the card turned face down is one removed from the game this turn from a cell that did
+get a new card, the first in dealing order. There is always one: a deal of ``n`` cells
+whose ``g`` old cards leave the game can deal ``L + D + n - g`` cards (``L`` left in the
+Replacement deck, ``D`` in the discard pile before the turn), so at most ``g`` cells
+starve, and each starved cell whose own card was discarded pairs with a removed card
+whose cell was dealt to. None of this can happen with the card counts the options allow:
+at any deal, the cards off the table and not removed number at least 28 per pair of
+decks more than the cells waiting, since only court cards (24 per pair) ever leave the
+game; it is kept exact for states built or loaded otherwise.
 
 Examples:
     >>> import cardcrawl

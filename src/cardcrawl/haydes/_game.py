@@ -80,7 +80,7 @@ from cardcrawl.haydes._state import (
     Phase,
     unstacked_beliefs,
 )
-from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances
+from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances, take
 
 __all__ = ["RULES_VERSION", "EscapeFromHaydes"]
 
@@ -107,6 +107,7 @@ _ROLL_CHANCES: tuple[tuple[Action, int], ...] = tuple((_ROLLS[t], w) for t, w in
 # The 36 equally likely throws, in the order of the cumulative weights above, so that one
 # uniform draw below 36 picks exactly what rng_choice_weighted over _ROLL_CHANCES would.
 _THROWS = tuple(_ROLLS[t] for t, w in ROLL_WEIGHTS for _ in range(w))
+_THROW_TOTALS = tuple(roll.total for roll in _THROWS)
 
 Events = list[HaydesEvent]
 
@@ -114,23 +115,47 @@ _evolve = replacer(HaydesState)
 _FIELDS = frozenset(a.name for a in attrs.fields(HaydesState) if a.init)
 _new = object.__new__
 _set = object.__setattr__
+# Frozen, slotted attrs classes refuse assignment; their slots' own setters make a new
+# instance faster than the generated __init__ (no validators or converters to skip):
+# used for the Deck, Belief and Revealed event that every card turned makes anew.
+_set_stacked = Deck.__dict__["stacked"].__set__
+_set_rest = Deck.__dict__["rest"].__set__
+_set_weight, _set_unseen, _set_mixed = (
+    Belief.__dict__[name].__set__ for name in ("weight", "unseen", "mixed")
+)
+_set_cell, _set_card, _set_guess, _set_from, _set_correct = (
+    Revealed.__dict__[name].__set__ for name in ("cell", "card", "guess", "from_value", "correct")
+)
 
 
-def _build(state: HaydesState, changes: dict[str, Any]) -> HaydesState:
-    """``_evolve(state, **changes)``, about twice as fast: the hottest call of all.
+Fields = dict[str, Any]
+# How step applies a legal action (see EscapeFromHaydes._plan).
+_AIMING, _CHOOSING, _STEPPING, _ENDING = range(4)
+Plans = dict[int, tuple[Any, ...]]
+#: Entries of a state's ``__dict__``: its fields and the private ``_memo``.
+_SIZE = len(_FIELDS) + 1
 
-    The rules gather a step's changes in a dict already, so they are not unpacked into
-    keywords and back; and the new instance takes a copy of the old one's ``__dict__``
-    (a C-level copy sharing its key table) instead of having the fields inserted into
-    a fresh dict one by one, which is what makes the engine's replacer slower.
+
+def _finish(fields: Fields) -> HaydesState:
+    """The new state whose ``__dict__`` is ``fields``, with an empty ``_memo``.
+
+    The rules work on a copy of the previous state's ``__dict__`` (a C-level copy that
+    shares its key table), change the fields the step changes, and hand it over here: no
+    keyword unpacking and no field-by-field construction, the hottest path of all. (The
+    hottest callers, which fill the new state's memo too, do the same inline.)
     """
-    assert _FIELDS.issuperset(changes), f"unknown fields {set(changes) - _FIELDS}"
-    fields = state.__dict__.copy()
-    fields.update(changes)
     fields["_memo"] = {}
+    assert len(fields) == _SIZE, f"unknown fields {set(fields) - _FIELDS - {'_memo'}}"
     result: HaydesState = _new(HaydesState)
     _set(result, "__dict__", fields)
     return result
+
+
+def _build(state: HaydesState, changes: Fields) -> HaydesState:
+    """``_evolve(state, **changes)``, faster (see _finish)."""
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    return _finish(fields)
 
 
 # Enum members compared by identity (hashing them is a Python-level call).
@@ -179,9 +204,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     action_type: ClassVar[Any] = (Move, Step, Tuybe, EndTurn, Choose, FirstPlayer, Reveal, Roll)
     #: The chance sources a stack may name.
     stack_sources: ClassVar[tuple[str, ...]] = ("build", "replacement", "rolls", "first_player")
-    # Every path of _apply and _new_state builds a new state (with _build, _evolve or
-    # HaydesState(...)), never returning one it was given or kept: the engine may
-    # finish a step's last state in place instead of copying it once more.
+    # Every path of _apply and _new_state builds a new state (with _finish, _build or
+    # HaydesState(...)), never returning one it was given or kept: the engine may finish
+    # a step's last state in place instead of copying it once more.
     _fresh_states: ClassVar[bool] = True
 
     options: HaydesOptions
@@ -207,6 +232,13 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 if (c[0] + dx, c[1] + dy) in index and (c[0] + 2 * dx, c[1] + 2 * dy) in index
             )
             for c in cells
+        )
+        # Per cell, (cell index, bit) for its touching cells (bits 0-3) and, with the
+        # Tuybe, its cells two away (bits 4-7): see _turn_legal_at.
+        self._probes = tuple(
+            tuple((j, 1 << b) for b, j in enumerate(adj))
+            + (tuple((j, 16 << b) for b, j in enumerate(jumps)) if opts.tuybe else ())
+            for adj, jumps in zip(self._adj, self._jumps, strict=True)
         )
         self._moves = tuple((Move(c, Guess.HIGHER), Move(c, Guess.LOWER)) for c in cells)
         self._steps = tuple(Step(c) for c in cells)
@@ -242,8 +274,20 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._build_deck = Deck((), self._build_cards)
         self._replacement_deck = Deck((), self._replacement_cards)
         self._first_chances = tuple((FirstPlayer(seat), 1) for seat in range(opts.players))
+        self._first_drawn = tuple(FirstPlayerDrawn(seat) for seat in range(opts.players))
+        self._turn_ended = tuple(TurnEnded(seat) for seat in range(opts.players))
+        # By seat, by round: the TurnBegan events made so far (see _turn_began).
+        self._began: tuple[list[TurnBegan], ...] = tuple([] for _ in range(opts.players))
+        # The fields of the setup with nothing stacked (see _new_state).
+        unstacked = (Belief(1, (self._build_deck, self._replacement_deck), ()),)
+        self._setup_fields = self._setup(0, False, unstacked, None, ()).__dict__
         # The legal actions of a turn by cell and face-down neighbours (see _decisions).
         self._turn_legal: dict[int, tuple[Action, ...]] = {}
+        # The same, by cell, for the start of a solo game's turns (see _begin_turn).
+        self._solo_turns: dict[int, tuple[Action, ...]] = {}
+        # By id of each legal-actions tuple above: the tuple and how step applies each of
+        # its actions (see _plan).
+        self._plans: dict[int, tuple[tuple[Action, ...], Plans]] = {}
         # Events are immutable values, and most of them recur all game long (a seat
         # announcing and moving between the same cells, the same rolls), so those are
         # made once, on first use, and shared by every state of every game played with
@@ -252,8 +296,14 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         # booleans (hashing a member is a Python-level call). Only events of small sets
         # are interned, some thousands at most (Announced: seats x cells x 16 aims);
         # those of many more combinations (Revealed, CardsReplaced, EncounterBegan)
-        # gain nothing from it, nor do figures, and are built every time.
+        # gain nothing from it, and are built every time.
         self._interned: dict[tuple[Any, ...], Any] = {}
+        # Figures with their one-seat tuple, by cell index (-1: none), charisma and
+        # endurance folded into one integer (see _seated).
+        self._figures: dict[int, tuple[Figure, tuple[Figure, ...]]] = {}
+        for choices in self._choices:
+            if choices:
+                self._plan(choices, None)
 
     @property
     def num_players(self) -> int:
@@ -264,6 +314,12 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def _new_state(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
     ) -> HaydesState:
+        if not stack:
+            # The usual case: the setup made once in __init__, with this generator.
+            fields = self._setup_fields.copy()
+            fields["rng"] = rng
+            fields["explicit_chance"] = explicit_chance
+            return _finish(fields)
         unknown = sorted(set(stack) - set(self.stack_sources))
         if unknown:
             raise StackError(
@@ -274,16 +330,29 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         replacement = _stacked_deck(
             "replacement", self._replacement_deck, stack.get("replacement", ())
         )
-        rolls = _stacked_rolls(stack.get("rolls", ()))
-        first = self._stacked_first(stack.get("first_player", ()))
+        return self._setup(
+            rng,
+            explicit_chance,
+            (Belief(1, (build, replacement), ()),),
+            self._stacked_first(stack.get("first_player", ())),
+            _stacked_rolls(stack.get("rolls", ())),
+        )
+
+    def _setup(
+        self,
+        rng: int,
+        explicit_chance: bool,
+        beliefs: tuple[Belief, ...],
+        first: int | None,
+        rolls: tuple[int, ...],
+    ) -> HaydesState:
         # H-4: the Black Joker face up at (0, 0), the build cards face down everywhere
         # else; with a lazy deal, each of those cells simply belongs to the Build pool.
         # H-2, H-5: every figure starts on the Black Joker.
         return HaydesState(
             phase=_FIRST, seats=self._setup_seats, current=-1, first=-1, round=0,
             layout=self._cells, face_up=self._setup_face_up, pool_of=self._setup_pool_of,
-            shown=(), mixes=(),
-            beliefs=(Belief(1, (build, replacement), ()),),
+            shown=(), mixes=(), beliefs=beliefs,
             replacement_left=len(self._replacement_cards), discard=(), removed=(),
             overcome=frozenset(), aim=None, chosen=None, stacked_first=first,
             stacked_rolls=rolls, ending=None, winner=None, rng=rng,
@@ -335,33 +404,15 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         # They depend only on the cell and on which of its touching cells (bits 0-3) and,
         # with the Tuybe, cells two away (bits 4-7) are face down: one table lookup once
         # that position has been met.
-        mask = 0
-        bit = 1
-        for j in self._adj[i]:
+        key = i << 8
+        for j, bit in self._probes[i]:
             if up[j] is None:
-                mask |= bit
-            bit <<= 1
-        if self._tuybe:
-            bit = 16
-            for j in self._jumps[i]:
-                if up[j] is None:
-                    mask |= bit
-                bit <<= 1
-        key = i << 8 | mask
+                key |= bit
         legal = self._turn_legal.get(key)
         if legal is None:
             legal = self._turn_legal[key] = self._turn_actions(i, up)
+            self._plan(legal, self._cells[i])
         return legal
-
-    def _turn(
-        self, state: HaydesState, changes: dict[str, Any], i: int, up: tuple[Card | None, ...]
-    ) -> HaydesState:
-        """The new state waiting for a turn's decision (H-6), the figure on cell ``i`` and
-        the cards ``up``: its legal actions, known from those already, are filled in."""
-        changes["phase"] = _TURN
-        state = _build(state, changes)
-        state._memo["legal"] = self._turn_legal_at(i, up)
-        return state
 
     def _turn_actions(self, i: int, up: tuple[Card | None, ...]) -> tuple[Action, ...]:
         # H-6: onto a touching face-down card (announcing higher or lower), onto a touching
@@ -424,6 +475,112 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             return self._first_chances[seat][0], rng
         return super()._sample(state, rng)
 
+    def is_terminal(self, state: HaydesState) -> bool:
+        """True once the game is over."""
+        return state.phase is _OVER
+
+    def step(self, state: HaydesState, action: Action) -> HaydesState:
+        """The state after ``action``; ``state`` itself never changes.
+
+        Exactly :meth:`cardcrawl.GameBase.step`, faster in sampled play: when ``action``
+        is one of the very action objects listed as legal in ``state`` (as it is when
+        taken from :meth:`legal_actions`), the chance event it leads to (the card turned
+        by a move, the roll of an encounter) is drawn and applied in one go, with no
+        state built in between. The draws are the ones :meth:`_sample` makes, in the
+        same order, so the games are the same.
+
+        Raises:
+            IllegalActionError: ``action`` is not legal here; nothing has changed.
+        """
+        # How to apply each of the state's legal action objects (see _plan): an action
+        # that is not one of them (an equal one, or an illegal one), a state whose legal
+        # actions were not listed by this game, or explicit chance: the engine's way.
+        legal = state._memo.get("legal")
+        listed = self._plans.get(id(legal))
+        if listed is None or listed[0] is not legal or state.explicit_chance:
+            return super().step(state, action)
+        plan = listed[1].get(id(action))
+        if plan is None:
+            return super().step(state, action)
+        events: Events = []
+        rng = state.rng
+        how = plan[0]
+        if how == _AIMING:
+            index: int = plan[1]
+            pool = state.pool_of[index]
+            beliefs = state.beliefs
+            if pool < 0 or len(beliefs) != 1:
+                # A card of a mix, or several beliefs: the engine's way.
+                return super().step(state, action)
+            aim: Aim = plan[2]
+            seat = state.current
+            events.append(plan[3][seat])  # H-6: the announcement comes first
+            # _sample's draw for a plain cell under a single belief (Deck.sample).
+            deck = beliefs[0].unseen[pool]
+            if deck.stacked:
+                card = deck.stacked[0]
+                k = -1
+            else:
+                rest = deck.rest
+                rng, k = rng_below(rng, len(rest))
+                card = rest[k]
+            fields = state.__dict__.copy()
+            new = self._revealed(fields, aim, _CARDS[card.index], events, k, plan[4][seat])
+        elif how == _CHOOSING:
+            if state.stacked_rolls:
+                # A stacked roll: the engine's way (the generic draw of one outcome).
+                return super().step(state, action)
+            rng, throw = rng_below(rng, 36)
+            new = self._rolled(state.__dict__.copy(), plan[1], _THROW_TOTALS[throw], events)
+        elif how == _STEPPING:
+            new = self._step(state.__dict__.copy(), plan[1], events)
+        else:
+            new = self._end_turn(state.__dict__.copy(), events)
+        # No path above stops at a chance event, and every one builds a new state, which
+        # is finished in place, as the engine's _settle would.
+        fields = new.__dict__
+        fields["rng"] = rng
+        fields["events"] = tuple(events)
+        return new
+
+    def _plan(self, legal: tuple[Action, ...], source: Cell | None) -> None:
+        """Record, by the id of each action object of ``legal``, how :meth:`step` applies
+        it. The plans keep the tuple, and so its actions: while they are found, the ids
+        are theirs. ``source`` is the cell the figure to move stands on, for a turn's
+        actions: a move's events, by seat, are known already."""
+        plans: dict[int, tuple[Any, ...]] = {}
+        interned = self._interned
+        seats = range(self.num_players)
+        for action in legal:
+            kind = type(action)
+            if kind is Move or kind is Tuybe:
+                assert isinstance(action, (Move, Tuybe))
+                assert source is not None
+                index = self._index[action.cell]
+                aim = self._aims[index][(action.guess is _LOWER) + 2 * (kind is Tuybe)]
+                cell, guess, tuybe = aim.cell, aim.guess, aim.tuybe
+                announced = tuple(
+                    interned.setdefault(
+                        (Announced, seat, source, cell, guess is _LOWER, tuybe),
+                        Announced(seat, source, cell, guess, tuybe),
+                    )
+                    for seat in seats
+                )
+                moved = tuple(
+                    interned.setdefault((Moved, seat, source, cell), Moved(seat, source, cell))
+                    for seat in seats
+                )
+                plans[id(action)] = (_AIMING, index, aim, announced, moved)
+            elif kind is Choose:
+                assert isinstance(action, Choose)
+                plans[id(action)] = (_CHOOSING, action.characteristic)
+            elif kind is Step:
+                assert isinstance(action, Step)
+                plans[id(action)] = (_STEPPING, action.cell)
+            else:
+                plans[id(action)] = (_ENDING,)
+        self._plans[id(legal)] = (legal, plans)
+
     def _describe(self, state: HaydesState) -> str:
         phase = state.phase
         if phase is _TURN:
@@ -443,61 +600,95 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         return "nothing: the game is over"
 
     def _apply(self, state: HaydesState, action: Action, events: Events) -> HaydesState:
-        # Each path gathers its field changes in one dict and builds one new state at
-        # the end: intermediate states would cost a copy each on the hottest path.
+        # Each path works on one copy of the state's fields (see _finish) and builds one
+        # new state at the end: intermediate states would cost a copy each.
         phase = state.phase
         if phase is _REVEAL:
             assert isinstance(action, Reveal)
-            return self._revealed(state, _CARDS[action.card.index], events)
+            assert state.aim is not None
+            card = _CARDS[action.card.index]
+            return self._revealed(state.__dict__.copy(), state.aim, card, events)
         kind = type(action)
         if phase is _TURN:
             if kind is Move or kind is Tuybe:
                 assert isinstance(action, (Move, Tuybe))
                 aims = self._aims[self._index[action.cell]]
                 aim = aims[(action.guess is _LOWER) + 2 * (kind is Tuybe)]
-                return self._aim(state, aim, events)
+                self._announce(state, aim, events)
+                return _build(state, {"phase": _REVEAL, "aim": aim})
             if kind is Step:
                 assert isinstance(action, Step)
-                return self._step(state, action.cell, events)
-            return self._end_turn(state, events, {})
+                return self._step(state.__dict__.copy(), action.cell, events)
+            return self._end_turn(state.__dict__.copy(), events)
         if phase is _ENCOUNTER:
             assert isinstance(action, Choose)
             return _build(state, {"phase": _ROLL, "chosen": action.characteristic})
         if phase is _ROLL:
             assert isinstance(action, Roll)
-            return self._rolled(state, action.total, events)
+            assert state.chosen is not None
+            return self._rolled(state.__dict__.copy(), state.chosen, action.total, events)
         assert isinstance(action, FirstPlayer)
-        events.append(FirstPlayerDrawn(action.seat))
-        changes = {"first": action.seat, "current": action.seat, "round": 1, "stacked_first": None}
-        return self._begin_turn(state, events, changes)
+        events.append(self._first_drawn[action.seat])
+        fields = state.__dict__.copy()
+        fields["first"] = fields["current"] = action.seat
+        fields["round"] = 1
+        fields["stacked_first"] = None
+        return self._begin_turn(fields, events)
 
     # ------------------------------------------------------------ turns
-    def _begin_turn(
-        self, state: HaydesState, events: Events, changes: dict[str, Any]
-    ) -> HaydesState:
-        seat: int = changes["current"]
-        round_: int = changes.get("round", state.round)
-        key = (TurnBegan, seat, round_)
-        interned = self._interned
-        event = interned.get(key)
-        if event is None:
-            event = TurnBegan(seat, round_)
-            if round_ <= _INTERNED_ROUNDS:
-                interned[key] = event
-        events.append(event)
-        cell = changes.get("seats", state.seats)[seat].cell
+    # The methods below take ``fields``, a working copy of the ``__dict__`` of the state
+    # the step started from, change it as the rules say, and hand it to _finish, which
+    # makes it the new state's: the state itself is never touched. Whatever they read
+    # from ``fields`` is therefore the state as the step has left it so far.
+    def _begin_turn(self, fields: Fields, events: Events) -> HaydesState:
+        seat: int = fields["current"]
+        round_: int = fields["round"]
+        began = self._began[seat]
+        if round_ < len(began):
+            events.append(began[round_])
+        else:
+            events.append(self._turn_began(seat, round_))
+        cell = fields["seats"][seat].cell
         assert cell is not None
         i = self._index[cell]
-        up: tuple[Card | None, ...] = changes.get("face_up", state.face_up)
+        up: tuple[Card | None, ...] = fields["face_up"]
         card = up[i]
         assert card is not None
-        overcome = changes.get("overcome", state.overcome)
-        if self._creatures[card.index] is not None and cell not in overcome:
+        if self._creatures[card.index] is not None and cell not in fields["overcome"]:
             # H-8: a held player faces the creature again before anything else.
-            return self._meet(state, seat, cell, card, events, changes)
-        return self._turn(state, changes, i, up)
+            return self._meet(fields, seat, cell, card, events)
+        if self._solo:
+            # When a turn begins, the only face-up cards are the Black Joker and those
+            # with a figure on them (H-12 has just turned every other one face down): in
+            # a solo game the turn's legal actions depend on the cell alone.
+            legal = self._solo_turns.get(i)
+            if legal is None:
+                legal = self._solo_turns[i] = self._turn_legal_at(i, up)
+            fields["phase"] = _TURN
+            fields["_memo"] = {"legal": legal}
+            state: HaydesState = _new(HaydesState)  # _finish, inlined
+            _set(state, "__dict__", fields)
+            return state
+        return self._turn(fields, i, up)
 
-    def _aim(self, state: HaydesState, aim: Aim, events: Events) -> HaydesState:
+    def _turn_began(self, seat: int, round_: int) -> TurnBegan:
+        """The event of ``seat``'s turn in ``round_``, kept for reuse up to round
+        _INTERNED_ROUNDS (see _begin_turn)."""
+        began = self._began[seat]
+        while len(began) <= min(round_, _INTERNED_ROUNDS):
+            began.append(TurnBegan(seat, len(began)))
+        return began[round_] if round_ < len(began) else TurnBegan(seat, round_)
+
+    def _turn(self, fields: Fields, i: int, up: tuple[Card | None, ...]) -> HaydesState:
+        """The new state waiting for a turn's decision (H-6), the figure on cell ``i`` and
+        the cards ``up``: its legal actions, known from those already, are filled in."""
+        fields["phase"] = _TURN
+        fields["_memo"] = {"legal": self._turn_legal_at(i, up)}
+        state: HaydesState = _new(HaydesState)  # _finish, inlined
+        _set(state, "__dict__", fields)
+        return state
+
+    def _announce(self, state: HaydesState, aim: Aim, events: Events) -> None:
         seat = state.current
         source = state.seats[seat].cell
         assert source is not None
@@ -509,113 +700,198 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             interned.get(key)
             or interned.setdefault(key, Announced(seat, source, cell, guess, tuybe))
         )
-        return _build(state, {"phase": _REVEAL, "aim": aim})
 
-    def _revealed(self, state: HaydesState, card: Card, events: Events) -> HaydesState:
-        aim = state.aim
-        assert aim is not None
+    def _revealed(
+        self,
+        fields: Fields,
+        aim: Aim,
+        card: Card,
+        events: Events,
+        at: int = -1,
+        moved: Moved | None = None,
+    ) -> HaydesState:
+        """The card aimed at (``aim``) turned out to be ``card``. ``fields`` are those of
+        the state waiting for the reveal or (fused sampled play, see :meth:`step`) of the
+        turn's state the move was made in: they differ only in ``phase`` and ``aim``,
+        which every path below sets. ``at``, when not -1, is where ``card`` lies in the
+        unstacked rest of its pool (as sampled): that copy is the one taken out.
+        ``moved``, if known already, is the event of the figure moving there."""
         cell, guess = aim.cell, aim.guess
         index = self._index[cell]
-        seat = state.current
-        seats = state.seats
+        seat: int = fields["current"]
+        seats: tuple[Figure, ...] = fields["seats"]
         source = seats[seat].cell
         assert source is not None
-        up = state.face_up
+        up: tuple[Card | None, ...] = fields["face_up"]
         under = up[self._index[source]]
         assert under is not None
         from_value = _VALUES[under.index]
         value = _VALUES[card.index]
         # H-7 (guess_is_correct): strictly lower or strictly higher; equal is never correct.
         correct = value < from_value if guess is _LOWER else value > from_value
-        events.append(Revealed(cell, card, guess, from_value, correct))
+        revealed = _new(Revealed)  # Revealed(cell, card, guess, from_value, correct)
+        _set_cell(revealed, cell)
+        _set_card(revealed, card)
+        _set_guess(revealed, guess)
+        _set_from(revealed, from_value)
+        _set_correct(revealed, correct)
+        events.append(revealed)
         # Working copies of the by-cell tuples: if the turn ends now, the end of turn
         # (H-12) changes them further before they are made tuples, once.
         face_up = list(up)
         face_up[index] = card
-        pool_of = list(state.pool_of)
-        mixes, beliefs = apply_reveal(state, index, card, pool_of)
-        changes: dict[str, Any] = {
-            "shown": (*state.shown, cell),
-            "mixes": mixes,
-            "beliefs": beliefs,
-            "aim": None,
-        }
-        interned = self._interned
+        before: tuple[int, ...] = fields["pool_of"]
+        pool_of = list(before)
+        pool = before[index]
+        beliefs: tuple[Belief, ...] = fields["beliefs"]
+        if at >= 0 or (pool >= 0 and len(beliefs) == 1):
+            # apply_reveal's common case, inlined: one draw from one pool (always so when
+            # step has drawn the card, at >= 0).
+            pool_of[index] = FACE_UP
+            belief = beliefs[0]
+            unseen = list(belief.unseen)
+            if at < 0:
+                unseen[pool] = take(unseen[pool], card)
+            else:
+                # Equal cards are interchangeable: taking out this copy leaves the same
+                # sorted multiset as take(), without looking for the card.
+                rest = unseen[pool].rest
+                deck = _new(Deck)
+                _set_stacked(deck, ())
+                _set_rest(deck, rest[:at] + rest[at + 1 :])
+                unseen[pool] = deck
+            new = _new(Belief)  # Belief(1, tuple(unseen), belief.mixed)
+            _set_weight(new, 1)
+            _set_unseen(new, tuple(unseen))
+            _set_mixed(new, belief.mixed)
+            fields["beliefs"] = (new,)
+        else:
+            # It reads only what the step has not changed yet: pool_of, mixes, beliefs.
+            fields["mixes"], fields["beliefs"] = apply_reveal(
+                _finish(fields.copy()), index, card, pool_of
+            )
+        fields["shown"] = (*fields["shown"], cell)
+        fields["aim"] = None
         if card.index == _RED_JOKER_INDEX:
             if is_escape(guess, from_value):
                 # H-9: "lower" from a card worth 1 or more: the player escapes and wins.
                 events.append(Moved(seat, source, cell))
                 events.append(Escaped(seat, cell))
-                return _evolve(
-                    state, phase=_OVER, ending=Ending.ESCAPED, winner=seat,
-                    seats=_with_cell(seats, seat, cell), face_up=tuple(face_up),
-                    pool_of=tuple(pool_of), **changes,
-                )  # fmt: skip
+                fields["phase"] = _OVER
+                fields["ending"] = Ending.ESCAPED
+                fields["winner"] = seat
+                fields["seats"] = self._moved(seats, seat, cell, index)
+                fields["face_up"] = tuple(face_up)
+                fields["pool_of"] = tuple(pool_of)
+                return _finish(fields)
             # H-10: the figure does not move, the joker stays face up, the turn ends.
             events.append(AlmostThere(seat, cell))
-            return self._end_turn(state, events, changes, face_up, pool_of)
+            return self._end_turn(fields, events, face_up, pool_of)
         if aim.tuybe and not correct:
             # The Tuybe: wrong or equal, the figure stays (and meets no creature).
-            return self._end_turn(state, events, changes, face_up, pool_of)
+            return self._end_turn(fields, events, face_up, pool_of)
         # H-6: the figure moves onto the turned card, right or wrong.
-        key = (Moved, seat, source, cell)
-        events.append(interned.get(key) or interned.setdefault(key, Moved(seat, source, cell)))
-        changes["seats"] = _with_cell(seats, seat, cell)
+        if moved is None:
+            key = (Moved, seat, source, cell)
+            interned = self._interned
+            moved = interned.get(key) or interned.setdefault(key, Moved(seat, source, cell))
+        events.append(moved)
+        fields["seats"] = self._moved(seats, seat, cell, index)
         if self._creatures[card.index] is not None:
-            changes["face_up"] = tuple(face_up)
-            changes["pool_of"] = tuple(pool_of)
-            return self._meet(state, seat, cell, card, events, changes)  # H-7, H-8
+            fields["face_up"] = tuple(face_up)
+            fields["pool_of"] = tuple(pool_of)
+            return self._meet(fields, seat, cell, card, events)  # H-7, H-8
         if correct:
-            up = changes["face_up"] = tuple(face_up)
-            changes["pool_of"] = tuple(pool_of)
-            return self._turn(state, changes, index, up)  # H-7: move again or end the turn
-        return self._end_turn(state, events, changes, face_up, pool_of)
+            up = fields["face_up"] = tuple(face_up)
+            fields["pool_of"] = tuple(pool_of)
+            return self._turn(fields, index, up)  # H-7: move again or end the turn
+        return self._end_turn(fields, events, face_up, pool_of)
 
-    def _step(self, state: HaydesState, cell: Cell, events: Events) -> HaydesState:
-        seat = state.current
-        card = state.face_up[self._index[cell]]
+    def _step(self, fields: Fields, cell: Cell, events: Events) -> HaydesState:
+        seat: int = fields["current"]
+        index = self._index[cell]
+        card = fields["face_up"][index]
         assert card is not None
-        source = state.seats[seat].cell
+        seats: tuple[Figure, ...] = fields["seats"]
+        source = seats[seat].cell
         assert source is not None
         if card.index == _RED_JOKER_INDEX:  # pragma: no cover - never face up on a turn
             events.append(AlmostThere(seat, cell))  # H-10: any other move onto it fails
-            return self._end_turn(state, events, {})
+            return self._end_turn(fields, events)
         key = (Moved, seat, source, cell)
         interned = self._interned
         events.append(interned.get(key) or interned.setdefault(key, Moved(seat, source, cell)))
-        changes: dict[str, Any] = {"seats": _with_cell(state.seats, seat, cell)}
-        if self._creatures[card.index] is not None and cell not in state.overcome:
-            return self._meet(state, seat, cell, card, events, changes)  # H-8
-        return self._end_turn(state, events, changes)  # H-6: a step ends the turn
+        fields["seats"] = self._moved(seats, seat, cell, index)
+        if self._creatures[card.index] is not None and cell not in fields["overcome"]:
+            return self._meet(fields, seat, cell, card, events)  # H-8
+        return self._end_turn(fields, events)  # H-6: a step ends the turn
+
+    def _seated(
+        self,
+        seats: tuple[Figure, ...],
+        seat: int,
+        charisma: int,
+        endurance: int,
+        cell: Cell | None,
+        index: int,
+    ) -> tuple[Figure, ...]:
+        """``seats`` with ``seat``'s figure now ``Figure(charisma, endurance, cell)``;
+        ``index`` is the cell's index in the layout, -1 for none.
+
+        Figures are immutable values of a small set (characteristics 0 to 9, a cell of
+        the layout or none), so each is made once and shared, like the events; so is a
+        solo game's one-seat tuple.
+        """
+        key = index * 100 + charisma * 10 + endurance
+        made = self._figures.get(key)
+        if made is None:
+            figure = Figure(charisma, endurance, cell)
+            made = self._figures[key] = (figure, (figure,))
+        if self._solo:
+            return made[1]
+        return (*seats[:seat], made[0], *seats[seat + 1 :])
+
+    def _moved(
+        self, seats: tuple[Figure, ...], seat: int, cell: Cell, index: int
+    ) -> tuple[Figure, ...]:
+        """``seats`` with ``seat``'s figure moved to ``cell``, of index ``index`` (as
+        _seated, inlined)."""
+        figure = seats[seat]
+        charisma, endurance = figure.charisma, figure.endurance
+        made = self._figures.get(index * 100 + charisma * 10 + endurance)
+        if made is None:
+            return self._seated(seats, seat, charisma, endurance, cell, index)
+        if self._solo:
+            return made[1]
+        return (*seats[:seat], made[0], *seats[seat + 1 :])
 
     def _meet(
-        self,
-        state: HaydesState,
-        seat: int,
-        cell: Cell,
-        card: Card,
-        events: Events,
-        changes: dict[str, Any],
+        self, fields: Fields, seat: int, cell: Cell, card: Card, events: Events
     ) -> HaydesState:
         creature = self._creatures[card.index]
         assert creature is not None
         events.append(EncounterBegan(seat, cell, card, creature.name))
-        changes["phase"] = _ENCOUNTER
-        state = _build(state, changes)
+        fields["phase"] = _ENCOUNTER
         # The choices are known already: the new state's legal actions are filled in.
-        state._memo["legal"] = self._choices[card.index]
+        fields["_memo"] = {"legal": self._choices[card.index]}
+        state: HaydesState = _new(HaydesState)  # _finish, inlined
+        _set(state, "__dict__", fields)
         return state
 
-    def _rolled(self, state: HaydesState, total: int, events: Events) -> HaydesState:
-        seat = state.current
-        seats = state.seats
+    def _rolled(
+        self, fields: Fields, chosen: Characteristic, total: int, events: Events
+    ) -> HaydesState:
+        """The 2D6 roll of an encounter faced with ``chosen`` came out ``total``.
+        ``fields`` are those of the state waiting for the roll or (fused sampled play, see
+        :meth:`step`) of the encounter's state: they differ only in ``phase`` and
+        ``chosen``, which every path below sets."""
+        seat: int = fields["current"]
+        seats: tuple[Figure, ...] = fields["seats"]
         figure = seats[seat]
         cell = figure.cell
-        chosen = state.chosen
         assert cell is not None
-        assert chosen is not None
         i = self._index[cell]
-        card = state.face_up[i]
+        card = fields["face_up"][i]
         assert card is not None
         creature = self._creatures[card.index]
         assert creature is not None
@@ -624,7 +900,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         value = charisma if on_charisma else endurance
         modifier = creature.modifier
         overcome = total + modifier <= value  # H-8
-        after = max(0, value - creature.cost)  # H-8: the effort costs, win or lose
+        after = value - creature.cost  # H-8: the effort costs, win or lose
+        if after < 0:
+            after = 0
         interned = self._interned
         key: tuple[Any, ...] = (Rolled, seat, on_charisma, total, modifier, value)
         events.append(
@@ -639,13 +917,14 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             charisma = after
         else:
             endurance = after
-        changes: dict[str, Any] = {"chosen": None}
-        if state.stacked_rolls:
-            changes["stacked_rolls"] = state.stacked_rolls[1:]
+        fields["chosen"] = None
+        stacked = fields["stacked_rolls"]
+        if stacked:
+            fields["stacked_rolls"] = stacked[1:]
         if overcome:
             # H-8: the creature is gone, its card plain ground; everyone held there is freed.
             events.append(Overcame(seat, cell, card))
-            changes["overcome"] = state.overcome | {cell}
+            fields["overcome"] = fields["overcome"] | {cell}
             if not self._solo:
                 freed = tuple(s for s, f in enumerate(seats) if s != seat and f.cell == cell)
                 if freed:
@@ -653,79 +932,77 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if after == 0:
             # H-11: out of the game, figure removed at once, turn ends.
             events.append(Trapped(seat, chosen))
-            seats = _with_figure(seats, seat, Figure(charisma, endurance, None))
-            changes["seats"] = seats
+            seats = fields["seats"] = self._seated(seats, seat, charisma, endurance, None, -1)
             if all(f.cell is None for f in seats):
                 events.append(AllTrapped())  # H-11: nobody left, nobody wins
-                return _evolve(state, phase=_OVER, ending=Ending.TRAPPED, **changes)
-            return self._end_turn(state, events, changes)
-        changes["seats"] = _with_figure(seats, seat, Figure(charisma, endurance, cell))
+                fields["phase"] = _OVER
+                fields["ending"] = Ending.TRAPPED
+                return _finish(fields)
+            return self._end_turn(fields, events)
+        fields["seats"] = self._seated(seats, seat, charisma, endurance, cell, i)
         if overcome:
             # H-8: move on or end, even after a wrong guess.
-            return self._turn(state, changes, i, state.face_up)
+            return self._turn(fields, i, fields["face_up"])
         key = (Held, seat, cell)
         events.append(interned.get(key) or interned.setdefault(key, Held(seat, cell)))
-        return self._end_turn(state, events, changes)  # H-8: held there, the turn ends
+        return self._end_turn(fields, events)  # H-8: held there, the turn ends
 
     def _end_turn(
         self,
-        state: HaydesState,
+        fields: Fields,
         events: Events,
-        changes: dict[str, Any],
         face_up: list[Card | None] | None = None,
         pool_of: list[int] | None = None,
     ) -> HaydesState:
         """End the turn (H-12, H-13, H-5). ``face_up`` and ``pool_of``, when given, are the
-        caller's working copies of those fields, ahead of ``changes``."""
-        seat = state.current
-        key = (TurnEnded, seat)
-        interned = self._interned
-        events.append(interned.get(key) or interned.setdefault(key, TurnEnded(seat)))
-        if changes.get("shown", state.shown):
-            self._replace_cards(state, events, changes, face_up, pool_of)  # H-12
+        caller's working copies of those fields, ahead of ``fields``."""
+        seat: int = fields["current"]
+        events.append(self._turn_ended[seat])
+        if fields["shown"]:
+            self._replace_cards(fields, events, face_up, pool_of)  # H-12
         elif face_up is not None and pool_of is not None:
-            changes["face_up"] = tuple(face_up)
-            changes["pool_of"] = tuple(pool_of)
+            fields["face_up"] = tuple(face_up)
+            fields["pool_of"] = tuple(pool_of)
         if self._solo:
             nxt, new_round = 0, True  # (a solo player who is out has ended the game)
         else:
-            seats = changes.get("seats", state.seats)
+            seats: tuple[Figure, ...] = fields["seats"]
             nxt = seat + 1 if seat + 1 < len(seats) else 0
             if seats[nxt].cell is not None:
                 # The usual case, next_seat's answer at once: the next seat is in, and a
                 # round begins when play comes back to the first player.
-                new_round = nxt == state.first
+                new_round = nxt == fields["first"]
             else:
                 ins = tuple(f.cell is not None for f in seats)
-                following = next_seat(seat, state.first, ins)
+                following = next_seat(seat, fields["first"], ins)
                 assert following is not None  # the last player out ends the game before this
                 nxt, new_round = following
-        round_ = state.round
+        round_: int = fields["round"]
         if new_round:
             limit = self._max_rounds
             if limit is not None and round_ >= limit:
                 events.append(TimeUp(round_))  # H-13
-                return _evolve(state, phase=_OVER, ending=Ending.TIME_UP, **changes)
-            round_ += 1
-        changes["current"] = nxt
-        changes["round"] = round_
-        return self._begin_turn(state, events, changes)
+                fields["phase"] = _OVER
+                fields["ending"] = Ending.TIME_UP
+                return _finish(fields)
+            fields["round"] = round_ + 1
+        fields["current"] = nxt
+        return self._begin_turn(fields, events)
 
     def _replace_cards(
         self,
-        state: HaydesState,
+        fields: Fields,
         events: Events,
-        changes: dict[str, Any],
         face_up: list[Card | None] | None,
         pool_of: list[int] | None,
     ) -> None:
         """H-12: replace every face-up card but the Black Joker and those with a figure.
 
-        Reads the state as ``changes`` (and the working copies ``face_up`` and
-        ``pool_of``, when given) leave it, and writes the result into ``changes``.
+        Reads the state as ``fields`` (and the working copies ``face_up`` and
+        ``pool_of``, when given) leave it, and writes the result into ``fields``.
         """
-        shown: tuple[Cell, ...] = changes.get("shown", state.shown)
-        occupied = list(map(_CELL_OF, changes.get("seats", state.seats)))
+        shown: tuple[Cell, ...] = fields["shown"]
+        occupied = list(map(_CELL_OF, fields["seats"]))
         keep: list[Cell] = []
         targets: list[int] = []
         index = self._index
@@ -736,17 +1013,18 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 targets.append(index[c])
         if not targets:
             if face_up is not None and pool_of is not None:
-                changes["face_up"] = tuple(face_up)
-                changes["pool_of"] = tuple(pool_of)
+                fields["face_up"] = tuple(face_up)
+                fields["pool_of"] = tuple(pool_of)
             return
         targets.sort()  # dealing order: by y, then x
         if face_up is None or pool_of is None:
-            face_up = list(changes.get("face_up", state.face_up))
-            pool_of = list(changes.get("pool_of", state.pool_of))
+            face_up = list(fields["face_up"])
+            pool_of = list(fields["pool_of"])
         cells = self._cells
         discarded: list[Card] = []
         gone: list[Card] = []
-        overcome: frozenset[Cell] = changes.get("overcome", state.overcome)
+        removed_at: dict[int, Card] = {}
+        overcome: frozenset[Cell] = fields["overcome"]
         joker: int | None = None
         # Discarding comes before dealing.
         for i in targets:
@@ -756,69 +1034,78 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 joker = i  # H-10: it goes back in among the new cards
             elif overcome and cells[i] in overcome:
                 gone.append(card)  # an overcome creature's card leaves the game
+                removed_at[i] = card
             else:
                 discarded.append(card)
         replaced = tuple(map(cells.__getitem__, targets))
         if overcome:
-            overcome = overcome.difference(replaced)
+            fields["overcome"] = overcome.difference(replaced)
         events.append(CardsReplaced(replaced, tuple(discarded), tuple(gone)))
-        discard = (*state.discard, *discarded) if discarded else state.discard
-        removed = (*state.removed, *gone) if gone else state.removed
-        beliefs: tuple[Belief, ...] = changes.get("beliefs", state.beliefs)
-        left = state.replacement_left
+        discard: tuple[Card, ...] = fields["discard"]
+        if discarded:
+            discard = fields["discard"] = (*discard, *discarded)
+        if gone:
+            fields["removed"] = (*fields["removed"], *gone)
+        left: int = fields["replacement_left"]
         if joker is None and left >= len(targets):
             # The common case: the Replacement deck has enough cards, the new face-down
             # cards all join its pool.
-            pool = len(beliefs[0].unseen) - 1
+            pool = len(fields["beliefs"][0].unseen) - 1
             for i in targets:
                 pool_of[i] = pool
                 face_up[i] = None
-            left -= len(targets)
+            fields["replacement_left"] = left - len(targets)
         else:
-            up = tuple(face_up)  # the cards as they lie before the deal
-            pile = list(discard)
-            dealer = Dealer(beliefs, left, pile)
-            extra: list[Mix] = []
-            removed_list = list(removed)
-            self._deal(targets, joker, up, face_up, pool_of, dealer, extra, removed_list, events)
-            discard = tuple(pile)
-            removed = tuple(removed_list)
-            beliefs, left = dealer.beliefs, dealer.left
-            changes["mixes"] = (*changes.get("mixes", state.mixes), *extra)
-        changes["face_up"] = tuple(face_up)
-        changes["pool_of"] = tuple(pool_of)
-        changes["shown"] = tuple(keep)
-        changes["beliefs"] = beliefs
-        changes["replacement_left"] = left
-        changes["discard"] = discard
-        changes["removed"] = removed
-        changes["overcome"] = overcome
+            self._deal(fields, targets, joker, removed_at, face_up, pool_of, events)
+        fields["face_up"] = tuple(face_up)
+        fields["pool_of"] = tuple(pool_of)
+        fields["shown"] = tuple(keep)
 
     def _deal(
         self,
+        fields: Fields,
         targets: list[int],
         joker: int | None,
-        up: tuple[Card | None, ...],
+        removed_at: dict[int, Card],
         face_up: list[Card | None],
         pool_of: list[int],
-        dealer: Dealer,
-        mixes: list[Mix],
-        removed: list[Card],
         events: Events,
     ) -> None:
-        """H-12's deal when the Replacement deck runs out, or H-10's joker goes back in."""
+        """H-12's deal when the Replacement deck may run out, or H-10's joker goes back in.
+
+        ``removed_at`` holds, by cell, the old cards removed from the game this turn
+        (overcome creatures). When a card is needed and the Replacement deck and the
+        discard pile are both empty, H-12 turns the cell's old card face down where it
+        lies, a card everyone knows. If that card was removed from the game this turn, it
+        is the one. Otherwise it went to the discard pile, which has been shuffled and
+        dealt out in this very deal, so it lies face down on another cell already; the
+        card turned face down is then one removed from the game this turn from a cell
+        that did get a new card, the first in dealing order. There always is one (see
+        the package docstring), so every cell of Haydes keeps a card.
+        """
         cells = self._cells
+        pile = list(fields["discard"])
+        dealer = Dealer(fields["beliefs"], fields["replacement_left"], pile)
+        removed = list(fields["removed"])
+        mixes: list[Mix] = []
+        dealt: list[int] = []
+        spares: list[Card] = []
+        starved = False
 
         def turn_face_down(i: int) -> None:
-            # H-12: Replacement deck and discard pile both empty: the old card is turned
-            # face down where it lies, a card everyone knows. (Unreachable with the card
-            # counts allowed: see the package docstring.)
-            old = up[i]
-            assert old is not None
-            assert old in removed
-            removed.remove(old)
-            events.append(TurnedFaceDown(cells[i], old))
-            mixes.append(Mix((cells[i],), (old,)))
+            nonlocal starved
+            if not starved:
+                # From now on the piles stay empty: every cell still waiting is turned
+                # face down, and the cards removed this turn from cells that did get a
+                # new card are the spares (see _no_card).
+                starved = True
+                spares.extend(removed_at[j] for j in dealt if j in removed_at)
+            card = removed_at.get(i)
+            if card is None:
+                card = spares.pop(0)
+            removed.remove(card)
+            events.append(TurnedFaceDown(cells[i], card))
+            mixes.append(Mix((cells[i],), (card,)))
             dealer.add_mix([])
             pool_of[i] = MIXED
             face_up[i] = None
@@ -829,6 +1116,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 if pool is None:
                     turn_face_down(i)
                 else:
+                    dealt.append(i)
                     pool_of[i] = pool
                     face_up[i] = None
         else:
@@ -843,6 +1131,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 if pool is None:
                     turn_face_down(i)
                     continue
+                dealt.append(i)
                 counts.extend([0] * (pool + 1 - len(counts)))
                 counts[pool] += 1
                 mixed.append(i)
@@ -856,6 +1145,11 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             events.append(ReplacementReshuffled(size))
         if joker is not None:
             events.append(JokerShuffledIn(mixes[-1].cells))
+        fields["beliefs"] = dealer.beliefs
+        fields["replacement_left"] = dealer.left
+        fields["discard"] = tuple(pile)
+        fields["removed"] = tuple(removed)
+        fields["mixes"] = (*fields["mixes"], *mixes)
 
     # ------------------------------------------------------- the rest
     def outcome(self, state: HaydesState) -> Outcome | None:
@@ -1026,15 +1320,6 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if any(not 2 <= r <= 12 for r in state.stacked_rolls):
             problems.append("stacked rolls are totals from 2 to 12")
         return problems
-
-
-def _with_figure(seats: tuple[Figure, ...], seat: int, figure: Figure) -> tuple[Figure, ...]:
-    return (figure,) if len(seats) == 1 else (*seats[:seat], figure, *seats[seat + 1 :])
-
-
-def _with_cell(seats: tuple[Figure, ...], seat: int, cell: Cell | None) -> tuple[Figure, ...]:
-    figure = seats[seat]
-    return _with_figure(seats, seat, Figure(figure.charisma, figure.endurance, cell))
 
 
 def _stacked_deck(name: str, deck: Deck, top: Any) -> Deck:

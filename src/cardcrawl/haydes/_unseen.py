@@ -71,8 +71,21 @@ def _deck_outcomes(deck: Deck) -> list[tuple[Card, Fraction]]:
     return [(card, Fraction(w, total)) for card, w in outcomes]
 
 
-def _options(state: HaydesState, index: int) -> list[tuple[Fraction, int, int, Card]]:
-    """Every (probability, belief, source, card) a reveal of cell ``index`` can be."""
+def _card_odds(deck: Deck, card: Card) -> Fraction:
+    """The chance that the next card drawn from ``deck`` is ``card``."""
+    if deck.stacked:
+        return Fraction(deck.stacked[0] == card)
+    rest = deck.rest
+    low = bisect.bisect_left(rest, card.index, key=_INDEX)
+    high = bisect.bisect_right(rest, card.index, lo=low, key=_INDEX)
+    return Fraction(high - low, len(rest))
+
+
+def _options(
+    state: HaydesState, index: int, card: Card | None = None
+) -> list[tuple[Fraction, int, int, Card]]:
+    """Every (probability, belief, source, card) a reveal of cell ``index`` can be; only
+    those of ``card``, if given (the same entries, in the same order, found faster)."""
     beliefs = state.beliefs
     total = sum(b.weight for b in beliefs)
     pool = state.pool_of[index]
@@ -80,22 +93,62 @@ def _options(state: HaydesState, index: int) -> list[tuple[Fraction, int, int, C
     if pool >= 0:
         for bi, belief in enumerate(beliefs):
             pb = Fraction(belief.weight, total)
-            for card, p in _deck_outcomes(belief.unseen[pool]):
-                options.append((pb * p, bi, pool, card))
+            if card is not None:
+                p = _card_odds(belief.unseen[pool], card)
+                if p:
+                    options.append((pb * p, bi, pool, card))
+                continue
+            for drawn, p in _deck_outcomes(belief.unseen[pool]):
+                options.append((pb * p, bi, pool, drawn))
         return options
     m = mix_index(state.mixes, state.layout[index])
     mix = state.mixes[m]
     size = len(mix.cells)
     for bi, belief in enumerate(beliefs):
         pb = Fraction(belief.weight, total)
-        for card in sorted(set(mix.known)):
-            options.append((pb * Fraction(mix.known.count(card), size), bi, KNOWN, card))
+        for known in sorted(set(mix.known)):
+            if card is None or known == card:
+                options.append((pb * Fraction(mix.known.count(known), size), bi, KNOWN, known))
         for q, count in enumerate(belief.mixed[m]):
             if count:
                 share = pb * Fraction(count, size)
-                for card, p in _deck_outcomes(belief.unseen[q]):
-                    options.append((share * p, bi, q, card))
+                if card is not None:
+                    p = _card_odds(belief.unseen[q], card)
+                    if p:
+                        options.append((share * p, bi, q, card))
+                    continue
+                for drawn, p in _deck_outcomes(belief.unseen[q]):
+                    options.append((share * p, bi, q, drawn))
     return options
+
+
+def _mix_chances(
+    mix: Mix, row: tuple[int, ...], unseen: tuple[Deck, ...]
+) -> tuple[tuple[Card, int], ...]:
+    """:func:`reveal_chances` for a cell of ``mix`` under a single belief (``row`` and
+    ``unseen`` are its), in integers: the same weights as the general computation.
+
+    A card's chance is (its copies among the known cards, plus, for each pool ``q`` of
+    the mix, ``row[q]`` times the chance of drawing it from that pool) over the mix's
+    size. Scaled by the size and the least common multiple of the pools' outcome totals,
+    every term is an integer; divided by their greatest common divisor, the weights are
+    the one coprime vector proportional to the chances, as the general way makes them.
+    """
+    parts = [(count, unseen[q].outcomes()) for q, count in enumerate(row) if count]
+    totals = [sum(w for _, w in outcomes) for _, outcomes in parts]
+    scale = lcm(*totals)
+    weights: dict[int, int] = {}
+    cards: dict[int, Card] = {}
+    for card in mix.known:
+        weights[card.index] = weights.get(card.index, 0) + scale
+        cards.setdefault(card.index, card)
+    for (count, outcomes), total in zip(parts, totals, strict=True):
+        unit = count * (scale // total)
+        for card, w in outcomes:
+            weights[card.index] = weights.get(card.index, 0) + unit * w
+            cards.setdefault(card.index, card)
+    common = gcd(*weights.values())
+    return tuple((cards[i], weights[i] // common) for i in sorted(weights))
 
 
 def _as_weights(probs: list[Fraction]) -> list[int]:
@@ -110,6 +163,10 @@ def reveal_chances(state: HaydesState, index: int) -> tuple[tuple[Card, int], ..
     deck = reveal_fast_deck(state, index)
     if deck is not None:
         return deck.outcomes()
+    if len(state.beliefs) == 1:
+        m = mix_index(state.mixes, state.layout[index])
+        belief = state.beliefs[0]
+        return _mix_chances(state.mixes[m], belief.mixed[m], belief.unseen)
     by_card: dict[Card, Fraction] = {}
     for prob, _, _, card in _options(state, index):
         by_card[card] = by_card.get(card, Fraction(0)) + prob
@@ -119,6 +176,10 @@ def reveal_chances(state: HaydesState, index: int) -> tuple[tuple[Card, int], ..
 
 def _merge(entries: list[tuple[Fraction, Belief]]) -> tuple[Belief, ...]:
     """Beliefs with equal contents merged, weights made small coprime integers."""
+    if len(entries) == 1:
+        # What the general way gives for one entry (of positive probability), at once.
+        belief = entries[0][1]
+        return (Belief(1, belief.unseen, belief.mixed),)
     acc: dict[tuple[tuple[Deck, ...], tuple[tuple[int, ...], ...]], Fraction] = {}
     for prob, belief in entries:
         key = (belief.unseen, belief.mixed)
@@ -147,7 +208,7 @@ def apply_reveal(
         pools[pool] = take(pools[pool], card)
         return state.mixes, (Belief(1, tuple(pools), belief.mixed),)
     cell = state.layout[index]
-    options = [o for o in _options(state, index) if o[3] == card]
+    options = _options(state, index, card)
     m = mix_index(state.mixes, cell) if pool == MIXED else None
     entries: list[tuple[Fraction, Belief]] = []
     for prob, bi, source, _ in options:
