@@ -19,6 +19,7 @@ from cardcrawl.bots import (
     EncounterOdds,
     HuntPlanner,
     MaplessHeuristicBot,
+    MaplessSearchModel,
     RandomBot,
     SearchBot,
     ShortestPathBot,
@@ -28,9 +29,11 @@ from cardcrawl.bots import (
     get_bot_spec,
     make_bot,
     register_bot,
+    register_search_model,
     search_model,
     state_from_observation,
 )
+from cardcrawl.bots._search import chance_leaves
 from cardcrawl.mapless import BODY_CARDS, MIND_CARDS, Move, Phase, card_value
 
 GAME = cardcrawl.load("mapless-house", max_turns=200)
@@ -393,17 +396,138 @@ class CoinGame:
         return (1.0 if state == "heads" else 0.0,)
 
 
-def test_search_expectation_is_exact_when_the_chance_tree_is_small() -> None:
-    """Explicit chance: every outcome weighted by its probability, within the budget."""
-    bot = SearchBot(GAME, seed=0)
-    assert bot._exact(CoinGame(), "start", budget=2) == 0.25
-    assert bot._exact(CoinGame(), "start", budget=1) is None
+def test_chance_leaves_are_exact_when_the_chance_tree_is_small() -> None:
+    """Explicit chance: every outcome with its probability, within the budget."""
+    assert chance_leaves(CoinGame(), "start", budget=2) == [
+        ("heads", Fraction(1, 4)),
+        ("tails", Fraction(3, 4)),
+    ]
+    assert chance_leaves(CoinGame(), "start", budget=1) is None
+    assert chance_leaves(CoinGame(), "heads", budget=0) == [("heads", Fraction(1))]
+
+
+class GambleGame:
+    """One decision, ``"safe"`` (return 1/2) or ``"gamble"`` (a coin that pays 1 with
+    probability ``win``, else 0). A state is (stage, explicit chance, generator)."""
+
+    name = "gamble-test"
+    num_players = 1
+
+    def __init__(self, win: Fraction) -> None:
+        self.win = win
+
+    def current_player(self, state: tuple[str, bool, int]) -> int:
+        stage = state[0]
+        return {"decide": 0, "coin": cardcrawl.CHANCE}.get(stage, cardcrawl.TERMINAL)
+
+    def legal_actions(self, state: tuple[str, bool, int]) -> tuple[str, ...]:
+        return ("safe", "gamble") if state[0] == "decide" else ()
+
+    def chance_outcomes(self, state: tuple[str, bool, int]) -> tuple[tuple[str, Fraction], ...]:
+        return (("won", self.win), ("lost", 1 - self.win))
+
+    def step(self, state: tuple[str, bool, int], action: str) -> tuple[str, bool, int]:
+        _, explicit, rng = state
+        if action == "gamble" and not explicit:
+            rng, r = rng_below(rng, self.win.denominator)
+            return ("won" if r < self.win.numerator else "lost", explicit, rng)
+        return ("coin" if action == "gamble" else action, explicit, rng)
+
+    def observe(self, state: tuple[str, bool, int], player: int) -> str:
+        return state[0]
+
+    def returns(self, state: tuple[str, bool, int]) -> tuple[float]:
+        return ({"won": 1.0, "safe": 0.5}.get(state[0], 0.0),)
+
+
+class GambleModel:
+    """Everything is public; every decision is searched."""
+
+    def sample_state(
+        self, game: Any, observation: str, seat: int, seed: int, *, explicit_chance: bool
+    ) -> tuple[str, bool, int]:
+        return (observation, explicit_chance, seed)
+
+    def evaluate(self, game: Any, observation: str, seat: int) -> float:
+        return 0.0
+
+    def candidates(self, game: Any, observation: str, legal_actions: Any) -> list[str]:
+        return list(legal_actions)
+
+    def rollout_bot(self, game: Any, seed: int, seat: int) -> Bot:
+        return RandomBot(game, seed, seat)
+
+
+@pytest.mark.parametrize(("win", "exact_limit", "choice"), [
+    (Fraction(3, 4), 2, "gamble"),  # exact: 3/4 > 1/2
+    (Fraction(1, 4), 2, "safe"),  # exact: 1/4 < 1/2
+    (Fraction(3, 4), 0, "gamble"),  # sampled: 64 rollouts tell 3/4 from 1/2
+    (Fraction(1, 4), 0, "safe"),
+])  # fmt: skip
+def test_search_takes_the_action_of_highest_expectation(
+    win: Fraction, exact_limit: int, choice: str
+) -> None:
+    register_search_model("gamble-test", GambleModel())
+    game = GambleGame(win)
+    bot = SearchBot(game, seed=7, base=RandomBot, rollouts=64, exact_limit=exact_limit)
+    state = ("decide", False, 0)
+    if exact_limit:
+        assert bot.action_value(game, "decide", "gamble", seed=1) == float(win)
+    assert bot.choose(game, "decide", game.legal_actions(state)) == choice
+    assert bot.searched == 1
 
 
 def test_search_bot_with_samples_only_still_plays_legally() -> None:
-    bot = SearchBot(GAME, seed=3, samples=2, exact_limit=0)
+    bot = SearchBot(GAME, seed=3, rollouts=2, exact_limit=0)
     state, _ = play(GAME, bot, 3)
     assert GAME.outcome(state) is not None
+
+
+def test_search_departs_from_the_heuristic_only_to_a_candidate() -> None:
+    """Where the planner's values settle the decision the search bot plays the heuristic's
+    move; elsewhere it picks among the planner's close candidates."""
+    model = MaplessSearchModel()
+    searched = 0
+    for seed in range(6):
+        bot = SearchBot(GAME, seed=seed, rollouts=4)
+        base = MaplessHeuristicBot(GAME, seed)
+        state = GAME.initial_state(seed)
+        while not GAME.is_terminal(state):
+            legal = GAME.legal_actions(state)
+            obs = GAME.observe(state, 0)
+            action = bot.choose(GAME, obs, legal)
+            candidates = model.candidates(GAME, obs, legal)
+            if len(candidates) < 2:
+                assert action == base.choose(GAME, obs, legal)
+            else:
+                assert action in candidates
+            state = GAME.step(state, action)
+        searched += bot.searched
+    assert searched > 0
+
+
+def test_search_values_a_move_onto_the_open_exit_at_one_without_rollouts() -> None:
+    """M-14: stepping onto the Exit with no Stalker on it wins; no chance follows."""
+    bot = SearchBot(GAME, seed=0, rollouts=1)
+    for seed in range(20):
+        state = GAME.initial_state(seed)
+        heuristic = MaplessHeuristicBot(GAME, seed)
+        while not GAME.is_terminal(state):
+            obs = GAME.observe(state, 0)
+            legal = GAME.legal_actions(state)
+            if obs.phase is Phase.MOVE and Move(obs.exit_cell) in legal:
+                value = bot.action_value(GAME, obs, Move(obs.exit_cell), seed=1)
+                assert value == (0.0 if obs.spade == obs.exit_cell else 1.0)
+                return
+            state = GAME.step(state, heuristic.choose(GAME, obs, legal))
+    pytest.fail("no game reached a Move onto the Exit")
+
+
+def test_search_bot_refuses_bad_settings() -> None:
+    with pytest.raises(ValueError, match="rollouts"):
+        SearchBot(GAME, seed=0, rollouts=0)
+    with pytest.raises(ValueError, match="exact_limit"):
+        SearchBot(GAME, seed=0, exact_limit=-1)
 
 
 # ------------------------------------------------------------ Escape from Haydes

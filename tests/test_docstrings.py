@@ -86,7 +86,6 @@ ALLOWED_WITHOUT_EXAMPLE = frozenset(
         # cardcrawl.bots
         "cardcrawl.bots.Bot",
         "cardcrawl.bots.BotSpec",
-        "cardcrawl.bots.MaplessSearchModel",
         "cardcrawl.bots.SearchModel",
         "cardcrawl.bots.UnknownBotError",
         "cardcrawl.bots.get_bot_spec",

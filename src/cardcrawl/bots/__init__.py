@@ -9,8 +9,8 @@ same seed gives the same choices. Registered bots:
   shortest path to the Exit (:class:`ShortestPathBot`).
 * ``"heuristic"`` (The Mapless House): a building plan and a hunt planner
   (:class:`MaplessHeuristicBot`).
-* ``"search"`` (The Mapless House): one decision of search through the real rules on
-  top of the heuristic (:class:`SearchBot`).
+* ``"search"`` (The Mapless House): the heuristic, with the decisions its planner
+  cannot settle searched by rollouts on sampled states (:class:`SearchBot`).
 * ``"heuristic"`` (Escape from Haydes, when :mod:`cardcrawl.haydes` is installed):
   guesses by the exact odds of the unseen cards (``make_bot("heuristic", game, seed)``).
 
@@ -92,7 +92,7 @@ def _register_builtin_bots() -> None:
         "search",
         SearchBot,
         games=_MAPLESS,
-        description="the heuristic, with each hunt Move searched through the real rules",
+        description="the heuristic, with close hunt decisions searched by rollouts",
     )
     try:
         from cardcrawl.bots._haydes_bots import HaydesHeuristicBot

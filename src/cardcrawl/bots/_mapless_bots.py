@@ -200,8 +200,19 @@ class MaplessHeuristicBot:
         'escaped'
     """
 
-    def __init__(self, game: Any, seed: int, seat: int = 0, *, horizon: int = 8) -> None:
+    def __init__(
+        self,
+        game: Any,
+        seed: int,
+        seat: int = 0,
+        *,
+        horizon: int = 8,
+        expand_horizon: int | None = None,
+    ) -> None:
         self.horizon = horizon
+        #: The horizon for Expand placements (default: ``horizon``); a shorter one makes
+        #: a quicker player, as the search bot's rollouts want.
+        self.expand_horizon = horizon if expand_horizon is None else expand_horizon
 
     def choose(
         self, game: Any, observation: MaplessObservation, legal_actions: Sequence[Action]
@@ -218,32 +229,49 @@ class MaplessHeuristicBot:
             return self._expand(game, obs, legal_actions)
         return self._move(game, obs, legal_actions)
 
-    def _place_exit(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
-        def value(action: Action) -> float:
-            cell = _cell(action)
-            table = obs.table.place(cell, EXIT)
-            planner = HuntPlanner(
-                table,
-                cell,
-                EncounterOdds.of(obs.mind_left, obs.body_left),
-                club_arrives=min(len(obs.mind_left), len(obs.body_left)) + 1,
-                max_turns=getattr(game.options, "max_turns", None),
-                horizon=self.horizon,
-            )
-            return max(planner.opening_values(ENTRANCE_CELL, cell).values(), default=0.0)
+    def action_values(
+        self, game: Any, observation: MaplessObservation, legal_actions: Sequence[Action]
+    ) -> dict[Action, float] | None:
+        """The hunt planner's value of each legal action: the Exit's placement, the hunt's
+        Moves and Expand placements; ``None`` while building (phase one), which the plan
+        does by cost, not value."""
+        obs = observation
+        if obs.phase is Phase.PLACE_EXIT:
+            return {a: self._exit_value(game, obs, a) for a in legal_actions}
+        if obs.phase is Phase.PLACE and obs.exit_cell is None:
+            return None
+        if obs.phase is Phase.PLACE:
+            return {a: self._expand_value(game, obs, a) for a in legal_actions}
+        values = self._move_values(game, obs)[0]
+        return {a: values[_cell(a)] for a in legal_actions}
 
-        return _best(legal, value)
+    def _place_exit(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+        return _best(legal, lambda action: self._exit_value(game, obs, action))
+
+    def _exit_value(self, game: Any, obs: MaplessObservation, action: Action) -> float:
+        cell = _cell(action)
+        table = obs.table.place(cell, EXIT)
+        planner = HuntPlanner(
+            table,
+            cell,
+            EncounterOdds.of(obs.mind_left, obs.body_left),
+            club_arrives=min(len(obs.mind_left), len(obs.body_left)) + 1,
+            max_turns=getattr(game.options, "max_turns", None),
+            horizon=self.horizon,
+        )
+        return max(planner.opening_values(ENTRANCE_CELL, cell).values(), default=0.0)
 
     def _expand(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+        return _best(legal, lambda action: self._expand_value(game, obs, action))
+
+    def _expand_value(self, game: Any, obs: MaplessObservation, action: Action) -> float:
         assert obs.drawn is not None
-        drawn = obs.drawn
+        table = obs.table.place(_cell(action), obs.drawn)
+        return position_value(game, obs, table, self.expand_horizon)
 
-        def value(action: Action) -> float:
-            return position_value(game, obs, obs.table.place(_cell(action), drawn), self.horizon)
-
-        return _best(legal, value)
-
-    def _move(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+    def _move_values(
+        self, game: Any, obs: MaplessObservation
+    ) -> tuple[dict[Cell, float], HuntPlanner]:
         assert obs.spade is not None
         planner = hunt_planner(game, obs, horizon=self.horizon)
         if obs.turn == 0:
@@ -252,6 +280,10 @@ class MaplessHeuristicBot:
             values = planner.move_values(
                 obs.player, obs.spade, obs.spade_left_exit, obs.club, _encounters_done(obs)
             )
+        return values, planner
+
+    def _move(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+        values, planner = self._move_values(game, obs)
         far = len(obs.table)
         # Ties (all hopeless, typically) go to the move nearer the Exit.
         return max(legal, key=lambda a: (values[_cell(a)], -planner.distance.get(_cell(a), far)))
@@ -316,14 +348,48 @@ class MaplessSearchModel:
     """The :class:`~cardcrawl.bots.SearchModel` of The Mapless House.
 
     States are rebuilt from the observation exactly (see
-    :func:`~cardcrawl.bots.state_from_observation`), positions are valued by the
-    heuristic bot's hunt planner, and the search looks at the hunt's Moves, where the
-    real rules (the very cards left, the held cards adding up, the next Expand) refine
-    the planner's model.
+    :func:`~cardcrawl.bots.state_from_observation`: the exact posterior), positions are
+    valued by the heuristic bot's hunt planner, and the search looks at the Exit's
+    placement and the hunt's Moves, but only where the planner cannot tell the best
+    actions apart: the candidates are the actions valued within ``margin`` of the best,
+    unless the best is already decided (at least ``sure`` or at most ``hopeless``).
+    Card placements (building, and the hunt's Expand, where a card seldom changes the
+    outcome and the cells are many) are left to the plan. Rollouts are played by the
+    heuristic with a short horizon for Expand placements (``rollout_expand_horizon``),
+    which makes them several times quicker.
+
+    Args:
+        horizon: the planner's horizon, in turns.
+        margin: how far below the best action's value a candidate may be.
+        sure: a best value from which the planner's choice is not searched.
+        hopeless: a best value up to which the planner's choice is not searched.
+        rollout_expand_horizon: the rollout player's horizon for Expand placements.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import MaplessSearchModel
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> state = game.initial_state(seed=1)
+        >>> model = MaplessSearchModel()
+        >>> model.candidates(game, game.observe(state, 0), game.legal_actions(state))
+        []
     """
 
-    def __init__(self, horizon: int = 8) -> None:
+    def __init__(
+        self,
+        horizon: int = 8,
+        *,
+        margin: float = 0.1,
+        sure: float = 0.99,
+        hopeless: float = 0.02,
+        rollout_expand_horizon: int = 2,
+    ) -> None:
         self.horizon = horizon
+        self.rollout_expand_horizon = rollout_expand_horizon
+        self.margin = margin
+        self.sure = sure
+        self.hopeless = hopeless
+        self._planner = MaplessHeuristicBot(None, 0, horizon=horizon)
 
     def sample_state(
         self,
@@ -337,15 +403,30 @@ class MaplessSearchModel:
         """The observed position with a fresh generator (the exact posterior)."""
         return state_from_observation(observation, seed, explicit_chance=explicit_chance)
 
+    def rollout_bot(self, game: Any, seed: int, seat: int) -> MaplessHeuristicBot:
+        """The heuristic, quicker at Expand placements."""
+        return MaplessHeuristicBot(
+            game, seed, seat, horizon=self.horizon, expand_horizon=self.rollout_expand_horizon
+        )
+
     def evaluate(self, game: Any, observation: MaplessObservation, seat: int) -> float:
-        """The planner's escape chance from the observed position (0 before the hunt,
-        which the search leaves to the base bot)."""
+        """The planner's escape chance from the observed position (0 before the hunt)."""
         if observation.exit_cell is None:
             return 0.0
         return position_value(game, observation, horizon=self.horizon)
 
-    def should_search(
+    def candidates(
         self, game: Any, observation: MaplessObservation, legal_actions: Sequence[Action]
-    ) -> bool:
-        """Search the Moves of the hunt; leave building to the base bot."""
-        return observation.phase is Phase.MOVE
+    ) -> list[Action]:
+        """The actions the planner values within ``margin`` of the best, best first, when
+        the best is neither sure nor hopeless; none for card placements."""
+        if len(legal_actions) < 2 or observation.phase is Phase.PLACE:
+            return []
+        values = self._planner.action_values(game, observation, legal_actions)
+        if values is None:  # pragma: no cover - building is a PLACE decision
+            return []
+        best = max(values.values())
+        if best >= self.sure or best <= self.hopeless:
+            return []
+        close = [a for a in legal_actions if values[a] >= best - self.margin]
+        return sorted(close, key=lambda a: -values[a])

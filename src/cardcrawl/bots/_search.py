@@ -2,21 +2,28 @@
 
 The bot only sees observations, but searching needs states. A :class:`SearchModel`
 supplies what the :class:`~cardcrawl.Game` protocol lacks: a state consistent with an
-observation (drawn from what the player may believe), and a value for positions where
-the search stops. With those, :class:`SearchBot` looks one decision ahead through the
-real ``step``: exactly, over every chance outcome with its probability, when the tree
-up to the next decision is small; otherwise by averaging over sampled states (the same
-samples for every action, so that actions are compared on the same luck).
+observation (drawn from what the player may believe: a *determinization*), the actions
+worth comparing at a decision, and a value for positions where a search must stop.
+
+With those, :class:`SearchBot` compares the candidate actions by how games go on after
+them, played out by the base bot (rollouts) on states sampled from the observation.
+Right after the action, chance is followed exactly (explicit chance, every outcome
+weighted by its probability) when the tree up to the next decision is small, and the
+rollouts are shared among its leaves; otherwise each rollout samples its own chance.
+Every action is tried on the same sampled states with the same generators (common random
+numbers), so that actions are compared on the same luck.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any, Protocol
 
 from cardcrawl._protocol import CHANCE, TERMINAL
 from cardcrawl._random import rng_derive
-from cardcrawl.bots._base import Bot, UnknownBotError, game_family, make_bot
+from cardcrawl.bots._base import Bot, BotFactory, UnknownBotError, game_family, make_bot
 
 __all__ = ["SearchBot", "SearchModel", "register_search_model", "search_model"]
 
@@ -31,10 +38,15 @@ class SearchModel(Protocol):
         drawn with ``seed``."""
 
     def evaluate(self, game: Any, observation: Any, seat: int) -> float:
-        """The value for ``seat`` of the observed position (its expected return)."""
+        """The value for ``seat`` of the observed position (its expected return), for
+        rollouts cut short."""
 
-    def should_search(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> bool:
-        """True at the decisions worth searching (the others go to the base bot)."""
+    def candidates(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> list[Any]:
+        """The actions worth comparing by search at this decision. Fewer than two: no
+        search, the base bot decides."""
+
+    def rollout_bot(self, game: Any, seed: int, seat: int) -> Bot:
+        """The player of every seat in a rollout (typically a quicker base bot)."""
 
 
 _MODELS: dict[str, SearchModel] = {}
@@ -60,32 +72,86 @@ def search_model(game: Any) -> SearchModel:
         ) from None
 
 
-class SearchBot:
-    """Looks one decision ahead through the real rules, on states sampled from its beliefs.
+def chance_leaves(game: Any, state: Any, budget: int) -> list[tuple[Any, Fraction]] | None:
+    """Every state the chance events from ``state`` can lead to before the next decision
+    (or the end), with its exact probability; ``None`` when there are more than
+    ``budget``. ``state`` is in explicit-chance mode (or not at a chance event).
 
-    At each decision its game's :class:`SearchModel` marks as worth it, every legal action
-    is tried on states consistent with the observation; chance is followed to the next
-    decision exactly (explicit chance, every outcome weighted by its probability) when that
-    takes at most ``exact_limit`` leaves, else sampled ``samples`` times, and the positions
-    reached are valued by the model. Other decisions go to the ``base`` bot.
+    Examples:
+        >>> from fractions import Fraction
+        >>> import cardcrawl
+        >>> from cardcrawl import Card
+        >>> from cardcrawl.bots._search import chance_leaves
+        >>> from cardcrawl.mapless import Draw
+        >>> game = cardcrawl.load("mapless-house")
+        >>> state = game.initial_state(seed=1, explicit_chance=True)  # the first draw
+        >>> [a for a, _ in game.chance_outcomes(state)][:2]
+        [Draw(card=Card.parse('2S')), Draw(card=Card.parse('3S'))]
+        >>> decision = game.step(state, Draw(Card.parse("2S")))
+        >>> chance_leaves(game, decision, budget=1) == [(decision, Fraction(1))]
+        True
+
+        A ♥A drawn this early is shuffled back and drawn again (M-10), without end:
+
+        >>> chance_leaves(game, state, budget=10_000) is None
+        True
+    """
+    if game.current_player(state) != CHANCE:
+        return [(state, Fraction(1))]
+    outcomes = game.chance_outcomes(state)
+    if len(outcomes) > budget:
+        return None
+    share = budget // len(outcomes)
+    leaves: list[tuple[Any, Fraction]] = []
+    for outcome, probability in outcomes:
+        below = chance_leaves(game, game.step(state, outcome), share)
+        if below is None:
+            return None
+        leaves.extend((leaf, probability * p) for leaf, p in below)
+    return leaves
+
+
+class SearchBot:
+    """Compares the promising actions by playing the game out from each, with its base bot.
+
+    At each decision, the game's :class:`SearchModel` names the candidate actions (for
+    The Mapless House: the Exit's placement and the hunt's Moves that its planner cannot
+    tell apart). Each candidate is valued by ``rollouts`` games played to the end by the
+    rollout bot (by default the model's, a quicker version of the base bot) in every
+    seat, from states sampled from the observation (the exact posterior for The Mapless
+    House, whose decks have no order until drawn). When the
+    chance events right after the action have at most ``exact_limit`` outcomes in all,
+    they are enumerated with their exact probabilities (explicit chance) and the rollouts
+    are spread over them, so that the next draws count exactly as likely as they are.
+    A rollout still going after ``rollout_limit`` decisions is valued by the model. The
+    base bot's own choice is tried first and wins ties, so the search only departs from
+    it on evidence. Other decisions go to the base bot.
+
+    Deterministic: every sampled state and rollout is seeded from the bot's seed, seat and
+    decision number.
 
     Args:
         game: the game it plays (one with a search model).
-        seed: its seed; sampled states are drawn from it, so the same seed plays the same.
+        seed: its seed; the same seed plays the same.
         seat: the seat it plays.
-        base: the bot (registered name) for the decisions not searched.
-        samples: sampled states per decision when the exact tree is too big.
-        exact_limit: the most leaves an exact expectation may have.
+        base: the bot (registered name or factory) for the decisions not searched.
+        rollout: the bot (registered name or factory) that plays every seat in the
+            rollouts; by default the model's ``rollout_bot``.
+        rollouts: rollouts per candidate action.
+        exact_limit: the most chance outcomes after an action that are enumerated exactly.
+        rollout_limit: the most decisions a rollout plays before the model values it.
 
     Raises:
         UnknownBotError: the game has no search model, or no ``base`` bot.
+        ValueError: ``rollouts`` or ``rollout_limit`` is below 1, or ``exact_limit``
+            below 0.
 
     Examples:
         >>> import cardcrawl
         >>> from cardcrawl.bots import SearchBot
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> state = game.initial_state(seed=1)
-        >>> bot = SearchBot(game, seed=1)
+        >>> bot = SearchBot(game, seed=1, rollouts=4)
         >>> while not game.is_terminal(state):
         ...     legal = game.legal_actions(state)
         ...     state = game.step(state, bot.choose(game, game.observe(state, 0), legal))
@@ -99,69 +165,99 @@ class SearchBot:
         seed: int,
         seat: int = 0,
         *,
-        base: str = "heuristic",
-        samples: int = 4,
+        base: str | BotFactory = "heuristic",
+        rollout: str | BotFactory | None = None,
+        rollouts: int = 24,
         exact_limit: int = 32,
+        rollout_limit: int = 400,
     ) -> None:
+        if rollouts < 1 or rollout_limit < 1 or exact_limit < 0:
+            raise ValueError(
+                "rollouts and rollout_limit are at least 1 and exact_limit at least 0, not "
+                f"{rollouts}, {rollout_limit} and {exact_limit}"
+            )
         self._model = search_model(game)
+        self._rollout_bot: BotFactory = (
+            self._model.rollout_bot
+            if rollout is None
+            else (lambda g, s, p: make_bot(rollout, g, s, p))
+        )
         self._base: Bot = make_bot(base, game, seed, seat)
         self._seed = seed
         self._seat = seat
-        self._samples = samples
+        self._rollouts = rollouts
         self._exact_limit = exact_limit
+        self._rollout_limit = rollout_limit
         self._decisions = 0
+        #: Decisions searched so far (for reports and tests).
+        self.searched = 0
 
     def choose(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> Any:
-        """The action of highest expected value, or the base bot's choice."""
+        """The candidate whose rollouts fare best, or the base bot's choice."""
         self._decisions += 1
-        model = self._model
-        if len(legal_actions) == 1 or not model.should_search(game, observation, legal_actions):
-            return self._base.choose(game, observation, legal_actions)
-        seeds = [rng_derive(self._seed, self._seat, self._decisions, k) for k in range(2)]
-        exact_root = model.sample_state(
-            game, observation, self._seat, seeds[0], explicit_chance=True
-        )
-        sampled: list[Any] | None = None
-        # The base bot's choice goes first, so that it wins every tie.
         first = self._base.choose(game, observation, legal_actions)
-        best, best_value = first, -1.0
-        for action in (first, *(a for a in legal_actions if a != first)):
-            value = self._exact(game, game.step(exact_root, action), self._exact_limit)
-            if value is None:
-                if sampled is None:
-                    sampled = [
-                        model.sample_state(
-                            game,
-                            observation,
-                            self._seat,
-                            rng_derive(seeds[1], k),
-                            explicit_chance=False,
-                        )
-                        for k in range(self._samples)
-                    ]
-                value = sum(self._leaf(game, game.step(s, action)) for s in sampled) / len(sampled)
+        if len(legal_actions) == 1:
+            return first
+        candidates = self._model.candidates(game, observation, legal_actions)
+        if len(candidates) < 2:
+            return first
+        self.searched += 1
+        seed = rng_derive(self._seed, self._seat, self._decisions)
+        if first not in candidates:
+            candidates = [first, *candidates]
+        best, best_value = first, -math.inf
+        # The base bot's choice goes first, so that it wins every tie.
+        for action in (first, *(a for a in candidates if a != first)):
+            value = self.action_value(game, observation, action, seed)
             if value > best_value:
                 best, best_value = action, value
         return best
 
-    def _leaf(self, game: Any, state: Any) -> float:
-        if game.current_player(state) == TERMINAL:
-            return float(game.returns(state)[self._seat])
-        return self._model.evaluate(game, game.observe(state, self._seat), self._seat)
+    def action_value(self, game: Any, observation: Any, action: Any, seed: int) -> float:
+        """The mean return for the bot's seat of ``rollouts`` games played on from
+        ``action``, on states drawn with ``seed`` (the same for every action)."""
+        model, seat, n = self._model, self._seat, self._rollouts
+        root = model.sample_state(game, observation, seat, seed, explicit_chance=True)
+        leaves = chance_leaves(game, game.step(root, action), self._exact_limit)
+        if leaves is None:
+            # Too many outcomes to enumerate: each rollout samples its own chance.
+            total = 0.0
+            for k in range(n):
+                state = model.sample_state(
+                    game, observation, seat, rng_derive(seed, k), explicit_chance=False
+                )
+                total += self._rollout(game, game.step(state, action), rng_derive(seed, k))
+            return total / n
+        live = sum(1 for leaf, _ in leaves if game.current_player(leaf) != TERMINAL)
+        per_leaf = max(1, math.ceil(n / live)) if live else 0
+        value = 0.0
+        for i, (leaf, probability) in enumerate(leaves):
+            if game.current_player(leaf) == TERMINAL:
+                value += float(probability) * float(game.returns(leaf)[seat])
+                continue
+            seen = game.observe(leaf, seat)
+            total = 0.0
+            for k in range(per_leaf):
+                key = rng_derive(seed, i, k)
+                state = model.sample_state(game, seen, seat, key, explicit_chance=False)
+                total += self._rollout(game, state, key)
+            value += float(probability) * total / per_leaf
+        return value
 
-    def _exact(self, game: Any, state: Any, budget: int) -> float | None:
-        """The expected leaf value over every chance outcome up to the next decision, or
-        ``None`` when that would take more than ``budget`` leaves."""
-        if game.current_player(state) != CHANCE:
-            return self._leaf(game, state)
-        outcomes = game.chance_outcomes(state)
-        if len(outcomes) > budget:
-            return None
-        share = budget // len(outcomes)
-        total = 0.0
-        for outcome, probability in outcomes:
-            value = self._exact(game, game.step(state, outcome), share)
-            if value is None:
-                return None
-            total += float(probability) * value
-        return total
+    def _rollout(self, game: Any, state: Any, seed: int) -> float:
+        """The return for the bot's seat of the game played on from ``state`` by the base
+        bot in every seat (valued by the model if still going after the limit)."""
+        bots = [self._rollout_bot(game, seed, s) for s in range(game.num_players)]
+        current_player, legal_actions, observe, step = (
+            game.current_player,
+            game.legal_actions,
+            game.observe,
+            game.step,
+        )
+        for _ in range(self._rollout_limit):
+            seat = current_player(state)
+            if seat == TERMINAL:
+                return float(game.returns(state)[self._seat])
+            legal = legal_actions(state)
+            state = step(state, bots[seat].choose(game, observe(state, seat), legal))
+        return self._model.evaluate(game, observe(state, self._seat), self._seat)
