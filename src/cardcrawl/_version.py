@@ -1,3 +1,3 @@
 """The single source of cardcrawl's version number."""
 
-__version__ = "0.1.0.dev0"
+__version__ = "0.1.0"
