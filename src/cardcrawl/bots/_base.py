@@ -35,6 +35,22 @@ class Bot(Protocol):
 
     Build bots with :func:`make_bot` (or a bot class called as ``Bot(game, seed, seat)``).
     A bot lives for one game: make a new one for the next game.
+
+    Examples:
+        Escape from Haydes' heuristic bot makes its first move, shown only the seat's
+        observation:
+
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import Bot, make_bot
+        >>> game = cardcrawl.load("escape-from-haydes", players=1)
+        >>> state = game.initial_state(seed=1)
+        >>> bot = make_bot("heuristic", game, seed=1)
+        >>> isinstance(bot, Bot)
+        True
+        >>> legal = game.legal_actions(state)
+        >>> action = bot.choose(game, game.observe(state, 0), legal)
+        >>> action in legal
+        True
     """
 
     def choose(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> Any:
@@ -52,7 +68,17 @@ BotFactory = Callable[[Any, int, int], Bot]
 
 
 class UnknownBotError(CardcrawlError, LookupError):
-    """No bot of that name plays that game; the message lists the bots that do."""
+    """No bot of that name plays that game; the message lists the bots that do.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import make_bot
+        >>> game = cardcrawl.load("escape-from-haydes")
+        >>> make_bot("best", game, seed=1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.bots._base.UnknownBotError: no bot is named 'best' for escape-from-haydes; ...
+    """
 
 
 @attrs.frozen
@@ -65,6 +91,16 @@ class BotSpec:
         games: the game families it plays (base game names such as
             ``"mapless-house"``); ``None`` for a bot that plays every game.
         description: one line for listings.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import get_bot_spec
+        >>> haydes = cardcrawl.load("escape-from-haydes")
+        >>> spec = get_bot_spec("heuristic", haydes)
+        >>> spec.name, sorted(spec.games), spec.factory.__name__
+        ('heuristic', ['escape-from-haydes'], 'HaydesHeuristicBot')
+        >>> spec.plays(haydes), spec.plays(cardcrawl.load("mapless-house"))
+        (True, False)
     """
 
     name: str
@@ -173,9 +209,30 @@ def bot_names(game: Any = None) -> tuple[str, ...]:
 def get_bot_spec(name: str, game: Any) -> BotSpec:
     """The registry entry for bot ``name`` playing ``game``.
 
+    One name may have an entry per game family, so the game picks the entry.
+
+    Args:
+        name: a registered bot name.
+        game: the game it would play.
+
+    Returns:
+        The entry for that game's family, else the name's entry for every game.
+
     Raises:
         UnknownBotError: no bot of that name plays that game; the message lists those
             that do.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import get_bot_spec
+        >>> get_bot_spec("heuristic", cardcrawl.load("mapless-house")).factory.__name__
+        'MaplessHeuristicBot'
+        >>> get_bot_spec("random", cardcrawl.load("escape-from-haydes")).games is None
+        True
+        >>> get_bot_spec("search", cardcrawl.load("escape-from-haydes"))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.bots._base.UnknownBotError: no bot plays this game as 'search' for ...
     """
     for spec in _BOTS.get(name, ()):
         if spec.plays(game):

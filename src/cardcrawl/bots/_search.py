@@ -29,7 +29,26 @@ __all__ = ["SearchBot", "SearchModel", "register_search_model", "search_model"]
 
 
 class SearchModel(Protocol):
-    """What :class:`SearchBot` needs to know about one game beyond the protocol."""
+    """What :class:`SearchBot` needs to know about one game beyond the protocol.
+
+    Examples:
+        The Mapless House's model, asked about the first placement of a game (too
+        early for anything worth searching) and for its quicker rollout bot:
+
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import search_model
+        >>> game = cardcrawl.load("mapless-house")
+        >>> model = search_model(game)
+        >>> state = game.initial_state(seed=1)
+        >>> observation, legal = game.observe(state, 0), game.legal_actions(state)
+        >>> model.candidates(game, observation, legal)
+        []
+        >>> sampled = model.sample_state(game, observation, 0, 7, explicit_chance=False)
+        >>> game.observe(sampled, 0) == observation
+        True
+        >>> model.rollout_bot(game, 1, 0).choose(game, observation, legal) in legal
+        True
+    """
 
     def sample_state(
         self, game: Any, observation: Any, seat: int, seed: int, *, explicit_chance: bool
@@ -53,15 +72,47 @@ _MODELS: dict[str, SearchModel] = {}
 
 
 def register_search_model(family: str, model: SearchModel) -> None:
-    """Make :class:`SearchBot` able to play the games of ``family`` (a base game name)."""
+    """Make :class:`SearchBot` able to play the games of ``family`` (a base game name).
+
+    Args:
+        family: the base game's name, such as ``"mapless-house"``.
+        model: the game's search model; it replaces any model registered before.
+
+    Examples:
+        Registering the model already there changes nothing:
+
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import register_search_model, search_model
+        >>> game = cardcrawl.load("mapless-house")
+        >>> model = search_model(game)
+        >>> register_search_model("mapless-house", model)
+        >>> search_model(game) is model
+        True
+    """
     _MODELS[family] = model
 
 
 def search_model(game: Any) -> SearchModel:
     """The search model of ``game``'s family.
 
+    Args:
+        game: the game to search.
+
+    Returns:
+        The model registered for the game's family (variants share their base game's).
+
     Raises:
         UnknownBotError: the game has no search model.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import search_model
+        >>> type(search_model(cardcrawl.load("mapless-house"))).__name__
+        'MaplessSearchModel'
+        >>> search_model(cardcrawl.load("escape-from-haydes"))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.bots._base.UnknownBotError: the search bot cannot play escape-from-haydes: ...
     """
     try:
         return _MODELS[game_family(game)]

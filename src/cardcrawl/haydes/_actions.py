@@ -42,7 +42,15 @@ __all__ = [
 
 
 class Guess(enum.Enum):
-    """The announcement before a face-down card is turned (H-6)."""
+    """The announcement before a face-down card is turned (H-6).
+
+    Examples:
+        >>> from cardcrawl.haydes import Guess, Move, parse_action
+        >>> Guess("lower")
+        Guess.LOWER
+        >>> parse_action("lower 0,1") == Move((0, 1), Guess.LOWER)
+        True
+    """
 
     HIGHER = "higher"
     LOWER = "lower"

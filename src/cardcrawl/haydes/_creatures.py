@@ -41,7 +41,17 @@ __all__ = [
 
 
 class Characteristic(enum.Enum):
-    """The two characteristics of a character (H-2)."""
+    """The two characteristics of a character (H-2).
+
+    Examples:
+        Choosing one to face a creature is the action of the same name:
+
+        >>> from cardcrawl.haydes import Characteristic, Choose, parse_action
+        >>> Characteristic("charisma")
+        Characteristic.CHARISMA
+        >>> parse_action("endurance") == Choose(Characteristic.ENDURANCE)
+        True
+    """
 
     CHARISMA = "charisma"
     ENDURANCE = "endurance"

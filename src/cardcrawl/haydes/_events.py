@@ -46,7 +46,23 @@ def _at(cell: Cell) -> str:
 
 @attrs.frozen
 class FirstPlayerDrawn:
-    """Chance picked the first player (H-5)."""
+    """Chance picked the first player (H-5).
+
+    Attributes:
+        seat: the first player.
+
+    Examples:
+        With the first player stacked, the setup's first event:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
+        >>> state = game.initial_state(seed=1, stack=stack)
+        >>> state.events[0]
+        FirstPlayerDrawn(seat=1)
+        >>> print(state.events[0])
+        Player 1 goes first.
+    """
 
     seat: int
 
@@ -56,7 +72,20 @@ class FirstPlayerDrawn:
 
 @attrs.frozen
 class TurnBegan:
-    """A player's turn began (H-5); ``round`` counts from 1 (H-13)."""
+    """A player's turn began (H-5); ``round`` counts from 1 (H-13).
+
+    Attributes:
+        seat: whose turn it is.
+        round: the round the turn belongs to.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
+        >>> state = game.initial_state(seed=1, stack=stack)
+        >>> print(state.events[1])
+        Round 1: Player 1's turn.
+    """
 
     seat: int
     round: int
@@ -67,7 +96,26 @@ class TurnBegan:
 
 @attrs.frozen
 class Announced:
-    """A player aimed at a face-down card, announcing higher or lower (H-6, the Tuybe)."""
+    """A player aimed at a face-down card, announcing higher or lower (H-6, the Tuybe).
+
+    Attributes:
+        seat: the player moving.
+        source: the cell the figure moves from.
+        target: the face-down cell aimed at.
+        guess: the announcement.
+        tuybe: whether the move rides the Tuybe (the Tuybe variant).
+
+    Examples:
+        The first event of a move, with the Build deck stacked:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
+        >>> state = game.initial_state(seed=1, stack=stack)
+        >>> state = game.step(state, game.parse_action("higher -1,0"))
+        >>> print(state.events[0])
+        Player 1 moves toward (-1, 0), announcing higher.
+    """
 
     seat: int
     source: Cell
@@ -86,6 +134,31 @@ class Revealed:
 
     ``correct`` is whether ``card`` is strictly higher (or lower, as announced) than
     ``from_value``, the value of the card the figure moved from: equal is never correct.
+
+    Attributes:
+        cell: the cell turned.
+        card: the card it turned out to be.
+        guess: the announcement judged.
+        from_value: the value of the card the figure moved from (0 for the Black Joker).
+        correct: whether the announcement was right.
+
+    Examples:
+        From the Black Joker (value 0), any card is higher:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
+        >>> state = game.initial_state(seed=1, stack=stack)
+        >>> state = game.step(state, game.parse_action("higher -1,0"))
+        >>> print(state.events[1])
+        The card at (-1, 0) is turned: Q♥; higher than 0: correct.
+
+        Equal values are never correct:
+
+        >>> from cardcrawl import Card
+        >>> from cardcrawl.haydes import Guess, Revealed
+        >>> print(Revealed((2, 0), Card.parse("7S"), Guess.LOWER, 7, False))
+        The card at (2, 0) is turned: 7♠; lower than 7: wrong.
     """
 
     cell: Cell
@@ -104,7 +177,24 @@ class Revealed:
 
 @attrs.frozen
 class Moved:
-    """A figure moved (after a reveal, or a step onto a face-up card)."""
+    """A figure moved (after a reveal, or a step onto a face-up card).
+
+    Attributes:
+        seat: the player whose figure moved.
+        source: where it stood.
+        target: where it stands now.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
+        >>> state = game.initial_state(seed=1, stack=stack)
+        >>> state = game.step(state, game.parse_action("higher -1,0"))
+        >>> state.events[2]
+        Moved(seat=1, source=(0, 0), target=(-1, 0))
+        >>> print(state.events[2])
+        Player 1 moves to (-1, 0).
+    """
 
     seat: int
     source: Cell
@@ -116,7 +206,27 @@ class Moved:
 
 @attrs.frozen
 class EncounterBegan:
-    """A figure met a creature not yet overcome (H-8)."""
+    """A figure met a creature not yet overcome (H-8).
+
+    Attributes:
+        seat: the player facing the creature.
+        cell: where the creature's card lies.
+        card: the court card.
+        creature: the creature's name, from the options' creature table.
+
+    Examples:
+        The standard table names every creature plainly:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
+        >>> state = game.initial_state(seed=1, stack=stack)
+        >>> state = game.step(state, game.parse_action("higher -1,0"))
+        >>> print(state.events[3])
+        Player 1 faces Q♥: creature.
+        >>> state.phase
+        <Phase.ENCOUNTER: 'encounter'>
+    """
 
     seat: int
     cell: Cell
@@ -129,7 +239,34 @@ class EncounterBegan:
 
 @attrs.frozen
 class Rolled:
-    """The 2D6 roll of an encounter (H-8): overcome when total + modifier <= value."""
+    """The 2D6 roll of an encounter (H-8): overcome when total + modifier <= value.
+
+    Attributes:
+        seat: the player rolling.
+        characteristic: the characteristic chosen to face the creature.
+        total: the 2D6 total.
+        modifier: the creature's modifier to the roll (0 in the standard table).
+        value: the characteristic's value before the roll.
+        overcome: whether the creature was overcome.
+
+    Examples:
+        A stacked roll of 12 against charisma 8:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
+        >>> state = game.initial_state(seed=1, stack=stack)
+        >>> state = game.step(state, game.parse_action("higher -1,0"))
+        >>> state = game.step(state, game.parse_action("charisma"))
+        >>> print(state.events[0])
+        Player 1 rolls 12 against charisma 8: not overcome.
+
+        A modifier shows with its sign:
+
+        >>> from cardcrawl.haydes import Characteristic, Rolled
+        >>> print(Rolled(0, Characteristic.ENDURANCE, 6, 1, 7, True))
+        Player 0 rolls 6 +1 against endurance 7: overcome.
+    """
 
     seat: int
     characteristic: Characteristic
@@ -149,7 +286,26 @@ class Rolled:
 
 @attrs.frozen
 class Lowered:
-    """An encounter's effort lowered a characteristic (H-8)."""
+    """An encounter's effort lowered a characteristic (H-8).
+
+    Attributes:
+        seat: the player.
+        characteristic: the characteristic lowered.
+        before: its value before.
+        after: its value now.
+
+    Examples:
+        Facing a creature costs a point whatever the roll:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
+        >>> state = game.initial_state(seed=1, stack=stack)
+        >>> state = game.step(state, game.parse_action("higher -1,0"))
+        >>> state = game.step(state, game.parse_action("charisma"))
+        >>> print(state.events[1])
+        Player 1's charisma drops from 8 to 7.
+    """
 
     seat: int
     characteristic: Characteristic
@@ -165,7 +321,22 @@ class Lowered:
 
 @attrs.frozen
 class Overcame:
-    """The creature is gone; its card stays as plain ground until replaced (H-8)."""
+    """The creature is gone; its card stays as plain ground until replaced (H-8).
+
+    Attributes:
+        seat: the player who overcame it.
+        cell: where its card lies.
+        card: the court card.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=1)
+        >>> state = game.initial_state(seed=1, stack={"build": ["JS"], "rolls": [2]})
+        >>> state = game.step(state, game.parse_action("higher 1,0"))
+        >>> state = game.step(state, game.parse_action("endurance"))
+        >>> print(state.events[-1])
+        The creature of J♠ at (1, 0) is gone.
+    """
 
     seat: int
     cell: Cell
@@ -177,7 +348,22 @@ class Overcame:
 
 @attrs.frozen
 class Held:
-    """The creature holds the player; the turn ends (H-8)."""
+    """The creature holds the player; the turn ends (H-8).
+
+    Attributes:
+        seat: the player held.
+        cell: where the creature is.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
+        >>> state = game.initial_state(seed=1, stack=stack)
+        >>> state = game.step(state, game.parse_action("higher -1,0"))
+        >>> state = game.step(state, game.parse_action("charisma"))
+        >>> print(state.events[2])
+        Player 1 is held at (-1, 0).
+    """
 
     seat: int
     cell: Cell
@@ -188,7 +374,17 @@ class Held:
 
 @attrs.frozen
 class Released:
-    """Figures held by a creature another player overcame are freed (H-8)."""
+    """Figures held by a creature another player overcame are freed (H-8).
+
+    Attributes:
+        seats: the players freed.
+        cell: where they were held.
+
+    Examples:
+        >>> from cardcrawl.haydes import Released
+        >>> print(Released((0, 2), (1, -1)))
+        Player 0, Player 2 freed at (1, -1).
+    """
 
     seats: tuple[int, ...]
     cell: Cell
@@ -200,7 +396,17 @@ class Released:
 
 @attrs.frozen
 class Trapped:
-    """A characteristic reached 0: the player is out, the figure removed (H-11)."""
+    """A characteristic reached 0: the player is out, the figure removed (H-11).
+
+    Attributes:
+        seat: the player out.
+        characteristic: the characteristic spent.
+
+    Examples:
+        >>> from cardcrawl.haydes import Characteristic, Trapped
+        >>> print(Trapped(1, Characteristic.ENDURANCE))
+        Player 1's endurance is spent: trapped in Haydes forever.
+    """
 
     seat: int
     characteristic: Characteristic
@@ -213,7 +419,17 @@ class Trapped:
 
 @attrs.frozen
 class AlmostThere:
-    """A move onto the Red Joker failed; the figure stays (H-10)."""
+    """A move onto the Red Joker failed; the figure stays (H-10).
+
+    Attributes:
+        seat: the player who failed.
+        cell: where the Red Joker was turned.
+
+    Examples:
+        >>> from cardcrawl.haydes import AlmostThere
+        >>> print(AlmostThere(0, (3, 1)))
+        Almost there: the Red Joker at (3, 1) escapes Player 0.
+    """
 
     seat: int
     cell: Cell
@@ -224,7 +440,23 @@ class AlmostThere:
 
 @attrs.frozen
 class TurnEnded:
-    """A player's turn ended (H-12 follows)."""
+    """A player's turn ended (H-12 follows).
+
+    Attributes:
+        seat: whose turn ended.
+
+    Examples:
+        Being held ends the turn, and the next player's begins:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
+        >>> state = game.initial_state(seed=1, stack=stack)
+        >>> state = game.step(state, game.parse_action("higher -1,0"))
+        >>> state = game.step(state, game.parse_action("charisma"))
+        >>> [str(e) for e in state.events[-2:]]
+        ["Player 1's turn ends.", "Round 1: Player 0's turn."]
+    """
 
     seat: int
 
@@ -234,7 +466,22 @@ class TurnEnded:
 
 @attrs.frozen
 class CardsReplaced:
-    """End of turn (H-12): the face-up cards on ``cells`` left; new ones lie face down."""
+    """End of turn (H-12): the face-up cards on ``cells`` left; new ones lie face down.
+
+    Attributes:
+        cells: the cells that got a new face-down card.
+        discarded: the cards that went to the discard pile.
+        removed: the cards removed from the game (overcome creatures').
+
+    Examples:
+        >>> from cardcrawl import Card
+        >>> from cardcrawl.haydes import CardsReplaced
+        >>> event = CardsReplaced(((1, 0), (2, 0)), (Card.parse("4D"),), (Card.parse("QH"),))
+        >>> print(event)
+        2 face-up cards replaced; Q♥ removed from the game.
+        >>> print(CardsReplaced(((1, 0),), (Card.parse("4D"),), ()))
+        1 face-up card replaced.
+    """
 
     cells: tuple[Cell, ...]
     discarded: tuple[Card, ...]
@@ -249,7 +496,16 @@ class CardsReplaced:
 
 @attrs.frozen
 class JokerShuffledIn:
-    """The Red Joker was shuffled in among the new cards on ``cells`` (H-10)."""
+    """The Red Joker was shuffled in among the new cards on ``cells`` (H-10).
+
+    Attributes:
+        cells: the cells one of which now hides the Red Joker.
+
+    Examples:
+        >>> from cardcrawl.haydes import JokerShuffledIn
+        >>> print(JokerShuffledIn(((1, 0), (2, 0))))
+        The Red Joker is shuffled in among the new cards: it lies under one of (1, 0), (2, 0).
+    """
 
     cells: tuple[Cell, ...]
 
@@ -260,7 +516,16 @@ class JokerShuffledIn:
 
 @attrs.frozen
 class ReplacementReshuffled:
-    """The Replacement deck was empty: the discard pile became the new deck (H-12)."""
+    """The Replacement deck was empty: the discard pile became the new deck (H-12).
+
+    Attributes:
+        cards: how many cards the discard pile held.
+
+    Examples:
+        >>> from cardcrawl.haydes import ReplacementReshuffled
+        >>> print(ReplacementReshuffled(23))
+        The Replacement deck is empty: the discard pile (23) is shuffled.
+    """
 
     cards: int
 
@@ -270,7 +535,18 @@ class ReplacementReshuffled:
 
 @attrs.frozen
 class TurnedFaceDown:
-    """Replacement deck and discard pile both empty: the old card turned face down (H-12)."""
+    """Replacement deck and discard pile both empty: the old card turned face down (H-12).
+
+    Attributes:
+        cell: the cell whose card was turned face down.
+        card: that card (known to everyone).
+
+    Examples:
+        >>> from cardcrawl import Card
+        >>> from cardcrawl.haydes import TurnedFaceDown
+        >>> print(TurnedFaceDown((0, 1), Card.parse("KC")))
+        No card to deal: K♣ is turned face down at (0, 1).
+    """
 
     cell: Cell
     card: Card
@@ -281,7 +557,17 @@ class TurnedFaceDown:
 
 @attrs.frozen
 class Escaped:
-    """A player moved onto the Red Joker with a correct guess and wins (H-9)."""
+    """A player moved onto the Red Joker with a correct guess and wins (H-9).
+
+    Attributes:
+        seat: the winner.
+        cell: where the Red Joker lay.
+
+    Examples:
+        >>> from cardcrawl.haydes import Escaped
+        >>> print(Escaped(2, (4, 0)))
+        Player 2 reaches the Red Joker and escapes Haydes!
+    """
 
     seat: int
     cell: Cell
@@ -292,7 +578,13 @@ class Escaped:
 
 @attrs.frozen
 class AllTrapped:
-    """Every player is out: the game ends with no winner (H-11)."""
+    """Every player is out: the game ends with no winner (H-11).
+
+    Examples:
+        >>> from cardcrawl.haydes import AllTrapped
+        >>> print(AllTrapped())
+        Every player is trapped: Haydes keeps them all.
+    """
 
     def __str__(self) -> str:
         return "Every player is trapped: Haydes keeps them all."
@@ -300,7 +592,19 @@ class AllTrapped:
 
 @attrs.frozen
 class TimeUp:
-    """The ``max_rounds`` limit ended the game with no winner (H-13)."""
+    """The ``max_rounds`` limit ended the game with no winner (H-13).
+
+    Attributes:
+        rounds: the rounds played.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=1, max_rounds=1)
+        >>> state = game.initial_state(seed=1)
+        >>> state = game.step(state, game.parse_action("end"))
+        >>> print(state.events[-1])
+        After 1 rounds, time is up: nobody escapes.
+    """
 
     rounds: int
 

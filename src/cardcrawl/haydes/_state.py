@@ -240,7 +240,23 @@ class HaydesOptions(OptionsBase):
 
 
 class Phase(enum.Enum):
-    """What the state waits for."""
+    """What the state waits for.
+
+    Examples:
+        In explicit-chance play with two players, the first player is a chance event;
+        with the first player stacked, the game waits for a decision:
+
+        >>> import cardcrawl
+        >>> from cardcrawl.haydes import Phase
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> game.initial_state(seed=1, explicit_chance=True).phase
+        <Phase.FIRST: 'first'>
+        >>> state = game.initial_state(seed=1, stack={"build": ["QH"]})
+        >>> state.phase
+        <Phase.TURN: 'turn'>
+        >>> game.step(state, game.parse_action("higher -1,0")).phase
+        <Phase.ENCOUNTER: 'encounter'>
+    """
 
     #: Chance: who plays first (H-5).
     FIRST = "first"
@@ -257,7 +273,16 @@ class Phase(enum.Enum):
 
 
 class Ending(enum.Enum):
-    """How a game of Escape from Haydes ended (H-9, H-11, H-13)."""
+    """How a game of Escape from Haydes ended (H-9, H-11, H-13).
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.haydes import Ending
+        >>> game = cardcrawl.load("escape-from-haydes", players=1, max_rounds=1)
+        >>> state = game.step(game.initial_state(seed=1), game.parse_action("end"))
+        >>> state.ending, state.winner
+        (<Ending.TIME_UP: 'time-up'>, None)
+    """
 
     ESCAPED = "escaped"
     TRAPPED = "trapped"
@@ -271,6 +296,18 @@ class Figure:
     Attributes:
         charisma, endurance: the characteristics (H-2); the player is out at 0 (H-11).
         cell: where the figure stands; ``None`` once the player is out.
+
+    Examples:
+        Every figure starts on the Black Joker, at the centre:
+
+        >>> import cardcrawl
+        >>> from cardcrawl.haydes import Characteristic
+        >>> game = cardcrawl.load("escape-from-haydes", players=1)
+        >>> figure = game.initial_state(seed=1).seats[0]
+        >>> figure
+        Figure(charisma=8, endurance=8, cell=(0, 0))
+        >>> figure.value(Characteristic.ENDURANCE), figure.is_out
+        (8, False)
     """
 
     charisma: int
@@ -289,7 +326,23 @@ class Figure:
 
 @attrs.frozen
 class Aim:
-    """The move waiting for its card to be turned: target cell and announcement."""
+    """The move waiting for its card to be turned: target cell and announcement.
+
+    Attributes:
+        cell: the face-down cell aimed at.
+        guess: the announcement.
+        tuybe: whether the move rides the Tuybe.
+
+    Examples:
+        In explicit-chance play a move stops in phase REVEAL with its aim:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=1)
+        >>> state = game.initial_state(seed=1, explicit_chance=True)
+        >>> state = game.step(state, game.parse_action("lower 0,1"))
+        >>> state.phase.name, state.aim
+        ('REVEAL', Aim(cell=(0, 1), guess=Guess.LOWER, tuybe=False))
+    """
 
     cell: Cell
     guess: Guess
@@ -308,6 +361,18 @@ class Mix:
     Attributes:
         cells: the cells of the mix still face down, in dealing order.
         known: the known cards among them (the Red Joker), still unturned.
+
+    Examples:
+        A new game has no mix; after a failed Red Joker move, one like this:
+
+        >>> import cardcrawl
+        >>> from cardcrawl import Card
+        >>> from cardcrawl.haydes import Mix
+        >>> game = cardcrawl.load("escape-from-haydes", players=1)
+        >>> game.initial_state(seed=1).mixes
+        ()
+        >>> Mix(((1, 0), (2, 0)), (Card.RED_JOKER,))
+        Mix(cells=((1, 0), (2, 0)), known=(Card.parse('RJ'),))
     """
 
     cells: tuple[Cell, ...]
@@ -329,6 +394,16 @@ class Belief:
             share of the mixes, and (for the current Replacement deck) in the deck.
         mixed: by mix, by pool, how many of the mix's face-down cells hold that pool's
             cards.
+
+    Examples:
+        At setup, one belief: the Build deck (104 cards and the Red Joker) lies face
+        down, and the Replacement deck (104 cards) waits:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=1)
+        >>> (belief,) = game.initial_state(seed=1).beliefs
+        >>> belief.weight, [len(pool) for pool in belief.unseen], belief.mixed
+        (1, [105, 104], ())
     """
 
     weight: int
@@ -378,6 +453,18 @@ class HaydesState:
         rng: the generator state for sampled chance.
         explicit_chance: chance events wait for an outcome from the caller.
         events: what happened in the step that made this state.
+
+    Examples:
+        The standard layout holds 106 cells; only the Black Joker starts face up:
+
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=1)
+        >>> state = game.initial_state(seed=1, stack={"build": ["QH"]})
+        >>> len(state.layout), len(state.face_down_cells), state.card_at((0, 0))
+        (106, 105, Card.parse('BJ'))
+        >>> state = game.step(state, game.parse_action("higher -1,0"))
+        >>> state.card_at((-1, 0)), state.shown, state.players_in
+        (Card.parse('QH'), ((-1, 0),), (0,))
     """
 
     phase: Phase
@@ -444,6 +531,19 @@ class HaydesObservation:
     appear as the multisets of cards not seen yet, which every player can work out from
     the cards seen so far. Nobody in Haydes holds private cards, so every player's
     observation is the same but for ``player``.
+
+    Its fields are the state's (see :class:`HaydesState`) without ``rng``,
+    ``explicit_chance`` and the stacks, plus ``player``, the seat observing.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> state = game.initial_state(seed=1, stack={"first_player": [1]})
+        >>> seen = game.observe(state, 0)
+        >>> seen.player, seen.current, seen.face_up == state.face_up
+        (0, 1, True)
+        >>> hasattr(seen, "rng")
+        False
     """
 
     player: int
