@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 
 import cardcrawl
 from cardcrawl._errors import IllegalActionError, OptionsError
+from cardcrawl.adapters._arrays import action_mask, observation_vector
 from cardcrawl.encoding import Encoding, EncodingError, encoding_for
 
 __all__ = ["ENV_IDS", "CardcrawlEnv"]
@@ -223,19 +224,10 @@ class CardcrawlEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     # ------------------------------------------------------------ helpers
     def _vector(self, seat: int) -> NDArray[np.float32]:
-        # Filled from the nonzero entries: converting the whole tuple costs far more.
-        indices, values = self.encoding.encode_observation_sparse(
-            self.game.observe(self._state, seat)
-        )
-        vector = np.zeros(self.encoding.observation_shape, dtype=np.float32)
-        vector[list(indices)] = values
-        return vector
+        return observation_vector(self.encoding, self._state, seat)
 
     def _mask(self) -> NDArray[np.int8]:
-        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
-        if not self._over:
-            mask[list(self.encoding.legal_indices(self._state))] = 1
-        return mask
+        return action_mask(self.encoding, self._state, over=self._over)
 
     def _observation(self) -> NDArray[np.float32]:
         return self._vector(0)

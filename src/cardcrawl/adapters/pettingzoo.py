@@ -41,6 +41,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 import cardcrawl
 from cardcrawl._errors import IllegalActionError, OptionsError
+from cardcrawl.adapters._arrays import action_mask, observation_vector
 from cardcrawl.encoding import Encoding, EncodingError, encoding_for
 
 __all__ = ["CardcrawlAECEnv", "env", "raw_env"]
@@ -224,19 +225,10 @@ class CardcrawlAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     # ------------------------------------------------------------ helpers
     def _vector(self, seat: int) -> NDArray[np.float32]:
-        # Filled from the nonzero entries: converting the whole tuple costs far more.
-        indices, values = self.encoding.encode_observation_sparse(
-            self.game.observe(self._state, seat)
-        )
-        vector = np.zeros(self.encoding.observation_shape, dtype=np.float32)
-        vector[list(indices)] = values
-        return vector
+        return observation_vector(self.encoding, self._state, seat)
 
     def _mask(self) -> NDArray[np.int8]:
-        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
-        if not self._over:
-            mask[list(self.encoding.legal_indices(self._state))] = 1
-        return mask
+        return action_mask(self.encoding, self._state, over=self._over)
 
     def _is_out(self, agent: str) -> bool:
         seats = getattr(self._state, "seats", None)
