@@ -395,13 +395,16 @@ class LostInTheHouse:
         >>> from cardcrawl.mapless import LostInTheHouse
         >>> print(LostInTheHouse(300, 25))
         After 300 turns you are lost in the house. It had 25 cards.
+        >>> print(LostInTheHouse(1, 24))
+        After 1 turn you are lost in the house. It had 24 cards.
     """
 
     turns: int
     score: int
 
     def __str__(self) -> str:
-        return f"After {self.turns} turns you are lost in the house. It had {self.score} cards."
+        turns = "1 turn" if self.turns == 1 else f"{self.turns} turns"
+        return f"After {turns} you are lost in the house. It had {self.score} cards."
 
 
 MaplessEvent = (
