@@ -10,7 +10,7 @@ import importlib.util
 import os
 
 _EXTRAS = {
-    "src/cardcrawl/adapters/_arrays.py": ("numpy",),
+    "src/cardcrawl/adapters/_env.py": ("numpy",),
     "src/cardcrawl/adapters/gymnasium.py": ("gymnasium", "numpy"),
     "src/cardcrawl/adapters/pettingzoo.py": ("pettingzoo", "gymnasium", "numpy"),
     "src/cardcrawl/adapters/openspiel.py": ("pyspiel", "numpy"),

@@ -35,16 +35,21 @@ The environment, in short:
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-import cardcrawl
 from cardcrawl._errors import IllegalActionError, OptionsError
-from cardcrawl.adapters._arrays import action_mask, observation_vector
+from cardcrawl.adapters._env import (
+    IllegalActionMode,
+    action_mask,
+    check_settings,
+    load_game,
+    observation_vector,
+)
 from cardcrawl.encoding import Encoding, EncodingError, encoding_for
 
 __all__ = ["ENV_IDS", "CardcrawlEnv"]
@@ -60,30 +65,6 @@ ENV_IDS: dict[str, dict[str, Any]] = {
         "max_rounds": 100,
     },
 }
-
-IllegalActionMode = Literal["terminate", "raise"]
-
-
-def _load_game(game: Any, options: dict[str, Any]) -> Any:
-    """The game named ``game`` loaded with ``options``, or ``game`` itself when loaded.
-
-    Raises:
-        OptionsError: options given together with an already loaded game.
-    """
-    if isinstance(game, str):
-        return cardcrawl.load(game, **options)
-    if options:
-        raise OptionsError(
-            f"options ({', '.join(sorted(options))}) go with a game name; "
-            f"{game!r} is loaded already"
-        )
-    return game
-
-
-def _check_illegal_mode(mode: Any) -> None:
-    """Raise :class:`~cardcrawl.OptionsError` unless ``mode`` is "terminate" or "raise"."""
-    if mode not in ("terminate", "raise"):
-        raise OptionsError(f"illegal_action is 'terminate' or 'raise', not {mode!r}")
 
 
 class CardcrawlEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
@@ -127,16 +108,14 @@ class CardcrawlEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
-        loaded = _load_game(game, options)
+        loaded = load_game(game, options)
         encoding = encoding_for(loaded)
         if loaded.num_players != 1:
             raise OptionsError(
                 f"the Gymnasium adapter plays single-player games; {loaded.name} has "
                 f"{loaded.num_players} players here (use cardcrawl.adapters.pettingzoo)"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionsError(f"render_mode is None or 'ansi', not {render_mode!r}")
-        _check_illegal_mode(illegal_action)
+        check_settings(render_mode, illegal_action)
         self.game: Any = loaded
         self.encoding: Encoding = encoding
         self.render_mode = render_mode

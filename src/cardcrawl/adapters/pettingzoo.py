@@ -28,7 +28,7 @@ The environment, in short, following PettingZoo's classic games:
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -39,26 +39,19 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-import cardcrawl
-from cardcrawl._errors import IllegalActionError, OptionsError
-from cardcrawl.adapters._arrays import action_mask, observation_vector
+from cardcrawl._errors import IllegalActionError
+from cardcrawl.adapters._env import (
+    IllegalActionMode,
+    action_mask,
+    check_settings,
+    load_game,
+    observation_vector,
+)
 from cardcrawl.encoding import Encoding, EncodingError, encoding_for
 
 __all__ = ["CardcrawlAECEnv", "env", "raw_env"]
 
-IllegalActionMode = Literal["terminate", "raise"]
 Observation = dict[str, NDArray[Any]]
-
-
-def _load_game(game: Any, options: dict[str, Any]) -> Any:
-    if isinstance(game, str):
-        return cardcrawl.load(game, **options)
-    if options:
-        raise OptionsError(
-            f"options ({', '.join(sorted(options))}) go with a game name; "
-            f"{game!r} is loaded already"
-        )
-    return game
 
 
 class CardcrawlAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
@@ -105,12 +98,9 @@ class CardcrawlAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         super().__init__()
-        loaded = _load_game(game, options)
+        loaded = load_game(game, options)
         encoding = encoding_for(loaded)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionsError(f"render_mode is None or 'ansi', not {render_mode!r}")
-        if illegal_action not in ("terminate", "raise"):
-            raise OptionsError(f"illegal_action is 'terminate' or 'raise', not {illegal_action!r}")
+        check_settings(render_mode, illegal_action)
         self.game: Any = loaded
         self.encoding: Encoding = encoding
         self.render_mode = render_mode
