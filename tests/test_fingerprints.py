@@ -1,0 +1,75 @@
+"""Seeded fingerprints of the stock games: 1,000 games per configuration.
+
+Each digest covers, game by game, every action taken, every event's text and the final
+state's saved data. Any change of behaviour of the stock rules (a different draw, a
+different legal action, a different narration) changes a digest. They may only change
+with a rules change that an issue asks for, together with ``RULES_VERSION`` and the
+CHANGELOG.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+
+import cardcrawl
+from cardcrawl import CHANCE, rng_below, rng_derive
+
+CONFIGS: dict[str, tuple[str, dict[str, Any], int, bool]] = {
+    # name: (game, options, games, explicit chance)
+    "mapless": ("mapless-house", {"max_turns": 200}, 1000, False),
+    "mapless-explicit": ("mapless-house", {"max_turns": 60}, 100, True),
+    "haydes-solo": ("escape-from-haydes", {"max_rounds": 100}, 1000, False),
+    "haydes-4": ("escape-from-haydes", {"players": 4, "max_rounds": 60}, 300, False),
+    "haydes-tuybe-denizens": (
+        "escape-from-haydes",
+        {"players": 2, "tuybe": True, "creatures": "denizens", "max_rounds": 60},
+        200,
+        False,
+    ),
+    "haydes-explicit": ("escape-from-haydes", {"players": 2, "max_rounds": 20}, 60, True),
+}
+
+EXPECTED = {
+    "mapless": "dd487b6cb58631f28fdd54836746c9ee9d27dcd39e31085438071ac3ecc30450",
+    "mapless-explicit": "7a73f145e85490ac6a9712b9e3745e3186679421ff7ea2d14f09a5a9731defa4",
+    "haydes-solo": "e16b8c672a6b4498587983fb8682de249137fa4a3936d658d61af8d740f1bc43",
+    "haydes-4": "a89b20f8f40b365352dac5768869dfe17e85e45616a4eb88dc2b0988737c759f",
+    "haydes-tuybe-denizens": "91068591a597c2a2286a0e896c57bcecdfc5c1c29704e3be22e2dc8dacb922b1",
+    "haydes-explicit": "06806a426740d135f645d68724cba513e7be45f1b4c6bc4137906f3407286b8b",
+}
+
+
+def fingerprint(name: str, options: dict[str, Any], games: int, explicit: bool) -> str:
+    """The digest of ``games`` seeded games played by a seeded chooser."""
+    game = cardcrawl.load(name, **options)
+    digest = hashlib.sha256()
+    for seed in range(games):
+        state = game.initial_state(seed, explicit_chance=explicit)
+        choose = rng_derive(seed, 0xF1)
+        while not game.is_terminal(state):
+            if game.current_player(state) == CHANCE:
+                options_ = [a for a, _ in game.chance_outcomes(state)]
+            else:
+                options_ = list(game.legal_actions(state))
+            choose, i = rng_below(choose, len(options_))
+            state = game.step(state, options_[i])
+            digest.update(game.format_action(options_[i]).encode())
+            for event in state.events:
+                digest.update(str(event).encode())
+        digest.update(json.dumps(game.state_to_data(state), sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_stock_games_are_unchanged(config: str) -> None:
+    """The stock rules play exactly the games they played when the digests were taken."""
+    assert fingerprint(*CONFIGS[config]) == EXPECTED[config]
+
+
+if __name__ == "__main__":  # print the digests, to update EXPECTED after a rules change
+    for key in sorted(CONFIGS):
+        print(f'    "{key}": "{fingerprint(*CONFIGS[key])}",')
