@@ -1,7 +1,10 @@
 """The ``cardcrawl`` command line (also ``python -m cardcrawl``): play, replay, draw, list.
 
-Four commands, all written against the :class:`~cardcrawl.Game` protocol alone, so they
-work unchanged for every game and every variant registered when :func:`main` runs:
+Five commands, all written against the :class:`~cardcrawl.Game` protocol alone, so they
+work unchanged for every game and every variant in the registry: the built-in ones,
+those of installed plug-ins (entry points in the group ``cardcrawl.games``, loaded when
+a name is not found among the others), and those of the modules named with
+``--import MODULE`` (repeatable, before or after the command), imported first:
 
 * ``cardcrawl play GAME`` plays a game. Seats are people at the keyboard unless given
   to a bot (``--bot random`` for every seat, ``--bot SEAT=random`` for one); options
@@ -12,6 +15,8 @@ work unchanged for every game and every variant registered when :func:`main` run
   through the game picture by picture.
 * ``cardcrawl render RECORD.json [--step K] [-o FILE]`` draws the state after K
   actions (default: the last) as SVG.
+* ``cardcrawl simulate GAME`` plays many games with bots and summarizes them (see
+  :mod:`cardcrawl._cli_simulate`).
 * ``cardcrawl games`` lists the registered games and variants.
 
 Exit codes: 0 on success (and when a person quits with ``q``), 1 when something fails
@@ -29,7 +34,6 @@ Examples:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -38,6 +42,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from cardcrawl import _cli_simulate
+from cardcrawl._cli_simulate import (
+    _UsageError,
+    add_import_option,
+    import_modules,
+    parse_option_value,
+    unknown_game_hint,
+)
 from cardcrawl._codec import _fields
 from cardcrawl._errors import CardcrawlError
 from cardcrawl._html import replay_html
@@ -45,7 +56,7 @@ from cardcrawl._match import Match
 from cardcrawl._protocol import Game
 from cardcrawl._random import rng_from_seed
 from cardcrawl._record import Record
-from cardcrawl._registry import game_names, get_spec, load
+from cardcrawl._registry import PluginError, _known_names, game_names, get_spec, load
 from cardcrawl._svg import NoRendererError, svg
 from cardcrawl._version import __version__
 from cardcrawl.bots import Bot, bot_names, make_bot
@@ -62,6 +73,12 @@ EXIT_USAGE = 2
 #: Exit code after Ctrl-C (128 + SIGINT, the shell convention).
 EXIT_INTERRUPTED = 130
 
+#: The help of every GAME argument.
+_GAME_HELP = (
+    "a game or variant: `cardcrawl games` lists them, those of installed plug-ins "
+    "included; for one of your own, name its module with --import"
+)
+
 #: Option shortcuts: the option each sets and the flag that sets it.
 _SHORTCUTS = {"max_turns": "--max-turns", "max_rounds": "--max-rounds", "players": "--players"}
 
@@ -69,8 +86,8 @@ AnyGame = Game[Any, Any, Any]
 
 
 # ------------------------------------------------------------- plumbing
-class _UsageError(Exception):
-    """Bad arguments found after parsing; reported like argparse's own errors."""
+# _UsageError (from _cli_simulate, shared by every command): bad arguments found after
+# parsing, reported like argparse's own errors.
 
 
 # Like SystemExit and KeyboardInterrupt, these two are signals, not errors.
@@ -184,20 +201,19 @@ def _build_parser() -> tuple[_Parser, dict[str, _Parser]]:
     parser.add_argument(
         "--version", action=_VersionAction, nargs=0, help="print the version and exit"
     )
+    # Also accepted after the command, where it reads best; the two lists are kept
+    # apart because a command's own default would overwrite this one's.
+    add_import_option(parser, dest="imports_first")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    names = game_names()
     play = commands.add_parser(
         "play",
         help="play a game, with people and bots",
         description="Play a game. Seats are people at the keyboard unless given to a bot.",
     )
-    play.add_argument(
-        "game",
-        metavar="GAME",
-        choices=names,
-        help=f"a game or variant: {', '.join(names)}",
-    )
+    # No `choices`: the names --import registers are only known after parsing, and
+    # listing them all would load every plug-in even to play a built-in game.
+    play.add_argument("game", metavar="GAME", help=_GAME_HELP)
     play.add_argument(
         "--seed",
         type=int,
@@ -224,6 +240,7 @@ def _build_parser() -> tuple[_Parser, dict[str, _Parser]]:
         help="a game option (repeatable); VALUE is read as JSON if it parses, else as text",
     )
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE at the end")
+    add_import_option(play)
 
     replay = commands.add_parser(
         "replay",
@@ -240,6 +257,7 @@ def _build_parser() -> tuple[_Parser, dict[str, _Parser]]:
         help="write a self-contained HTML page that steps through the game (opening at "
         "--step, default 0) instead of telling the story",
     )
+    add_import_option(replay)
 
     render = commands.add_parser(
         "render",
@@ -256,12 +274,14 @@ def _build_parser() -> tuple[_Parser, dict[str, _Parser]]:
     render.add_argument(
         "-o", "--output", metavar="FILE", help="write the SVG to FILE (default: standard output)"
     )
+    add_import_option(render)
 
     games = commands.add_parser(
         "games",
         help="list the games and variants",
-        description="List the registered games and variants.",
+        description="List the registered games and variants, those of plug-ins included.",
     )
+    add_import_option(games)
     _cli_simulate.add_parser(commands)
     return parser, {
         "play": play,
@@ -274,7 +294,14 @@ def _build_parser() -> tuple[_Parser, dict[str, _Parser]]:
 
 # ---------------------------------------------------------------- games
 def _games(console: _Console, args: argparse.Namespace) -> int:
-    names = game_names()
+    failure: PluginError | None = None
+    try:
+        names = game_names()
+    except PluginError as exc:
+        # List what did load, then say what did not: one broken plug-in must not hide
+        # every other game.
+        failure = exc
+        names = _known_names()
     width = max(map(len, names), default=0)
     for name in names:
         spec = get_spec(name)
@@ -282,6 +309,9 @@ def _games(console: _Console, args: argparse.Namespace) -> int:
         if spec.base is not None:
             text += f" (a variant of {spec.base})"
         console.say(f"{name:<{width}}  {text}")
+    if failure is not None:
+        console.error(f"cardcrawl: {failure}")
+        return EXIT_FAILURE
     return 0
 
 
@@ -291,16 +321,14 @@ def _parse_option(text: str) -> tuple[str, Any]:
     name = name.strip()
     if not sep or not name:
         raise _UsageError(f"-o takes NAME=VALUE, not {text!r}")
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
-        # Plain text need not be quoted: -o name=Alice means the string "Alice".
-        value = raw
-    return name, value
+    return name, parse_option_value(name, raw)
 
 
 def _collect_options(game_name: str, args: argparse.Namespace) -> dict[str, Any]:
-    spec = get_spec(game_name)
+    try:
+        spec = get_spec(game_name)
+    except CardcrawlError as exc:
+        raise _UsageError(f"{exc}{unknown_game_hint(exc)}") from None
     known = {f.name for f in _fields(spec.game_class.options_type)}
     allowed = f"its options are: {', '.join(sorted(known)) or 'none'}"
     options: dict[str, Any] = {}
@@ -531,7 +559,7 @@ def _replay_html(console: _Console, args: argparse.Namespace) -> int:
     try:
         match = Match.from_record(record)
     except CardcrawlError as exc:
-        console.error(f"cardcrawl: {args.record}: {exc}")
+        console.error(f"cardcrawl: {args.record}: {exc}{unknown_game_hint(exc)}")
         return EXIT_FAILURE
     step = _check_step(0 if args.step is None else args.step, len(record.actions))
     if not _write(console, args.html, replay_html(match, step=step)):
@@ -553,7 +581,7 @@ def _replay(console: _Console, args: argparse.Namespace) -> int:
         # broken entry would read as if the game had ended there.
         states = list(record.states())
     except CardcrawlError as exc:
-        console.error(f"cardcrawl: {args.record}: {exc}")
+        console.error(f"cardcrawl: {args.record}: {exc}{unknown_game_hint(exc)}")
         return EXIT_FAILURE
     last = len(record.actions)
     step = _check_step(args.step, last)
@@ -580,7 +608,7 @@ def _render(console: _Console, args: argparse.Namespace) -> int:
         # that does not replay would pass off a broken record as a good one.
         states = list(record.states())
     except CardcrawlError as exc:
-        console.error(f"cardcrawl: {args.record}: {exc}")
+        console.error(f"cardcrawl: {args.record}: {exc}{unknown_game_hint(exc)}")
         return EXIT_FAILURE
     step = _check_step(args.step, len(record.actions))
     try:
@@ -652,6 +680,8 @@ def main(
             console.error(f"{parser.prog}: error: choose a command: {', '.join(commands)}")
             return EXIT_USAGE
         try:
+            # Before anything looks a game up: the modules register games and variants.
+            import_modules([*args.imports_first, *args.imports])
             return _COMMANDS[args.command](console, args)
         except _UsageError as exc:
             console.write(console.stderr, command.format_usage())

@@ -6,7 +6,9 @@ to an ``argparse`` subparsers object, and :func:`run` carries it out::
     cardcrawl simulate mapless-house --bot heuristic --games 100000 --workers 2 \\
         --seed 1 --out results.csv --plot report.png
 
-Several ``--bot NAME`` (without a seat) compare bots: one simulation each, with the same
+``--import MODULE`` (repeatable) imports a module of your own first, for the games and
+variants it registers; installed plug-ins are found without it. Several ``--bot NAME``
+(without a seat) compare bots: one simulation each, with the same
 seeds. ``--bot SEAT=NAME`` puts a bot on one seat (the others play ``random``). A
 progress bar with games/s goes to standard error (with ``rich`` if it is installed),
 the summary table to standard output. Results go to ``--out`` as CSV or JSON by the
@@ -38,6 +40,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -45,8 +48,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cardcrawl._codec import _fields
-from cardcrawl._errors import CardcrawlError
-from cardcrawl._registry import game_names, get_spec, load
+from cardcrawl._errors import CardcrawlError, UnknownGameError
+from cardcrawl._record import _unreadable
+from cardcrawl._registry import PluginError, _import_module, get_spec, load
 from cardcrawl.bots import bot_names, get_bot_spec
 from cardcrawl.simulate import Progress, SimulationResult, play_game, simulate, write_results
 from cardcrawl.simulate._plot import main_outcome, plot_report, rate_by
@@ -67,9 +71,54 @@ class _UsageError(Exception):
     """Bad arguments found after parsing."""
 
 
+# ------------------------------------------------- --import, for every command
+def add_import_option(parser: argparse.ArgumentParser, dest: str = "imports") -> None:
+    """Add ``--import MODULE`` (repeatable) to ``parser``, collected in ``dest``."""
+    parser.add_argument(
+        "--import",
+        dest=dest,
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first, for the games and variants it registers (repeatable; "
+        "the current directory is searched too)",
+    )
+
+
+def import_modules(names: Sequence[str]) -> None:
+    """Import each module named by ``--import``, in order.
+
+    Raises:
+        _UsageError: a module cannot be imported (the message says why).
+    """
+    if not names:
+        return
+    # The console script's path starts at its own folder, not the current one, where
+    # `--import my_variants` most likely means my_variants.py. Appended, not prepended:
+    # a file here never hides an installed module, as it would under `python -m`.
+    here = os.getcwd()
+    if "" not in sys.path and here not in sys.path:
+        sys.path.append(here)
+    for name in names:
+        try:
+            _import_module(name)
+        except CardcrawlError as exc:
+            raise _UsageError(f"--import {name}: {exc}") from None
+
+
+def unknown_game_hint(exc: BaseException) -> str:
+    """A hint to add to an error caused by an unknown game name, or ``""``."""
+    cause = exc if isinstance(exc, UnknownGameError) else exc.__cause__
+    if isinstance(cause, UnknownGameError) and not isinstance(cause, PluginError):
+        return (
+            ". A game or variant of your own? Name the module that registers it with "
+            "--import MODULE, or install it as a plug-in"
+        )
+    return ""
+
+
 def add_parser(subparsers: Any) -> None:
     """Add the ``simulate`` command to ``subparsers`` (from ``add_subparsers``)."""
-    names = game_names()
     p = subparsers.add_parser(
         "simulate",
         help="play many games with bots and summarize them",
@@ -78,7 +127,9 @@ def add_parser(subparsers: Any) -> None:
             "outcomes with 95% confidence intervals. Several --bot NAME compare bots."
         ),
     )
-    p.add_argument("game", metavar="GAME", choices=names, help=f"a game: {', '.join(names)}")
+    # No `choices`: the names --import registers are only known after parsing.
+    p.add_argument("game", metavar="GAME", help="a game or variant (`cardcrawl games` lists them)")
+    add_import_option(p)
     p.add_argument(
         "--bot",
         action="append",
@@ -122,8 +173,27 @@ def add_parser(subparsers: Any) -> None:
 
 
 # ------------------------------------------------------------------ setup
+def parse_option_value(name: str, raw: str) -> Any:
+    """The value of ``-o NAME=RAW``: JSON if it parses, else the text itself.
+
+    Raises:
+        _UsageError: the text is JSON Python cannot read (nested too deeply, or an
+            integer too long), which must not pass for text.
+    """
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        # Plain text need not be quoted: -o name=Alice means the string "Alice".
+        return raw
+    except (RecursionError, ValueError) as exc:
+        raise _UsageError(f"-o {name}=...: the value is JSON, but {_unreadable(exc)}") from None
+
+
 def _game(args: argparse.Namespace) -> Any:
-    spec = get_spec(args.game)
+    try:
+        spec = get_spec(args.game)
+    except CardcrawlError as exc:
+        raise _UsageError(f"{exc}{unknown_game_hint(exc)}") from None
     known = {f.name for f in _fields(spec.game_class.options_type)}
     options: dict[str, Any] = {}
     for text in args.options:
@@ -133,10 +203,7 @@ def _game(args: argparse.Namespace) -> Any:
             raise _UsageError(f"-o takes NAME=VALUE, not {text!r}")
         if name not in known:
             raise _UsageError(f"{args.game} has no option {name!r}; its options: {sorted(known)}")
-        try:
-            options[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[name] = raw
+        options[name] = parse_option_value(name, raw)
     for option, flag in _SHORTCUTS.items():
         value = getattr(args, option, None)
         if value is None:
@@ -329,6 +396,7 @@ def _by_table(simulations: Sequence[SimulationResult], figure: str) -> str:
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Carry out ``cardcrawl simulate`` with parsed ``args``; the exit code."""
     try:
+        import_modules(getattr(args, "imports", []))
         _check(args)
         game = _game(args)
         lineups = _lineups(args, game)

@@ -8,6 +8,7 @@ in sequence with the decisions.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -35,6 +36,45 @@ def _frozen_stack(stack: Mapping[str, Any] | None) -> Mapping[str, tuple[Any, ..
 
 def _frozen_mapping(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(mapping))
+
+
+# How deeply lists and objects may nest in a record's data. A real record nests a few
+# levels (options holding a table, a stack of cells); the limit keeps hostile data from
+# reaching the recursion limit in the code that reads it.
+_MAX_DEPTH = 100
+
+
+def _unreadable(exc: RecursionError | ValueError) -> str:
+    """Why ``json.loads`` refused text that is JSON, but not JSON Python can hold."""
+    # The decoder recurses once per level of nesting, so hostile text ("[" * 10**5)
+    # reaches the recursion limit; and Python refuses to read integers of more than
+    # sys.get_int_max_str_digits() digits, with a plain ValueError.
+    if isinstance(exc, RecursionError):
+        return "it nests lists or objects too deeply to read"
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    if limit and "integer string conversion" in str(exc):
+        return f"it holds an integer of more than {limit} digits, which Python does not read"
+    return str(exc)
+
+
+def _check_depth(data: Any) -> None:
+    """Raise SerializationError if lists and dicts in ``data`` nest over _MAX_DEPTH."""
+    # Iterative, so that checking deep data cannot itself exceed the recursion limit.
+    pending: list[tuple[Any, int]] = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, (list, tuple)):
+            children = value
+        else:
+            continue
+        if depth > _MAX_DEPTH:
+            raise SerializationError(
+                f"a record nests lists and objects at most {_MAX_DEPTH} levels deep; "
+                "this one nests deeper"
+            )
+        pending.extend((child, depth + 1) for child in children)
 
 
 @attrs.frozen
@@ -205,7 +245,19 @@ class Record:
             The record.
 
         Raises:
-            SerializationError: malformed data.
+            SerializationError: malformed data, or lists and objects nested more than
+                100 levels deep.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> data = cardcrawl.Record.of(game, seed=3, actions=["place 1,0"]).to_data()
+            >>> cardcrawl.Record.from_data(data).actions
+            ('place 1,0',)
+            >>> cardcrawl.Record.from_data({**data, "seed": "3"})
+            Traceback (most recent call last):
+            ...
+            cardcrawl._errors.SerializationError: record has malformed seed
         """
         keys = {"format", "game", "rules_version", "options", "seed", "explicit_chance", "actions"}
         # "stack" is optional: records of unstacked games may leave it out.
@@ -236,6 +288,7 @@ class Record:
         bad = [k for k, ok in checks.items() if not ok]
         if bad:
             raise SerializationError(f"record has malformed {', '.join(bad)}")
+        _check_depth(data)
         return cls(
             game=data["game"],
             options=data["options"],
@@ -261,10 +314,20 @@ class Record:
             The record (not yet replayed: :meth:`replay` checks it).
 
         Raises:
-            SerializationError: the text is not JSON, or not a record.
+            SerializationError: the text is not JSON, or not a record; JSON nested
+                too deeply or with a number too long to read counts as not JSON.
+
+        Examples:
+            >>> import cardcrawl
+            >>> cardcrawl.Record.from_json("[" * 100_000)  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl._errors.SerializationError: a record is JSON text: it nests ... too deeply ...
         """
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, TypeError) as exc:
             raise SerializationError(f"a record is JSON text: {exc}") from None
+        except (RecursionError, ValueError) as exc:
+            raise SerializationError(f"a record is JSON text: {_unreadable(exc)}") from None
         return cls.from_data(data)
