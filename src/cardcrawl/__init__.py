@@ -34,10 +34,13 @@ from cardcrawl._protocol import CHANCE, TERMINAL, Game, GameState, Outcome
 from cardcrawl._random import rng_below, rng_choice_weighted, rng_derive, rng_from_seed, rng_next
 from cardcrawl._record import Record
 from cardcrawl._registry import (
+    ENTRY_POINT_GROUP,
     GameSpec,
+    PluginError,
     game_names,
     get_spec,
     load,
+    load_plugins,
     register_game,
     register_variant,
 )
@@ -46,6 +49,7 @@ from cardcrawl._version import __version__
 
 __all__ = [
     "CHANCE",
+    "ENTRY_POINT_GROUP",
     "FORMAT_VERSION",
     "RANK_NAMES",
     "TERMINAL",
@@ -68,6 +72,7 @@ __all__ = [
     "ParseError",
     "Picture",
     "PlayerError",
+    "PluginError",
     "Record",
     "RecordError",
     "SerializationError",
@@ -81,6 +86,7 @@ __all__ = [
     "game_names",
     "get_spec",
     "load",
+    "load_plugins",
     "neighbours",
     "parse_cards",
     "register_game",
