@@ -18,7 +18,7 @@ a rectangular one of any size, such as the 418 cells of 16 decks.
 Usage::
 
     from plain_haydes import Haydes
-    ending, decisions, winner, rounds = Haydes().play(seed=1, players=4, max_rounds=100)
+    result = Haydes().play(seed=1, players=4, max_rounds=100)  # result.ending...
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Collection
+from typing import NamedTuple
 
 ESCAPED, TRAPPED, TIME_UP = "escaped", "trapped", "time-up"
 
@@ -71,6 +72,15 @@ def rect_layout(deck_count: int) -> frozenset[tuple[int, int]]:
     return frozenset(cells)
 
 
+class Result(NamedTuple):
+    """How a game went."""
+
+    ending: str  #: ``"escaped"``, ``"trapped"`` (everyone out) or ``"time-up"`` (H-13)
+    decisions: int  #: moves, steps, ends of turn, characteristics chosen
+    winner: int | None  #: the seat that escaped, if any
+    rounds: int  #: the round the game ended in
+
+
 class Haydes:
     """The board of one layout (the cells and who touches whom), made once, and
     :meth:`play` to play games on it."""
@@ -90,17 +100,8 @@ class Haydes:
             for x, y in cells
         ]
 
-    def play(
-        self, seed: int, players: int = 1, max_rounds: int | None = 100
-    ) -> tuple[str, int, int | None, int]:
-        """One game, every decision uniformly random; everyone starts with (8, 8).
-
-        Returns:
-            ``(ending, decisions, winner, rounds)``: ``"escaped"``, ``"trapped"``
-            (everyone out) or ``"time-up"`` (the round limit, H-13); the decisions taken
-            (moves, steps, ends of turn, characteristics chosen); the seat that escaped,
-            if any; the round the game ended in.
-        """
+    def play(self, seed: int, players: int = 1, max_rounds: int | None = 100) -> Result:
+        """One game, every decision uniformly random; everyone starts with (8, 8)."""
         rng = random.Random(seed)
         choice, randint, shuffle = rng.choice, rng.randint, rng.shuffle
         adjacent, start = self.adjacent, self.start
@@ -145,7 +146,7 @@ class Haydes:
                     if me[which] == 0:  # H-11: out, figure removed, turn over
                         where[current] = None
                         if all(w is None for w in where):
-                            return TRAPPED, decisions, None, round_
+                            return Result(TRAPPED, decisions, None, round_)
                         break
                     if not won:
                         break  # held: the turn ends
@@ -178,7 +179,7 @@ class Haydes:
                 turned, was = card[j], VALUE[card[at]]
                 if turned == RED_JOKER:
                     if lower and was >= 1:
-                        return ESCAPED, decisions, current, round_  # H-9
+                        return Result(ESCAPED, decisions, current, round_)  # H-9
                     break  # H-10: the figure stays, the turn ends
                 where[current] = at = j
                 if COURT[turned]:
@@ -233,6 +234,6 @@ class Haydes:
                     break
             if (nxt - first) % players <= (current - first) % players:
                 if max_rounds is not None and round_ >= max_rounds:
-                    return TIME_UP, decisions, None, round_
+                    return Result(TIME_UP, decisions, None, round_)
                 round_ += 1
             current = nxt

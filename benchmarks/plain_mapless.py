@@ -14,12 +14,13 @@ generators); ``benchmarks/check_plain.py`` compares them over thousands of games
 Usage::
 
     from plain_mapless import play
-    ending, decisions, score, turns = play(seed=1, max_turns=200)
+    result = play(seed=1, max_turns=200)  # result.ending, result.decisions...
 """
 
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 ESCAPED, CONSUMED, LOST = "escaped", "consumed", "lost"
 
@@ -30,15 +31,20 @@ NARRATIVE = [(rank, suit) for suit in "SC" for rank in range(2, 14)] + [EXIT]
 VALUES = list(range(2, 14))  # one Mind deck (hearts) or Body deck (diamonds): 2-K
 
 
-def play(seed: int, max_turns: int | None = 200) -> tuple[str, int, int, int]:
-    """One game of The Mapless House, every decision uniformly random.
+class Result(NamedTuple):
+    """How a game went."""
 
-    Returns:
-        ``(ending, decisions, score, turns)``: ``"escaped"``, ``"consumed"`` or
-        ``"lost"`` (the turn limit, M-22); the decisions taken (placements, an Exit cell
-        chosen among several, moves); the number of cards on the table (M-21); the turns
-        of phase two begun (the opening Move is not one).
-    """
+    ending: str  #: ``"escaped"``, ``"consumed"`` or ``"lost"`` (the turn limit, M-22)
+    decisions: int  #: placements, an Exit cell chosen among several, moves
+    score: int  #: the cards on the table (M-21)
+    turns: int  #: turns of phase two begun (the opening Move is not one)
+    refused: int  #: Narrative cards refused (M-8)
+    exit_distance: int  #: the Exit's distance from the Entrance (M-11)
+    club_out: bool  #: the ♣A came onto the table (M-17)
+
+
+def play(seed: int, max_turns: int | None = 200) -> Result:
+    """One game of The Mapless House, every decision uniformly random."""
     rng = random.Random(seed)
     choice, randrange = rng.choice, rng.randrange
 
@@ -60,7 +66,7 @@ def play(seed: int, max_turns: int | None = 200) -> tuple[str, int, int, int]:
     closed: set[tuple[int, int]] = set()
     last_room: tuple[int, int] | None = None
     farthest = 0  # the greatest distance of a table card from the Entrance (M-11)
-    decisions = 0
+    decisions = refused = 0
 
     def put(cell: tuple[int, int], rank: int) -> None:
         """Lay a card on ``cell``: update the frontier, and close the empty cells of
@@ -95,7 +101,7 @@ def play(seed: int, max_turns: int | None = 200) -> tuple[str, int, int, int]:
 
     def expand(card: tuple[int, int]) -> None:
         """Place a drawn Narrative card (not the Exit): M-4 to M-8."""
-        nonlocal last_room, decisions
+        nonlocal last_room, decisions, refused
         rank = card[0]
         if rank <= 10:  # a corridor: touches exactly one card, never a closed cell
             if last_room is not None and degree(last_room) < 2:  # M-7: pulled to the room
@@ -110,7 +116,8 @@ def play(seed: int, max_turns: int | None = 200) -> tuple[str, int, int, int]:
         else:  # a room: anywhere touching the house, but not on a closed cell
             cells = [c for c in frontier if c not in closed]
         if not cells:
-            return  # M-8: refused
+            refused += 1  # M-8
+            return
         cell = choice(cells)
         decisions += 1
         put(cell, rank)
@@ -222,4 +229,5 @@ def play(seed: int, max_turns: int | None = 200) -> tuple[str, int, int, int]:
                 break
         if max_turns is not None and turn >= max_turns:
             ending = LOST  # M-22
-    return ending, decisions, len(table), turn
+    exit_distance = abs(exit_cell[0]) + abs(exit_cell[1])
+    return Result(ending, decisions, len(table), turn, refused, exit_distance, club is not None)
