@@ -145,8 +145,8 @@ def test_variant_registration_is_validated(registry: None) -> None:
 class NoPull(MaplessHouse):
     """A house variant where dead ends do not pull (M-7 switched off) by one hook."""
 
-    def _legal_cells(self, state: MaplessState, card: cardcrawl.Card) -> list[Cell]:
-        return super()._legal_cells(attrs.evolve(state, last_room=None), card)
+    def corridor_cells(self, state: MaplessState) -> list[Cell]:
+        return super().corridor_cells(attrs.evolve(state, last_room=None))
 
 
 POCKET = "2S 3S 4S 5S 6S 7S JS 8S QS"

@@ -16,8 +16,10 @@ from cardcrawl._cards import RANK_NAMES, Card, Suit, parse_cards, standard_deck
 from cardcrawl._deck import Deck
 from cardcrawl._engine import FORMAT_VERSION, GameBase
 from cardcrawl._errors import (
+    ActionError,
     CardcrawlError,
     IllegalActionError,
+    InvalidStateError,
     OptionsError,
     ParseError,
     PlayerError,
@@ -53,6 +55,7 @@ __all__ = [
     "FORMAT_VERSION",
     "RANK_NAMES",
     "TERMINAL",
+    "ActionError",
     "Card",
     "CardcrawlError",
     "Cell",
@@ -63,6 +66,7 @@ __all__ = [
     "GameState",
     "Grid",
     "IllegalActionError",
+    "InvalidStateError",
     "Match",
     "MatchEntry",
     "NoRendererError",

@@ -17,7 +17,13 @@ import attrs
 
 from cardcrawl._cards import Card
 from cardcrawl._codec import decode, encode
-from cardcrawl._errors import IllegalActionError, ParseError, SerializationError, StackError
+from cardcrawl._errors import (
+    IllegalActionError,
+    InvalidStateError,
+    ParseError,
+    SerializationError,
+    StackError,
+)
 from cardcrawl._protocol import CHANCE, TERMINAL, GameState, Outcome
 from cardcrawl._random import rng_choice_weighted
 
@@ -150,8 +156,8 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     - ``_apply(state, action, events)``: one decision or chance outcome, behind ``step``;
     - ``_describe(state)``: what the state waits for, behind ``describe`` and the
       messages of :class:`~cardcrawl.IllegalActionError`;
-    - ``_validate_loaded(state)`` (optional): the rules' invariants, checked by
-      ``state_from_data``.
+    - ``state_problems(state)`` (public, optional): the rules' invariants a state
+      breaks, behind ``validate`` and ``state_from_data``.
 
     ``num_players``, ``outcome``, ``observe``, ``determinize``, ``card_census``,
     ``render`` and ``parse_action`` are public and abstract: each game writes its own.
@@ -303,8 +309,79 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     def parse_action(self, text: str) -> A:
         """The action named by ``text``."""
 
-    def _validate_loaded(self, state: S) -> None:
-        """Raise :class:`SerializationError` if a decoded state breaks an invariant."""
+    def state_problems(self, state: S) -> list[str]:
+        """Every invariant of the rules that ``state`` breaks, in words; empty if none.
+
+        A game lists here everything its rules rely on (cards conserved, pieces where
+        the rules can put them, phases and pending choices that agree); a variant that
+        changes a rule extends it by calling ``super()``. The state's fields have
+        already been checked against their types. :meth:`validate` and
+        :meth:`state_from_data` report the problems.
+
+        Args:
+            state: a state of this game, its fields of the right types.
+
+        Returns:
+            One phrase per problem found.
+
+        Examples:
+            >>> import attrs, cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1)
+            >>> game.state_problems(state)
+            []
+            >>> game.state_problems(attrs.evolve(state, turn=-1))
+            ['turn must be 0 before the hunt and never negative']
+        """
+        return []
+
+    def validate(self, state: Any) -> None:
+        """Raise :class:`~cardcrawl.InvalidStateError` unless ``state`` is a sound state
+        of this game.
+
+        A state built or edited by hand (say with ``attrs.evolve``) goes through the
+        same checks as a loaded one: each field's type, then every invariant of the
+        rules (:meth:`state_problems`). States made by :meth:`initial_state` and
+        :meth:`step` always pass.
+
+        Args:
+            state: anything; a state of this game passes.
+
+        Raises:
+            InvalidStateError: naming what is wrong.
+
+        Examples:
+            >>> import attrs, cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1)
+            >>> game.validate(state)
+            >>> game.validate(attrs.evolve(state, turn="3"))  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl._errors.InvalidStateError: state is malformed: state.turn: ...
+            >>> game.validate("a state")
+            Traceback (most recent call last):
+            ...
+            cardcrawl._errors.InvalidStateError: a state of mapless-house is a MaplessState, not str
+        """
+        if type(state) is not self.state_type:
+            raise InvalidStateError(
+                f"a state of {self.name} is a {self.state_type.__name__}, "
+                f"not {type(state).__name__}"
+            )
+        try:
+            # The codec checks every field against its declared type on the way back.
+            decode(self.state_type, encode(state), "state")
+        except SerializationError as exc:
+            raise InvalidStateError(f"state is malformed: {exc}") from None
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            raise InvalidStateError(f"state is malformed: {exc!r}") from None
+        self._check_invariants(state, "state")
+
+    def _check_invariants(self, state: S, what: str) -> None:
+        problems = self.state_problems(state)
+        if problems:
+            raise InvalidStateError(f"{what} is inconsistent: " + "; ".join(problems))
 
     # ------------------------------------------------------------ protocol
     def initial_state(
@@ -659,7 +736,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
                 f"saved state has keys {sorted(data)}; expected {sorted({*expected, 'state'})}"
             )
         state: S = decode(self.state_type, data["state"], "state")
-        self._validate_loaded(state)
+        self._check_invariants(state, "saved state")
         return state
 
     def action_to_data(self, action: A) -> str:

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
+    "ActionError",
     "CardcrawlError",
     "IllegalActionError",
+    "InvalidStateError",
     "OptionsError",
     "ParseError",
     "PlayerError",
@@ -94,6 +96,95 @@ class IllegalActionError(CardcrawlError, ValueError):
             f"legal actions: {shown or 'none'}"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default rebuilds an exception from its args (here the one message), which
+        # this __init__ does not take: rebuild it from what it carries instead, then
+        # restore anything set on it since (notes, context).
+        extra = {k: v for k, v in self.__dict__.items() if k not in _ILLEGAL_FIELDS}
+        return (
+            type(self),
+            (self.state, self.action, self.decision, self.legal, self.reason),
+            extra or None,
+        )
+
+
+_ILLEGAL_FIELDS = frozenset(("state", "action", "decision", "legal", "reason"))
+
+
+class ActionError(CardcrawlError, TypeError, ValueError):
+    """An action was built from arguments it cannot hold; the message says what it takes.
+
+    Every action checks its arguments when it is made, so that an action that exists
+    always names something the games understand, formats as text that reads back, and
+    saves. A wrong type and a wrong value are both this one error; it derives from both
+    ``TypeError`` and ``ValueError`` so that code catching either keeps working.
+    Whether a well-formed action is *legal* in a state is another question, answered by
+    ``check`` with an :class:`IllegalActionError`.
+
+    Examples:
+        >>> from cardcrawl.mapless import Place
+        >>> Place((1.0, 0))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.ActionError: Place(cell=...) takes a cell, a tuple (x, y) of two ...
+        >>> from cardcrawl.haydes import Roll
+        >>> Roll(13)
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.ActionError: Roll(total=...) takes a 2D6 total, an integer from 2 ...
+    """
+
+
+def action_argument_error(kind: type, field: str, wanted: str, value: object) -> ActionError:
+    """The :class:`ActionError` for an action of class ``kind`` given ``value`` as ``field``.
+
+    The value is shown by its ``repr``, cut short when long (:func:`short_repr`), so that
+    junk of any size or with a broken ``repr`` still makes a readable message.
+
+    Args:
+        kind: the action class being built.
+        field: the argument's name.
+        wanted: what the argument takes, in words.
+        value: what it was given.
+
+    Returns:
+        The error, to be raised by the caller.
+
+    Examples:
+        >>> from cardcrawl.mapless import Place
+        >>> print(action_argument_error(Place, "cell", "a cell", "1,0" * 100))
+        Place(cell=...) takes a cell; not '1,01,01,01,01,01,01,01,01,01,01,01,01,01,01,01...
+    """
+    shown = short_repr(value, limit=50)
+    return ActionError(f"{kind.__name__}({field}=...) takes {wanted}; not {shown}")
+
+
+def short_repr(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error message: cut to ``limit`` characters, and never raising.
+
+    Args:
+        value: anything, perhaps junk from untrusted input.
+        limit: the longest text returned.
+
+    Returns:
+        The ``repr``, its end replaced by ``...`` when too long; a description of the
+        value's type when it has no ``repr`` (a broken one, or an int too long for text).
+
+    Examples:
+        >>> short_repr("place 1,0"), short_repr(list(range(100)), limit=12)
+        ("'place 1,0'", '[0, 1, 2,...')
+        >>> short_repr(10**5000)
+        'an integer of about 5000 digits'
+    """
+    if isinstance(value, int) and value.bit_length() > 4 * limit:
+        # repr would be slow for a huge int, and refuses one beyond 4300 digits.
+        return f"an integer of about {round(value.bit_length() * 0.30103)} digits"
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__} whose repr fails"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
 
 class OptionsError(CardcrawlError, ValueError):
     """Game options are malformed or out of range; the message says what is allowed.
@@ -169,4 +260,22 @@ class PlayerError(CardcrawlError, ValueError):
         Traceback (most recent call last):
         ...
         cardcrawl._errors.PlayerError: The Mapless House has one player, 0; not 1
+    """
+
+
+class InvalidStateError(SerializationError):
+    """A state breaks the rules' invariants: built or edited by hand, or loaded.
+
+    :meth:`cardcrawl.GameBase.validate` raises it for a state in memory, and
+    ``state_from_data`` for saved data; it is a :class:`SerializationError` too, so code
+    that catches bad saves keeps working.
+
+    Examples:
+        >>> import attrs, cardcrawl
+        >>> game = cardcrawl.load("mapless-house")
+        >>> state = attrs.evolve(game.initial_state(seed=1), player=(99, 99))
+        >>> game.validate(state)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.InvalidStateError: state is inconsistent: the player is not on a ...
     """

@@ -16,7 +16,7 @@ import attrs
 from cardcrawl._cards import Card, parse_cards, standard_deck
 from cardcrawl._deck import Deck
 from cardcrawl._engine import GameBase, replacer
-from cardcrawl._errors import ParseError, PlayerError, SerializationError, StackError
+from cardcrawl._errors import ParseError, PlayerError, StackError
 from cardcrawl._grid import Cell, neighbours
 from cardcrawl._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl._random import rng_below, rng_from_seed
@@ -62,6 +62,7 @@ from cardcrawl.haydes._render import render
 from cardcrawl.haydes._rules import (
     ROLL_WEIGHTS,
     card_value,
+    guess_is_correct,
     is_escape,
     next_seat,
 )
@@ -97,17 +98,9 @@ _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER = (
 )
 _CARDS = standard_deck(jokers=True)
 _RED_JOKER_INDEX = Card.RED_JOKER.index
-# By card index: 0 for the jokers, else the rank (H-1).
-_VALUES = tuple(card_value(c) for c in _CARDS)
 _END = EndTurn()
 # Actions are immutable values, so the ones made over and over are made once.
 _REVEALS = tuple(Reveal(c) for c in _CARDS)
-_ROLLS = {total: Roll(total) for total in range(2, 13)}
-_ROLL_CHANCES: tuple[tuple[Action, int], ...] = tuple((_ROLLS[t], w) for t, w in ROLL_WEIGHTS)
-# The 36 equally likely throws, in the order of the cumulative weights above, so that one
-# uniform draw below 36 picks exactly what rng_choice_weighted over _ROLL_CHANCES would.
-_THROWS = tuple(_ROLLS[t] for t, w in ROLL_WEIGHTS for _ in range(w))
-_THROW_TOTALS = tuple(roll.total for roll in _THROWS)
 
 Events = list[HaydesEvent]
 
@@ -129,9 +122,6 @@ _set_cell, _set_card, _set_guess, _set_from, _set_correct = (
 
 
 Fields = dict[str, Any]
-# How step applies a legal action (see EscapeFromHaydes._plan).
-_AIMING, _CHOOSING, _STEPPING, _ENDING = range(4)
-Plans = dict[int, tuple[Any, ...]]
 #: Entries of a state's ``__dict__``: its fields and the private ``_memo``.
 _SIZE = len(_FIELDS) + 1
 
@@ -222,7 +212,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         # Per cell, its touching cells and (Tuybe) its cells two away over a touching
         # cell, sorted like the actions they become, so legal actions need no sorting.
         self._adj = tuple(
-            tuple(index[n] for n in sorted(neighbours(c)) if n in index) for c in cells
+            tuple(index[n] for n in sorted(self.touching_cells(c)) if n in index) for c in cells
         )
         self._jumps = tuple(
             tuple(
@@ -250,9 +240,25 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._tuybe = opts.tuybe
         self._solo = opts.players == 1
         self._max_rounds = opts.max_rounds
-        table = opts.creature_table
-        self._creatures: tuple[Creature | None, ...] = tuple(
-            creature_for(table, card) for card in _CARDS
+        # The hooks of a card alone, and the dice, asked once (see "rules" below).
+        self._values = tuple(self.card_value(card) for card in _CARDS)
+        self._creatures: tuple[Creature | None, ...] = tuple(self.creature(card) for card in _CARDS)
+        weights = tuple(self.roll_weights())
+        self._rolls = {total: Roll(total) for total, _ in weights}
+        self._roll_chances: tuple[tuple[Action, int], ...] = tuple(
+            (self._rolls[t], w) for t, w in weights
+        )
+        # The equally likely throws, in the order of the cumulative weights, so that one
+        # uniform draw below their number picks exactly what rng_choice_weighted over
+        # _roll_chances would.
+        self._throws = tuple(self._rolls[t] for t, w in weights for _ in range(w))
+        # A solo turn's legal actions depend on the figure's cell alone only while H-12
+        # turns every card without a figure face down (see _begin_turn).
+        # The rule steps fill in a new state's legal actions when they know them
+        # already: only while they are what _decisions would find.
+        self._prefill = type(self)._decisions is EscapeFromHaydes._decisions
+        self._solo_by_cell = (
+            self._solo and type(self).stays_face_up is EscapeFromHaydes.stays_face_up
         )
         self._choices = tuple(
             () if c is None else tuple(Choose(ch) for ch in c.allowed) for c in self._creatures
@@ -285,9 +291,6 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._turn_legal: dict[int, tuple[Action, ...]] = {}
         # The same, by cell, for the start of a solo game's turns (see _begin_turn).
         self._solo_turns: dict[int, tuple[Action, ...]] = {}
-        # By id of each legal-actions tuple above: the tuple and how step applies each of
-        # its actions (see _plan).
-        self._plans: dict[int, tuple[tuple[Action, ...], Plans]] = {}
         # Events are immutable values, and most of them recur all game long (a seat
         # announcing and moving between the same cells, the same rolls), so those are
         # made once, on first use, and shared by every state of every game played with
@@ -301,14 +304,169 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         # Figures with their one-seat tuple, by cell index (-1: none), charisma and
         # endurance folded into one integer (see _seated).
         self._figures: dict[int, tuple[Figure, tuple[Figure, ...]]] = {}
-        for choices in self._choices:
-            if choices:
-                self._plan(choices, None)
 
     @property
     def num_players(self) -> int:
         """1 to 4, as the ``players`` option says."""
         return int(self._options.players)
+
+    # ------------------------------------------------------------- rules
+    # The public hooks. Each decides one rule of the rulebook, cites its ruling and is
+    # the only place that rule is decided: the rule steps, legal_actions, the pictures
+    # and the bots all ask it. A variant overrides the hooks it changes.
+    #
+    # The hooks of a card alone (card_value, creature), of a cell of the layout alone
+    # (touching_cells) and the dice (roll_weights) are asked once, when the game is
+    # built, and their answers kept in tables; the others at every use.
+
+    def card_value(self, card: Card) -> int:
+        """A card's value (H-1): ace 1, 2-10 face value, J 11, Q 12, K 13, jokers 0.
+
+        Asked once per card when the game is built.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("escape-from-haydes")
+            >>> queen, joker = cardcrawl.Card.parse("QH"), cardcrawl.Card.RED_JOKER
+            >>> game.card_value(queen), game.card_value(joker)
+            (12, 0)
+        """
+        return card_value(card)
+
+    def creature(self, card: Card) -> Creature | None:
+        """The creature a card is, or ``None`` for plain ground (H-1, H-8).
+
+        By default the options' creature table: every court card is a creature faced
+        with either characteristic, no modifier, at a cost of 1 (the ``creatures``
+        option holds other tables). Asked once per card when the game is built.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("escape-from-haydes")
+            >>> king, nine = cardcrawl.parse_cards("KS 9S")
+            >>> game.creature(king).cost, game.creature(nine)
+            (1, None)
+        """
+        return creature_for(self.options.creature_table, card)
+
+    def touching_cells(self, cell: Cell) -> list[Cell]:
+        """The cells a figure on ``cell`` may move to (H-6), before the layout is applied:
+        the four that share an edge with it. Moves are never diagonal.
+
+        Cells outside the layout are left out afterwards. Asked once per cell when the
+        game is built.
+
+        Examples:
+            >>> import cardcrawl
+            >>> cardcrawl.load("escape-from-haydes").touching_cells((0, 0))
+            [(-1, 0), (0, -1), (0, 1), (1, 0)]
+        """
+        return sorted(neighbours(cell))
+
+    def guess_is_correct(self, guess: Guess, from_value: int, value: int) -> bool:
+        """Whether a guess was right (H-7): strictly higher, or strictly lower, than the
+        card moved from. Equal values are never correct.
+
+        A court card starts an encounter whatever this says; the Red Joker is decided by
+        :meth:`is_escape` (H-9).
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.haydes import Guess
+            >>> game = cardcrawl.load("escape-from-haydes")
+            >>> game.guess_is_correct(Guess.HIGHER, 5, 7)
+            True
+            >>> game.guess_is_correct(Guess.HIGHER, 7, 7)
+            False
+        """
+        return guess_is_correct(guess, from_value, value)
+
+    def is_escape(self, guess: Guess, from_value: int) -> bool:
+        """Whether a move onto the Red Joker with ``guess`` escapes (H-9): *lower* from a
+        card worth 1 or more. Any other move onto it fails (H-10).
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.haydes import Guess
+            >>> game = cardcrawl.load("escape-from-haydes")
+            >>> game.is_escape(Guess.LOWER, 1), game.is_escape(Guess.LOWER, 0)
+            (True, False)
+        """
+        return is_escape(guess, from_value)
+
+    def roll_weights(self) -> tuple[tuple[int, int], ...]:
+        """The roll of an encounter (H-8): each total with its whole-number weight.
+
+        By default 2D6: the totals 2 to 12, in 1 to 6 ways out of 36. Asked once when
+        the game is built; stacked rolls must be among these totals.
+
+        Examples:
+            >>> import cardcrawl
+            >>> weights = cardcrawl.load("escape-from-haydes").roll_weights()
+            >>> weights[0], weights[5], sum(w for _, w in weights)
+            ((2, 1), (7, 6), 36)
+        """
+        return ROLL_WEIGHTS
+
+    def overcomes(self, creature: Creature, value: int, total: int) -> bool:
+        """Whether a roll of ``total`` overcomes ``creature``, faced with a characteristic
+        worth ``value`` (H-8): the total plus the creature's modifier is at most the value.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("escape-from-haydes")
+            >>> king = game.creature(cardcrawl.Card.parse("KS"))
+            >>> game.overcomes(king, 8, 8), game.overcomes(king, 8, 9)
+            (True, False)
+        """
+        return total + creature.modifier <= value
+
+    def characteristic_after(self, creature: Creature, value: int, overcome: bool) -> int:
+        """The characteristic's value after an encounter (H-8): it drops by the
+        creature's cost, win or lose, never below 0. At 0 the player is out (H-11).
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("escape-from-haydes")
+            >>> king = game.creature(cardcrawl.Card.parse("KS"))
+            >>> game.characteristic_after(king, 8, True), game.characteristic_after(king, 1, False)
+            (7, 0)
+        """
+        return max(0, value - creature.cost)
+
+    def next_seat(
+        self, current: int, first: int, seats_in: tuple[bool, ...]
+    ) -> tuple[int, bool] | None:
+        """Who plays after ``current``, and whether a new round starts (H-5, H-13).
+
+        By default play passes in seat order, skipping players who are out, and a round
+        begins when play passes the first player's seat again
+        (:func:`cardcrawl.haydes.next_seat`). ``None`` when nobody is in.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("escape-from-haydes", players=3)
+            >>> game.next_seat(2, 0, (True, True, True))
+            (0, True)
+            >>> game.next_seat(0, 0, (True, False, True))
+            (2, False)
+        """
+        return next_seat(current, first, seats_in)
+
+    def stays_face_up(self, cell: Cell, card: Card, occupied: bool) -> bool:
+        """Whether the face-up ``card`` on ``cell`` stays at the end of a turn (H-12).
+
+        By default only cards with a figure on them stay (the Black Joker always
+        does, and is never asked about); every other one is replaced.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("escape-from-haydes")
+            >>> five = cardcrawl.Card.parse("5S")
+            >>> game.stays_face_up((1, 0), five, True), game.stays_face_up((1, 0), five, False)
+            (True, False)
+        """
+        return occupied
 
     # ------------------------------------------------------------- setup
     def _new_state(
@@ -411,7 +569,6 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         legal = self._turn_legal.get(key)
         if legal is None:
             legal = self._turn_legal[key] = self._turn_actions(i, up)
-            self._plan(legal, self._cells[i])
         return legal
 
     def _turn_actions(self, i: int, up: tuple[Card | None, ...]) -> tuple[Action, ...]:
@@ -440,8 +597,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             return tuple((_REVEALS[c.index], w) for c, w in reveal_chances(state, index))
         if phase is _ROLL:
             if state.stacked_rolls:
-                return ((_ROLLS[state.stacked_rolls[0]], 1),)
-            return _ROLL_CHANCES
+                total = state.stacked_rolls[0]
+                return ((self._rolls.get(total) or Roll(total), 1),)
+            return self._roll_chances
         if state.stacked_first is not None:
             return ((FirstPlayer(state.stacked_first), 1),)
         return self._first_chances  # H-5
@@ -467,8 +625,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 return _REVEALS[rest[k].index], rng
         elif phase is _ROLL:
             if not state.stacked_rolls:
-                rng, throw = rng_below(rng, 36)
-                return _THROWS[throw], rng
+                rng, throw = rng_below(rng, len(self._throws))
+                return self._throws[throw], rng
         elif phase is _FIRST and state.stacked_first is None:
             # Equal weights: rng_choice_weighted's index is the uniform draw itself.
             rng, seat = rng_below(rng, len(self._first_chances))
@@ -478,108 +636,6 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def is_terminal(self, state: HaydesState) -> bool:
         """True once the game is over."""
         return state.phase is _OVER
-
-    def step(self, state: HaydesState, action: Action) -> HaydesState:
-        """The state after ``action``; ``state`` itself never changes.
-
-        Exactly :meth:`cardcrawl.GameBase.step`, faster in sampled play: when ``action``
-        is one of the very action objects listed as legal in ``state`` (as it is when
-        taken from :meth:`legal_actions`), the chance event it leads to (the card turned
-        by a move, the roll of an encounter) is drawn and applied in one go, with no
-        state built in between. The draws are the ones :meth:`_sample` makes, in the
-        same order, so the games are the same.
-
-        Raises:
-            IllegalActionError: ``action`` is not legal here; nothing has changed.
-        """
-        # How to apply each of the state's legal action objects (see _plan): an action
-        # that is not one of them (an equal one, or an illegal one), a state whose legal
-        # actions were not listed by this game, or explicit chance: the engine's way.
-        legal = state._memo.get("legal")
-        listed = self._plans.get(id(legal))
-        if listed is None or listed[0] is not legal or state.explicit_chance:
-            return super().step(state, action)
-        plan = listed[1].get(id(action))
-        if plan is None:
-            return super().step(state, action)
-        events: Events = []
-        rng = state.rng
-        how = plan[0]
-        if how == _AIMING:
-            index: int = plan[1]
-            pool = state.pool_of[index]
-            beliefs = state.beliefs
-            if pool < 0 or len(beliefs) != 1:
-                # A card of a mix, or several beliefs: the engine's way.
-                return super().step(state, action)
-            aim: Aim = plan[2]
-            seat = state.current
-            events.append(plan[3][seat])  # H-6: the announcement comes first
-            # _sample's draw for a plain cell under a single belief (Deck.sample).
-            deck = beliefs[0].unseen[pool]
-            if deck.stacked:
-                card = deck.stacked[0]
-                k = -1
-            else:
-                rest = deck.rest
-                rng, k = rng_below(rng, len(rest))
-                card = rest[k]
-            fields = state.__dict__.copy()
-            new = self._revealed(fields, aim, _CARDS[card.index], events, k, plan[4][seat])
-        elif how == _CHOOSING:
-            if state.stacked_rolls:
-                # A stacked roll: the engine's way (the generic draw of one outcome).
-                return super().step(state, action)
-            rng, throw = rng_below(rng, 36)
-            new = self._rolled(state.__dict__.copy(), plan[1], _THROW_TOTALS[throw], events)
-        elif how == _STEPPING:
-            new = self._step(state.__dict__.copy(), plan[1], events)
-        else:
-            new = self._end_turn(state.__dict__.copy(), events)
-        # No path above stops at a chance event, and every one builds a new state, which
-        # is finished in place, as the engine's _settle would.
-        fields = new.__dict__
-        fields["rng"] = rng
-        fields["events"] = tuple(events)
-        return new
-
-    def _plan(self, legal: tuple[Action, ...], source: Cell | None) -> None:
-        """Record, by the id of each action object of ``legal``, how :meth:`step` applies
-        it. The plans keep the tuple, and so its actions: while they are found, the ids
-        are theirs. ``source`` is the cell the figure to move stands on, for a turn's
-        actions: a move's events, by seat, are known already."""
-        plans: dict[int, tuple[Any, ...]] = {}
-        interned = self._interned
-        seats = range(self.num_players)
-        for action in legal:
-            kind = type(action)
-            if kind is Move or kind is Tuybe:
-                assert isinstance(action, (Move, Tuybe))
-                assert source is not None
-                index = self._index[action.cell]
-                aim = self._aims[index][(action.guess is _LOWER) + 2 * (kind is Tuybe)]
-                cell, guess, tuybe = aim.cell, aim.guess, aim.tuybe
-                announced = tuple(
-                    interned.setdefault(
-                        (Announced, seat, source, cell, guess is _LOWER, tuybe),
-                        Announced(seat, source, cell, guess, tuybe),
-                    )
-                    for seat in seats
-                )
-                moved = tuple(
-                    interned.setdefault((Moved, seat, source, cell), Moved(seat, source, cell))
-                    for seat in seats
-                )
-                plans[id(action)] = (_AIMING, index, aim, announced, moved)
-            elif kind is Choose:
-                assert isinstance(action, Choose)
-                plans[id(action)] = (_CHOOSING, action.characteristic)
-            elif kind is Step:
-                assert isinstance(action, Step)
-                plans[id(action)] = (_STEPPING, action.cell)
-            else:
-                plans[id(action)] = (_ENDING,)
-        self._plans[id(legal)] = (legal, plans)
 
     def _describe(self, state: HaydesState) -> str:
         phase = state.phase
@@ -657,7 +713,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if self._creatures[card.index] is not None and cell not in fields["overcome"]:
             # H-8: a held player faces the creature again before anything else.
             return self._meet(fields, seat, cell, card, events)
-        if self._solo:
+        if self._solo_by_cell:
             # When a turn begins, the only face-up cards are the Black Joker and those
             # with a figure on them (H-12 has just turned every other one face down): in
             # a solo game the turn's legal actions depend on the cell alone.
@@ -665,7 +721,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             if legal is None:
                 legal = self._solo_turns[i] = self._turn_legal_at(i, up)
             fields["phase"] = _TURN
-            fields["_memo"] = {"legal": legal}
+            fields["_memo"] = {"legal": legal} if self._prefill else {}
             state: HaydesState = _new(HaydesState)  # _finish, inlined
             _set(state, "__dict__", fields)
             return state
@@ -683,7 +739,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         """The new state waiting for a turn's decision (H-6), the figure on cell ``i`` and
         the cards ``up``: its legal actions, known from those already, are filled in."""
         fields["phase"] = _TURN
-        fields["_memo"] = {"legal": self._turn_legal_at(i, up)}
+        fields["_memo"] = {"legal": self._turn_legal_at(i, up)} if self._prefill else {}
         state: HaydesState = _new(HaydesState)  # _finish, inlined
         _set(state, "__dict__", fields)
         return state
@@ -725,10 +781,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         up: tuple[Card | None, ...] = fields["face_up"]
         under = up[self._index[source]]
         assert under is not None
-        from_value = _VALUES[under.index]
-        value = _VALUES[card.index]
-        # H-7 (guess_is_correct): strictly lower or strictly higher; equal is never correct.
-        correct = value < from_value if guess is _LOWER else value > from_value
+        values = self._values
+        from_value = values[under.index]
+        correct = self.guess_is_correct(guess, from_value, values[card.index])  # H-7
         revealed = _new(Revealed)  # Revealed(cell, card, guess, from_value, correct)
         _set_cell(revealed, cell)
         _set_card(revealed, card)
@@ -773,7 +828,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         fields["shown"] = (*fields["shown"], cell)
         fields["aim"] = None
         if card.index == _RED_JOKER_INDEX:
-            if is_escape(guess, from_value):
+            if self.is_escape(guess, from_value):
                 # H-9: "lower" from a card worth 1 or more: the player escapes and wins.
                 events.append(Moved(seat, source, cell))
                 events.append(Escaped(seat, cell))
@@ -842,7 +897,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         the layout or none), so each is made once and shared, like the events; so is a
         solo game's one-seat tuple.
         """
-        key = index * 100 + charisma * 10 + endurance
+        key = (index << 10) | (charisma << 5) | endurance
         made = self._figures.get(key)
         if made is None:
             figure = Figure(charisma, endurance, cell)
@@ -858,7 +913,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         _seated, inlined)."""
         figure = seats[seat]
         charisma, endurance = figure.charisma, figure.endurance
-        made = self._figures.get(index * 100 + charisma * 10 + endurance)
+        made = self._figures.get((index << 10) | (charisma << 5) | endurance)
         if made is None:
             return self._seated(seats, seat, charisma, endurance, cell, index)
         if self._solo:
@@ -873,7 +928,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         events.append(EncounterBegan(seat, cell, card, creature.name))
         fields["phase"] = _ENCOUNTER
         # The choices are known already: the new state's legal actions are filled in.
-        fields["_memo"] = {"legal": self._choices[card.index]}
+        fields["_memo"] = {"legal": self._choices[card.index]} if self._prefill else {}
         state: HaydesState = _new(HaydesState)  # _finish, inlined
         _set(state, "__dict__", fields)
         return state
@@ -899,10 +954,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         on_charisma = chosen is _CHARISMA
         value = charisma if on_charisma else endurance
         modifier = creature.modifier
-        overcome = total + modifier <= value  # H-8
-        after = value - creature.cost  # H-8: the effort costs, win or lose
-        if after < 0:
-            after = 0
+        overcome = self.overcomes(creature, value, total)  # H-8
+        after = self.characteristic_after(creature, value, overcome)  # H-8
         interned = self._interned
         key: tuple[Any, ...] = (Rolled, seat, on_charisma, total, modifier, value)
         events.append(
@@ -963,20 +1016,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         elif face_up is not None and pool_of is not None:
             fields["face_up"] = tuple(face_up)
             fields["pool_of"] = tuple(pool_of)
-        if self._solo:
-            nxt, new_round = 0, True  # (a solo player who is out has ended the game)
-        else:
-            seats: tuple[Figure, ...] = fields["seats"]
-            nxt = seat + 1 if seat + 1 < len(seats) else 0
-            if seats[nxt].cell is not None:
-                # The usual case, next_seat's answer at once: the next seat is in, and a
-                # round begins when play comes back to the first player.
-                new_round = nxt == fields["first"]
-            else:
-                ins = tuple(f.cell is not None for f in seats)
-                following = next_seat(seat, fields["first"], ins)
-                assert following is not None  # the last player out ends the game before this
-                nxt, new_round = following
+        seats: tuple[Figure, ...] = fields["seats"]
+        following = self.next_seat(seat, fields["first"], tuple(f.cell is not None for f in seats))
+        assert following is not None  # the last player out ends the game before this
+        nxt, new_round = following
         round_: int = fields["round"]
         if new_round:
             limit = self._max_rounds
@@ -1006,11 +1049,15 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         keep: list[Cell] = []
         targets: list[int] = []
         index = self._index
+        up = fields["face_up"] if face_up is None else face_up
         for c in shown:
-            if c in occupied:
+            i = index[c]
+            card = up[i]
+            assert card is not None
+            if self.stays_face_up(c, card, c in occupied):
                 keep.append(c)
             else:
-                targets.append(index[c])
+                targets.append(i)
         if not targets:
             if face_up is not None and pool_of is not None:
                 fields["face_up"] = tuple(face_up)
@@ -1165,7 +1212,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         return Outcome(label=state.ending.value, returns=(0.0,) * n)
 
     def _check_player(self, player: int) -> None:
-        if not isinstance(player, int) or not 0 <= player < self.num_players:
+        if type(player) is not int or not 0 <= player < self.num_players:
             raise PlayerError(
                 f"this game of Escape from Haydes has seats 0 to {self.num_players - 1}; "
                 f"not {player!r}"
@@ -1228,19 +1275,31 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         ``"charisma"``, ``"tuybe lower 0,2"``, ``"reveal QS"``, ``"roll 7"``, ``"first 1"``)."""
         return parse_action(text)
 
-    def _validate_loaded(self, state: HaydesState) -> None:
+    def state_problems(self, state: HaydesState) -> list[str]:
+        """Every invariant of Escape from Haydes that ``state`` breaks (see
+        :meth:`cardcrawl.GameBase.state_problems`): every card exactly once, pools and
+        mixes that add up, figures on face-up cards with characteristics in range, and
+        phases and pending choices that agree.
+
+        Examples:
+            >>> import attrs, cardcrawl
+            >>> game = cardcrawl.load("escape-from-haydes")
+            >>> state = game.initial_state(seed=1)
+            >>> game.state_problems(attrs.evolve(state, round=-1))
+            ['the round is never negative']
+        """
+        problems = []
         census = Counter(c for cards in self.card_census(state).values() for c in cards)
         if census != self._all_cards:
             missing = sorted((self._all_cards - census).elements())
             extra = sorted((census - self._all_cards).elements())
-            raise SerializationError(
-                f"saved state does not hold each of the {sum(self._all_cards.values())} cards "
+            problems.append(
+                f"it does not hold each of the {sum(self._all_cards.values())} cards "
                 f"once: missing {' '.join(map(str, missing)) or 'none'}, "
                 f"extra {' '.join(map(str, extra)) or 'none'}"
             )
-        problems = self._inconsistencies(state)
-        if problems:
-            raise SerializationError("saved state is inconsistent: " + "; ".join(problems))
+        problems.extend(self._inconsistencies(state))
+        return problems
 
     def _inconsistencies(self, state: HaydesState) -> list[str]:
         problems: list[str] = []
@@ -1292,8 +1351,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if pools < 2 or state.replacement_left < 0:
             problems.append("there must be the Build pool and a Replacement pool")
         for s, f in enumerate(state.seats):
-            if not (0 <= f.charisma <= 9 and 0 <= f.endurance <= 9):
-                problems.append(f"seat {s} has characteristics out of 0..9")
+            top = self.options.max_characteristic
+            if not (0 <= f.charisma <= top and 0 <= f.endurance <= top):
+                problems.append(f"seat {s} has characteristics out of 0..{top}")
             if f.cell is not None:
                 if f.cell not in self._index or state.face_up[self._index[f.cell]] is None:
                     problems.append(f"seat {s}'s figure is not on a face-up card")
@@ -1317,8 +1377,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             problems.append("the player to move must be a seat still in the game")
         if not 0 <= state.rng < 1 << 64:
             problems.append("rng must be an integer from 0 to 2**64 - 1")
-        if any(not 2 <= r <= 12 for r in state.stacked_rolls):
-            problems.append("stacked rolls are totals from 2 to 12")
+        if any(r not in self._rolls for r in state.stacked_rolls):
+            problems.append(f"stacked rolls are totals among {sorted(self._rolls)}")
+        if state.round < 0:
+            problems.append("the round is never negative")
         return problems
 
 

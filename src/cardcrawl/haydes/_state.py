@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -89,10 +89,9 @@ def _to_splits(value: Any) -> tuple[tuple[int, int], ...] | None:
             f"splits is one (Charisma, Endurance) pair per player, not {value!r}"
         ) from None
     for split in splits:
-        if split not in ALLOWED_SPLITS:
+        if len(split) != 2 or any(type(v) is not int for v in split):
             raise OptionsError(
-                f"a player's split is (Charisma, Endurance), one of (7, 9), (8, 8) or (9, 7) "
-                f"(16 points, neither above 9: H-2), not {split!r}"
+                f"a player's split is a pair of integers (Charisma, Endurance), not {split!r}"
             )
     return splits
 
@@ -187,7 +186,40 @@ class HaydesOptions(OptionsBase):
         default="standard", converter=_to_creatures, hash=False
     )
 
+    #: The highest a characteristic can be (H-2): the check of a state's figures uses it.
+    max_characteristic: ClassVar[int] = 9
+    #: The valid splits in words, for the error a split outside them gets.
+    splits_described: ClassVar[str] = (
+        "one of (7, 9), (8, 8) or (9, 7) (16 points, neither above 9: H-2)"
+    )
+
+    @classmethod
+    def split_is_valid(cls, split: tuple[int, int]) -> bool:
+        """Whether a player may start with this (Charisma, Endurance) split (H-2).
+
+        The standard rules allow (7, 9), (8, 8) and (9, 7). A variant's options class
+        overrides this, together with ``max_characteristic`` and ``splits_described``.
+
+        Args:
+            split: (Charisma, Endurance), two integers.
+
+        Returns:
+            Whether the split is allowed.
+
+        Examples:
+            >>> from cardcrawl.haydes import HaydesOptions
+            >>> HaydesOptions.split_is_valid((7, 9)), HaydesOptions.split_is_valid((10, 6))
+            (True, False)
+        """
+        return split in ALLOWED_SPLITS
+
     def __attrs_post_init__(self) -> None:
+        for split in self.splits or ():
+            if not self.split_is_valid(split) or max(split) > self.max_characteristic:
+                raise OptionsError(
+                    f"a player's split is (Charisma, Endurance), {self.splits_described}, "
+                    f"not {split!r}"
+                )
         if self.splits is not None and len(self.splits) != self.players:
             raise OptionsError(
                 f"splits needs one (Charisma, Endurance) pair for each of the {self.players} "
@@ -492,6 +524,14 @@ class HaydesState:
     explicit_chance: bool
     events: tuple[HaydesEvent, ...]
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickle and copy.deepcopy keep the data and start the copy's _memo afresh: the
+        # cache holds only what the data gives again, and a cache from another version
+        # of cardcrawl might not mean what this one expects.
+        fields = self.__dict__.copy()
+        fields["_memo"] = {}
+        return fields
 
     def card_at(self, cell: Cell) -> Card | None:
         """The face-up card on ``cell``, ``None`` if it is face down.

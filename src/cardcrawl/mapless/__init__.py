@@ -43,6 +43,7 @@ from cardcrawl.mapless._rules import (
     exit_candidates,
     is_corridor,
     is_room,
+    newly_closed,
     room_cells,
     stalker_step,
 )
@@ -109,6 +110,7 @@ __all__ = [
     "exit_candidates",
     "is_corridor",
     "is_room",
+    "newly_closed",
     "parse_action",
     "render",
     "render_svg",

@@ -16,7 +16,7 @@ import attrs
 from cardcrawl._cards import Card, Suit, parse_cards
 from cardcrawl._deck import Deck
 from cardcrawl._engine import GameBase, replacer
-from cardcrawl._errors import ParseError, PlayerError, SerializationError, StackError
+from cardcrawl._errors import ParseError, PlayerError, StackError
 from cardcrawl._grid import Cell, Grid, neighbours
 from cardcrawl._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl._random import rng_from_seed
@@ -42,8 +42,6 @@ from cardcrawl.mapless._events import (
 )
 from cardcrawl.mapless._render import render
 from cardcrawl.mapless._rules import (
-    _CORRIDOR,
-    _ROOM,
     card_value,
     corridor_cells,
     exit_candidates,
@@ -112,8 +110,7 @@ _CARDS_DRAWN = tuple(CardDrawn(Card(i)) for i in range(52))
 _SHUFFLED_BACK = ExitShuffledBack()
 _TURNS = 256
 _TURNS_STARTED = tuple(TurnStarted(turn) for turn in range(_TURNS))
-# Looked up by card index in every Encounter.
-_VALUES = tuple(card_value(Card(i)) for i in range(52))
+# Looked up by card index in every Encounter: which Aside pile a card goes to.
 _IS_HEART = tuple(Card(i).suit is Suit.HEARTS for i in range(52))
 _IS_DIAMOND = tuple(Card(i).suit is Suit.DIAMONDS for i in range(52))
 
@@ -191,6 +188,17 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     options: MaplessOptions
 
+    def __init__(self, options: Any = None, *, name: str | None = None) -> None:
+        super().__init__(options, name=name)
+        # The hooks of a card alone, asked once per card (see "rules" below).
+        cards = [Card(i) for i in range(52)]
+        self._values = tuple(self.card_value(card) for card in cards)
+        self._corridor = tuple(self.is_corridor(card) for card in cards)
+        self._room = tuple(self.is_room(card) for card in cards)
+        # The rule steps fill in a new state's legal actions when they know them
+        # already: only while they are what _decisions would find.
+        self._prefill = type(self)._decisions is MaplessHouse._decisions
+
     @functools.cached_property
     def _dread_lines(self) -> dict[int, str]:
         """The options' dread line of each card that can be placed, by card index."""
@@ -258,12 +266,12 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def _decisions(self, state: MaplessState) -> tuple[Action, ...]:
         phase = state.phase
         if phase is _MOVE:
-            return tuple(map(_MOVES.__getitem__, sorted(state.table.touching_cards(state.player))))
+            return tuple(map(_MOVES.__getitem__, self.move_cells(state)))
         if phase is _PLACE:
             assert state.drawn is not None
-            return tuple(map(_PLACES.__getitem__, self._legal_cells(state, state.drawn)))
+            return tuple(map(_PLACES.__getitem__, self.placement_cells(state, state.drawn)))
         if phase is _PLACE_EXIT:
-            return tuple(PlaceExit(c) for c in exit_candidates(state.table))
+            return tuple(PlaceExit(c) for c in self.exit_cells(state))
         return ()
 
     def _deck_drawn(self, state: MaplessState) -> Deck:
@@ -315,83 +323,248 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             return self._enter_body_draw(state, events, mind=deck, mind_card=card)
         return self._encounter(state, card, events, body=deck)
 
-    def step(self, state: MaplessState, action: Action) -> MaplessState:
-        """The state after ``action``; ``state`` itself never changes.
+    # ------------------------------------------------------------ rules
+    # The public hooks. Each decides one rule of the rulebook, cites its ruling and is
+    # the only place that rule is decided: the rule steps below, legal_actions, the
+    # pictures and the bots all ask it. A variant overrides the hooks it changes.
+    #
+    # A hook that depends on a card alone (card_value, is_corridor, is_room) is asked
+    # once per card when the game is built, and its answers are kept in tables. The
+    # others are asked every time, with the state as the rules have left it so far in
+    # the step: a hook reads that state and must not keep it.
 
-        Exactly :meth:`cardcrawl.GameBase.step`, faster in sampled play: when ``action``
-        is among the legal actions kept with ``state`` (as it is when taken from
-        :meth:`legal_actions`), the draws that follow are made here, each with
-        ``Deck.draw`` (the engine's draw, with the card taken from the deck at once),
-        and applied to the one state the step builds, rather than through the engine's
-        generic loop. Same draws, in the same order: the same games.
+    def card_value(self, card: Card | None) -> int:
+        """A card's value (M-1): 2-10 face value, J 11, Q 12, K 13; the aces 0.
+
+        ``None`` stands for a draw that yields no card (M-17), worth 0. Asked once per
+        card when the game is built.
 
         Examples:
             >>> import cardcrawl
-            >>> from cardcrawl import GameBase
-            >>> game = cardcrawl.load("mapless-house", max_turns=50)
-            >>> def play(step):
-            ...     states = [game.initial_state(seed=3)]
-            ...     while not game.is_terminal(states[-1]):
-            ...         states.append(step(states[-1], game.legal_actions(states[-1])[-1]))
-            ...     return states
-            >>> fast = play(game.step)
-            >>> fast == play(lambda state, action: GameBase.step(game, state, action))
-            True
-            >>> len(fast) > 20
-            True
-
-        Raises:
-            IllegalActionError: ``action`` is not legal here; nothing has changed.
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.card_value(cardcrawl.Card.parse("QH")), game.card_value(None)
+            (12, 0)
         """
-        legal = state._memo.get("legal")
-        if legal is None or state.explicit_chance or action not in legal:
-            return super().step(state, action)
-        events: Events = []
-        new = self._apply(state, action, events)
-        rng = state.rng
-        phase = new.phase
-        while phase is _DRAW or phase is _DRAW_MIND or phase is _DRAW_BODY:
-            if phase is _DRAW:
-                card, deck, rng = new.narrative.draw(rng)
-            elif phase is _DRAW_MIND:
-                card, deck, rng = new.mind.draw(rng)
-            else:
-                card, deck, rng = new.body.draw(rng)
-            new = self._drawn(new, card, deck, events)
-            phase = new.phase
-        # Finished as the engine's _settle finishes a state that nobody else has seen:
-        # every rule step builds a new state (or changes one built in this step).
-        assert new is not state
-        fields = new.__dict__
-        fields["rng"] = rng
-        fields["events"] = tuple(events)
-        return new
+        return card_value(card)
 
-    # ---------------------------------------------------------- building
-    def _legal_cells(self, state: MaplessState, card: Card) -> list[Cell]:
-        if _CORRIDOR[card.index]:  # is_corridor, without the call
-            return corridor_cells(state.table, state.closed, state.last_room)
+    def is_corridor(self, card: Card) -> bool:
+        """Whether a Narrative card is a corridor (M-3): the 2 to 10.
+
+        Asked once per card when the game is built. Corridors are placed by
+        :meth:`corridor_cells`, and close their empty neighbours to Narrative cards once
+        they touch two cards (M-6).
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> [game.is_corridor(c) for c in cardcrawl.parse_cards("2C 10S JC")]
+            [True, True, False]
+        """
+        return is_corridor(card)
+
+    def is_room(self, card: Card) -> bool:
+        """Whether a Narrative card is a room (M-3): J, Q and K.
+
+        Asked once per card when the game is built. The room placed last may pull the
+        corridors drawn after it (M-7).
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> [game.is_room(c) for c in cardcrawl.parse_cards("JC KH 9S")]
+            [True, True, False]
+        """
+        return is_room(card)
+
+    def placement_cells(self, state: MaplessState, card: Card) -> list[Cell]:
+        """Where the drawn Narrative card ``card`` may go, sorted (M-4 to M-7).
+
+        The player chooses one of them (M-8); with none, the card is refused. By
+        default a corridor goes where :meth:`corridor_cells` says and any other card
+        where :meth:`room_cells` says.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+            >>> game.placement_cells(state, state.drawn)
+            [(-1, 0), (0, -1), (0, 1), (1, 0)]
+        """
+        if self._corridor[card.index]:
+            return self.corridor_cells(state)
+        return self.room_cells(state)
+
+    def corridor_cells(self, state: MaplessState) -> list[Cell]:
+        """Where a corridor may go, sorted (M-4, M-6, M-7).
+
+        Empty cells touching exactly one card and closed to no Narrative card (M-6),
+        next to the last room while it touches fewer than two cards (M-7). See
+        :func:`cardcrawl.mapless.corridor_cells`.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS", "5C"]})
+            >>> state = game.step(state, game.parse_action("place 1,0"))
+            >>> game.corridor_cells(state)  # pulled next to the king (M-7)
+            [(1, -1), (1, 1), (2, 0)]
+        """
+        return corridor_cells(state.table, state.closed, state.last_room)
+
+    def room_cells(self, state: MaplessState) -> list[Cell]:
+        """Where a room may go, sorted (M-5, M-6): any empty cell touching the house
+        that is not closed to Narrative cards. See :func:`cardcrawl.mapless.room_cells`.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+            >>> game.room_cells(state)
+            [(-1, 0), (0, -1), (0, 1), (1, 0)]
+        """
         return room_cells(state.table, state.closed)
 
+    def exit_may_open(self, state: MaplessState) -> bool:
+        """Whether the ♥A, just drawn, may open the Exit (M-10).
+
+        ``state.narrative`` no longer holds the ♥A. By default the Exit opens once a
+        black suit is exhausted: all twelve of its cards have left the Narrative deck.
+        Otherwise the ♥A is shuffled back in (a chance event) and the next card drawn.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.exit_may_open(game.initial_state(seed=1))
+            False
+        """
+        return _black_suit_exhausted(state.narrative)
+
+    def exit_cells(self, state: MaplessState) -> list[Cell]:
+        """The cells where the Exit may open, sorted and never empty (M-11).
+
+        By default the empty cells one farther from the Entrance than the farthest
+        card, touching a card (:func:`cardcrawl.mapless.exit_candidates`). With one
+        cell the Exit opens there; with several the player chooses.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+            >>> state = game.step(state, game.parse_action("place 1,0"))
+            >>> game.exit_cells(state)
+            [(1, -1), (1, 1), (2, 0)]
+        """
+        return exit_candidates(state.table)
+
+    def move_cells(self, state: MaplessState) -> list[Cell]:
+        """Where the player may move, sorted (M-14): the table cards touching theirs.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.move_cells(game.initial_state(seed=1))
+            []
+        """
+        return sorted(state.table.touching_cards(state.player))
+
+    def encounter_threshold(self, state: MaplessState) -> int:
+        """What an Encounter's total must reach (M-15): the value of the player's card.
+
+        The Entrance and the Exit are worth 0, so the player always holds their nerve
+        there, although both cards are still turned.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.encounter_threshold(game.initial_state(seed=1))  # on the Entrance
+            0
+        """
+        return self._values[state.table.cards[state.player].index]
+
+    def encounter_total(self, state: MaplessState, cards: tuple[Card, ...]) -> int:
+        """An Encounter's total (M-15): the values of the turned Mind and Body cards and
+        of every card already holding the player, all in ``cards``.
+
+        A draw that yields no card (M-17) is not among ``cards``: it adds 0.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1)
+            >>> game.encounter_total(state, tuple(cardcrawl.parse_cards("5H 9D")))
+            14
+        """
+        values = self._values
+        return sum([values[c.index] for c in cards])
+
+    def stalker_step(self, state: MaplessState, stalker: Card, cell: Cell) -> Cell:
+        """Where the Stalker ``stalker`` (♠A or ♣A), on ``cell``, steps (M-18, M-19).
+
+        By default one cell toward the player along the wider gap (up or down on a
+        tie), through empty space as freely as through cards; the ♠A never steps back
+        onto the Exit once it has left it (:func:`cardcrawl.mapless.stalker_step`).
+        Returning ``cell`` itself means the Stalker waits.
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.mapless import CLUB_STALKER
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1)  # the player on (0, 0)
+            >>> game.stalker_step(state, CLUB_STALKER, (2, -1))
+            (1, -1)
+        """
+        forbidden = None
+        if stalker == SPADE_STALKER and state.spade_left_exit:
+            forbidden = state.exit_cell
+        return stalker_step(cell, state.player, forbidden)
+
+    def club_arrival(self, state: MaplessState) -> Cell | None:
+        """Where the ♣A appears at the end of this turn, or ``None`` (M-17).
+
+        Asked at the end of every turn while the ♣A is off the table. By default it
+        appears on the Entrance at the end of the turn in which a deck first ran dry.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> print(game.club_arrival(game.initial_state(seed=1)))
+            None
+        """
+        return ENTRANCE_CELL if state.ran_dry else None
+
+    def score(self, state: MaplessState) -> int:
+        """The score (M-21): the cards on the table, Entrance and Exit included.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.score(game.initial_state(seed=1))
+            1
+        """
+        return state.score
+
+    # ---------------------------------------------------------- building
     def _narrative_drawn(
         self, state: MaplessState, card: Card, narrative: Deck, events: Events
     ) -> MaplessState:
         """``card`` was drawn from the Narrative deck, which ``narrative`` now is."""
         events.append(_CARDS_DRAWN[card.index])
         if card.index == _EXIT_INDEX:
-            if not _black_suit_exhausted(narrative):
+            state = _next(state, events, narrative=narrative)
+            if not self.exit_may_open(state):
                 # M-10: too early; back into the deck, and the next draw is chance again.
                 events.append(_SHUFFLED_BACK)
                 return _next(state, events, narrative=narrative.shuffle_in((EXIT,)))
-            candidates = exit_candidates(state.table)
+            candidates = self.exit_cells(state)
             if len(candidates) == 1:
-                state = _next(state, events, narrative=narrative, drawn=EXIT)
+                state = _next(state, events, drawn=EXIT)
                 return self._open_exit(state, candidates[0], events, candidates)
             # M-11: the player breaks the tie.
-            state = _next(state, events, narrative=narrative, drawn=EXIT, phase=_PLACE_EXIT)
-            state._memo["legal"] = tuple(PlaceExit(c) for c in candidates)
+            state = _next(state, events, drawn=EXIT, phase=_PLACE_EXIT)
+            if self._prefill:
+                state._memo["legal"] = tuple(PlaceExit(c) for c in candidates)
             return state
-        cells = self._legal_cells(state, card)
+        cells = self.placement_cells(state, card)
         if not cells:
             events.append(CardRefused(card))  # M-8
             refused = (*state.refused, card)
@@ -399,7 +572,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         # M-8: a decision even when only one cell is legal. The cells are known already,
         # so the new state's legal actions are filled in rather than found again.
         state = _next(state, events, narrative=narrative, drawn=card, phase=_PLACE)
-        state._memo["legal"] = tuple(map(_PLACES.__getitem__, cells))
+        if self._prefill:
+            state._memo["legal"] = tuple(map(_PLACES.__getitem__, cells))
         return state
 
     def _place(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
@@ -408,7 +582,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         table = state.table.place(cell, card)
         events.append(CardPlaced(card, cell, self._dread_lines[card.index]))
         closed = state.closed
-        closing = newly_closed(table, cell)
+        closing = newly_closed(table, cell, self._corridor)
         if closing:  # most placements close nothing: then the frozen set is shared
             closed = closed | closing
         return self._after_narrative(
@@ -416,7 +590,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             events,
             table=table,
             closed=closed,
-            last_room=cell if _ROOM[card.index] else state.last_room,  # is_room
+            last_room=cell if self._room[card.index] else state.last_room,
             drawn=None,
         )
 
@@ -434,7 +608,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         candidates: Sequence[Cell] | None = None,
     ) -> MaplessState:
         if candidates is None:
-            candidates = exit_candidates(state.table)
+            candidates = self.exit_cells(state)
         table = state.table.place(cell, EXIT)
         events.append(ExitPlaced(cell, tuple(candidates), self.options.dread_line(EXIT)))
         # M-11: the ♠A waits on the Exit; M-12: the hunt opens with a lone Move.
@@ -442,7 +616,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             state,
             events,
             table=table,
-            closed=(state.closed - {cell}) | newly_closed(table, cell),
+            closed=(state.closed - {cell}) | newly_closed(table, cell, self._corridor),
             drawn=None,
             exit_cell=cell,
             spade=cell,
@@ -523,9 +697,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             involved += (mind_card,)
         if body_card is not None:
             involved += (body_card,)
-        values = _VALUES
-        total = sum([values[c.index] for c in involved])
-        threshold = values[state.table.cards[state.player].index]  # the aces: 0
+        total = self.encounter_total(state, involved)
+        threshold = self.encounter_threshold(state)
         held = total < threshold
         events.append(Encounter(mind_card, body_card, holding, total, threshold, held))
         changes["mind_card"] = None
@@ -539,39 +712,40 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             changes["body_aside"] = state.body_aside + tuple(
                 [c for c in involved if _IS_DIAMOND[c.index]]
             )
-        return self._stalkers(state, events, **changes)
+        return self._stalkers(_next(state, events, **changes), events)
 
-    def _stalkers(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
+    def _stalkers(self, state: MaplessState, events: Events) -> MaplessState:
         # M-18: each Stalker on the table steps, the ♠A first.
         player = state.player
-        spade, club, left = state.spade, state.club, state.spade_left_exit
+        spade = state.spade
         if spade is not None:
-            target = stalker_step(spade, player, state.exit_cell if left else None)  # M-19
+            target = self.stalker_step(state, SPADE_STALKER, spade)  # M-19 inside
             if target == spade:
                 events.append(StalkerWaited(SPADE_STALKER, spade))
             else:
                 events.append(StalkerStepped(SPADE_STALKER, spade, target))
-                spade, left = target, True
-            changes["spade"] = spade
-            changes["spade_left_exit"] = left
-            if spade == player:
-                return self._finish(state, _CONSUMED, events, SPADE_STALKER, **changes)
+                state = _next(state, events, spade=target, spade_left_exit=True)
+            if target == player:
+                return self._finish(state, _CONSUMED, events, SPADE_STALKER)
+        club = state.club
         if club is not None:
-            target = stalker_step(club, player)
+            target = self.stalker_step(state, CLUB_STALKER, club)
             events.append(StalkerStepped(CLUB_STALKER, club, target))
-            changes["club"] = club = target
-            if club == player:
-                return self._finish(state, _CONSUMED, events, CLUB_STALKER, **changes)
-        elif changes.get("ran_dry", state.ran_dry):
+            state = _next(state, events, club=target)
+            if target == player:
+                return self._finish(state, _CONSUMED, events, CLUB_STALKER)
+        else:
             # M-17: the ♣A arrives at the end of the turn the first deck ran dry.
-            changes["club"] = club = ENTRANCE_CELL
-            events.append(StalkerArrived(CLUB_STALKER, club))
-            if club == player:
-                return self._finish(state, _CONSUMED, events, CLUB_STALKER, **changes)
+            arrival = self.club_arrival(state)
+            if arrival is not None:
+                events.append(StalkerArrived(CLUB_STALKER, arrival))
+                state = _next(state, events, club=arrival)
+                if arrival == player:
+                    return self._finish(state, _CONSUMED, events, CLUB_STALKER)
         limit = self.options.max_turns
         if limit is not None and state.turn >= limit:
-            return self._finish(state, _LOST, events, **changes)  # M-22
-        return self._begin_turn(state, events, **changes)
+            return self._finish(state, _LOST, events)  # M-22
+        return self._begin_turn(state, events)
 
     def _finish(
         self,
@@ -581,7 +755,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         stalker: Card | None = None,
         **changes: Any,
     ) -> MaplessState:
-        score = state.score  # M-21: the table is never among the changes of a finish
+        score = self.score(state)  # M-21: the table is never among the changes of a finish
         player = changes.get("player", state.player)
         if ending is _ESCAPED:
             events.append(Escaped(player, score))
@@ -601,7 +775,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         return Outcome(
             label=state.ending.value,
             returns=(1.0 if escaped else 0.0,),
-            scores=(state.score,),
+            scores=(self.score(state),),
             winners=(0,) if escaped else (),
         )
 
@@ -655,26 +829,39 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def render(self, state: MaplessState) -> str:
         """The state as a text map with its piles (see :func:`cardcrawl.mapless.render`)."""
-        return render(state)
+        places = {a.cell for a in self.legal_actions(state) if isinstance(a, (Place, PlaceExit))}
+        return render(state, places)
 
     def parse_action(self, text: str) -> Action:
         """The action named by ``text`` (``"place 1,0"``, ``"exit 3,-1"``, ``"move 0,1"``,
         ``"draw QS"``)."""
         return parse_action(text)
 
-    def _validate_loaded(self, state: MaplessState) -> None:
+    def state_problems(self, state: MaplessState) -> list[str]:
+        """Every invariant of The Mapless House that ``state`` breaks (see
+        :meth:`cardcrawl.GameBase.state_problems`): each of the 52 cards exactly once,
+        each pile holding only cards the rules can bring there, the closed cells those
+        of the table's corridors (M-6), and phases, pieces and pending cards that agree.
+
+        Examples:
+            >>> import attrs, cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1)
+            >>> game.state_problems(attrs.evolve(state, player=(5, 5)))
+            ['the player is not on a table card']
+        """
+        problems = []
         census = Counter(c for cards in self.card_census(state).values() for c in cards)
         if census != _ALL_CARDS:
             missing = sorted((_ALL_CARDS - census).elements())
             extra = sorted((census - _ALL_CARDS).elements())
-            raise SerializationError(
-                "saved state does not hold each of the 52 cards once: "
+            problems.append(
+                "it does not hold each of the 52 cards once: "
                 f"missing {' '.join(map(str, missing)) or 'none'}, "
                 f"extra {' '.join(map(str, extra)) or 'none'}"
             )
-        problems = list(_inconsistencies(state))
-        if problems:
-            raise SerializationError("saved state is inconsistent: " + "; ".join(problems))
+        problems.extend(_inconsistencies(state, self._corridor, self._room))
+        return problems
 
 
 def _black_suit_exhausted(narrative: Deck) -> bool:
@@ -692,20 +879,22 @@ def _refill(aside: tuple[Card, ...], name: str, events: Events) -> tuple[Deck, t
     return Deck.of(aside), ()
 
 
-def _closed_cells(table: Grid) -> frozenset[Cell]:
+def _closed_cells(table: Grid, corridors: Sequence[bool]) -> frozenset[Cell]:
     closed: set[Cell] = set()
     for cell, card in table.items():
-        if is_corridor(card) and table.degree(cell) >= 2:
+        if corridors[card.index] and table.degree(cell) >= 2:
             closed.update(n for n in neighbours(cell) if n not in table)
     return frozenset(closed)
 
 
-def _inconsistencies(state: MaplessState) -> list[str]:
+def _inconsistencies(
+    state: MaplessState, corridors: Sequence[bool], rooms: Sequence[bool]
+) -> list[str]:
     problems = []
     table = state.table
     if table.get(ENTRANCE_CELL) != ENTRANCE:
         problems.append("the Entrance is not at (0, 0)")
-    if state.closed != _closed_cells(table):
+    if state.closed != _closed_cells(table, corridors):
         problems.append("closed cells do not match the table")
     if state.player not in table:
         problems.append("the player is not on a table card")
@@ -720,7 +909,7 @@ def _inconsistencies(state: MaplessState) -> list[str]:
     if state.club is not None and not state.ran_dry:
         problems.append("the ♣A is on the table although no deck has run dry")
     if state.last_room is not None and (
-        state.last_room not in table or not is_room(table[state.last_room])
+        state.last_room not in table or not rooms[table[state.last_room].index]
     ):
         problems.append("last_room is not a room on the table")
     if state.turn < 0 or (state.turn > 0 and state.exit_cell is None):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from cardcrawl._cards import Card
+from cardcrawl._grid import Cell
 from cardcrawl.mapless._state import ENTRANCE, EXIT, MaplessState
 
 __all__ = ["render"]
@@ -14,16 +15,19 @@ def _cards(cards: Iterable[Card]) -> str:
     return " ".join(c.symbol for c in cards) or "-"
 
 
-def render(state: MaplessState) -> str:
+def render(state: MaplessState, places: Collection[Cell] = ()) -> str:
     """The state as a map, north (larger y) at the top, followed by its piles.
 
     Each cell is six characters: the card (``ENT`` for the Entrance, ``EXT`` for the
     Exit), then markers: ``@`` the player, ``S`` the ♠A Stalker, ``C`` the ♣A Stalker.
     An empty cell where a Stalker stands shows only its marker; other empty cells are
-    blank, and ``·`` marks an empty cell touching the house.
+    blank, ``·`` marks an empty cell touching the house, and ``+`` one of ``places``:
+    where the drawn card or the Exit may go (the game's ``render`` passes its legal
+    cells, so a variant's own rules show).
 
     Args:
         state: a state of The Mapless House.
+        places: the cells to mark with ``+``.
 
     Returns:
         The map and a few lines on the phase and piles, joined by newlines.
@@ -32,9 +36,9 @@ def render(state: MaplessState) -> str:
         >>> import cardcrawl
         >>> game = cardcrawl.load("mapless-house")
         >>> print(game.render(game.initial_state(seed=3, stack={"narrative": ["KS"]})))
-               ·
-         ·    ENT@   ·
-               ·
+               +
+         +    ENT@   +
+               +
         Phase one: building · place K♠ · Narrative 24 left
         Mind 12 left, aside - · Body 12 left, aside - · Refused -
     """
@@ -56,7 +60,12 @@ def render(state: MaplessState) -> str:
             card = table.get((x, y))
             mark = marks.get((x, y), "")
             if card is None:
-                text = " · " if (x, y) in table.frontier and not mark else "   "
+                if (x, y) in places:
+                    text = " + "
+                elif (x, y) in table.frontier and not mark:
+                    text = " · "
+                else:
+                    text = "   "
                 if mark:
                     text = " " + mark.ljust(2)
                     mark = ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cardcrawl._cards import Card
 from cardcrawl._grid import Cell, Grid, neighbours
 from cardcrawl.mapless._state import ENTRANCE_CELL
@@ -81,17 +83,32 @@ def is_room(card: Card) -> bool:
     return _ROOM[card.index]
 
 
-def newly_closed(table: Grid, placed: Cell) -> set[Cell]:
+def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDOR) -> set[Cell]:
     """Empty cells closed to Narrative cards (M-6) because a card went on ``placed``.
 
     Only the corridors touching ``placed`` gain a touching card, so only they can
     reach two touching cards and close their empty neighbours.
+
+    Args:
+        table: the cards on the table, the one on ``placed`` among them.
+        placed: the cell a card was just placed on.
+        corridors: by card index, whether a card is a corridor (M-3).
+
+    Returns:
+        The empty cells that the placement closes.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> from cardcrawl.mapless import newly_closed
+        >>> table = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")})
+        >>> sorted(newly_closed(table.place((2, 0), Card.parse("KS")), (2, 0)))
+        [(1, -1), (1, 1)]
     """
     closed: set[Cell] = set()
     cards = table.cards
     for n in neighbours(placed):
         card = cards.get(n)
-        if card is not None and _CORRIDOR[card.index]:
+        if card is not None and corridors[card.index]:
             empty = [m for m in neighbours(n) if m not in cards]
             if len(empty) <= 2:  # two touching cards or more, of its four neighbours
                 closed.update(empty)

@@ -22,9 +22,9 @@ from cardcrawl._svg import (
     register_svg,
     slot_svg,
 )
+from cardcrawl.mapless._actions import Move, Place, PlaceExit
 from cardcrawl.mapless._events import CardPlaced, ExitPlaced
 from cardcrawl.mapless._game import MaplessHouse
-from cardcrawl.mapless._rules import corridor_cells, exit_candidates, is_corridor, room_cells
 from cardcrawl.mapless._state import (
     CLUB_STALKER,
     ENTRANCE,
@@ -53,7 +53,7 @@ _GOLD = "#d39e00"
 _STALKER_RED = "#b71c1c"
 
 
-def render_svg(state: MaplessState) -> str:
+def render_svg(state: MaplessState, game: MaplessHouse | None = None) -> str:
     """The state as a standalone SVG picture, north (larger y) at the top.
 
     The house is drawn card by card at its cells (the Entrance and the Exit captioned),
@@ -70,8 +70,13 @@ def render_svg(state: MaplessState) -> str:
     cards, both Stalkers, one back per deck that is not empty, and each card of the
     piles, held, drawn or turned.
 
+    The highlighted cells are the game's legal actions, so a variant's own rules
+    (say, its Exit cells) show as they play.
+
     Args:
         state: a state of The Mapless House.
+        game: the game (or variant) the state belongs to; ``None`` for the standard
+            rules.
 
     Returns:
         The SVG document, as text.
@@ -88,7 +93,7 @@ def render_svg(state: MaplessState) -> str:
         7
     """
     top = _MARGIN + _HEADER
-    body, map_width, map_bottom = _house(state, _MARGIN, top)
+    body, map_width, map_bottom = _house(state, game or MaplessHouse(), _MARGIN, top)
     panel, panel_width, panel_bottom = _panel(
         state, _MARGIN, map_bottom + 12, max(map_width, _MIN_PANEL_W)
     )
@@ -127,26 +132,27 @@ def _status(state: MaplessState) -> str:
     return " · ".join(parts)
 
 
-def _legal_cells(state: MaplessState) -> tuple[frozenset[Cell], frozenset[Cell]]:
+def _legal_cells(
+    game: MaplessHouse, state: MaplessState
+) -> tuple[frozenset[Cell], frozenset[Cell]]:
     """(empty cells the drawn card may go to, table cells the player may move to)."""
-    if state.phase is Phase.PLACE and state.drawn is not None:
-        if is_corridor(state.drawn):
-            cells = corridor_cells(state.table, state.closed, state.last_room)
-        else:
-            cells = room_cells(state.table, state.closed)
-        return frozenset(cells), frozenset()
-    if state.phase is Phase.PLACE_EXIT:
-        return frozenset(exit_candidates(state.table)), frozenset()
-    if state.phase is Phase.MOVE:
-        return frozenset(), frozenset(state.table.touching_cards(state.player))
-    return frozenset(), frozenset()
+    places: set[Cell] = set()
+    moves: set[Cell] = set()
+    for action in game.legal_actions(state):
+        if isinstance(action, Move):
+            moves.add(action.cell)
+        elif isinstance(action, (Place, PlaceExit)):
+            places.add(action.cell)
+    return frozenset(places), frozenset(moves)
 
 
 def _cell_text(cell: Cell) -> str:
     return f"({cell[0]}, {cell[1]})"
 
 
-def _house(state: MaplessState, left: int, top: int) -> tuple[list[str], int, int]:
+def _house(
+    state: MaplessState, game: MaplessHouse, left: int, top: int
+) -> tuple[list[str], int, int]:
     """The map: (SVG parts, width, bottom y)."""
     table = state.table
     tokens = [c for c in (state.player, state.spade, state.club) if c is not None]
@@ -159,7 +165,7 @@ def _house(state: MaplessState, left: int, top: int) -> tuple[list[str], int, in
     def at(cell: Cell) -> tuple[int, int]:
         return left + (cell[0] - min_x) * _PITCH_X, top + (max_y - cell[1]) * _PITCH_Y
 
-    places, moves = _legal_cells(state)
+    places, moves = _legal_cells(game, state)
     new = {e.cell for e in state.events if isinstance(e, (CardPlaced, ExitPlaced))}
     parts: list[str] = []
     for cell in sorted(table.frontier):
@@ -379,7 +385,7 @@ def _panel(state: MaplessState, left: int, top: int, limit: int) -> tuple[list[s
 
 
 def _renderer(game: Any, state: MaplessState) -> str:
-    return render_svg(state)
+    return render_svg(state, game)
 
 
 register_svg(MaplessHouse, _renderer)
