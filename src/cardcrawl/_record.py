@@ -159,6 +159,9 @@ class Record:
     def load_game(self) -> Any:
         """The game this record was played with.
 
+        The name is looked up as :func:`~cardcrawl.load` looks it up, so the games and
+        variants of installed plug-ins are found too (see :func:`~cardcrawl.load_plugins`).
+
         Returns:
             The game, loaded by name with the recorded options.
 
@@ -171,7 +174,8 @@ class Record:
         try:
             game = load(self.game, **self.options)
         except CardcrawlError as exc:
-            raise RecordError(f"record cannot load its game: {exc}") from None
+            # Chained: the command line tells an unknown game (hint: --import) apart.
+            raise RecordError(f"record cannot load its game: {exc}") from exc
         if game.rules_version != self.rules_version:
             raise RecordError(
                 f"record was made under rules version {self.rules_version!r} of {self.game}; "
