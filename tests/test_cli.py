@@ -384,6 +384,53 @@ def test_replay_errors_are_messages_not_tracebacks(
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("command", ["replay", "render", "replay --html page.html"])
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        ("[" * 100_000, "it nests lists or objects too deeply to read"),
+        ("1" * 5_000, "it holds an integer of more than 4300 digits, which Python does not read"),
+    ],
+    ids=["deep", "long-integer"],
+)
+def test_records_python_cannot_read_are_messages_not_tracebacks(
+    tmp_path: Path, command: str, content: str, reason: str
+) -> None:
+    path = tmp_path / "hostile.json"
+    path.write_text(content, "utf-8")
+    name, *flags = command.split()
+    code, out, err = run(name, str(path), *[str(tmp_path / f) if "." in f else f for f in flags])
+    assert (code, out) == (1, "")
+    assert err == f"cardcrawl: {path}: a record is JSON text: {reason}\n"
+    assert not (tmp_path / "page.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("[" * 100_000, "nested too deeply"), ("1" * 5_000, "more than 4300 digits")],
+    ids=["deep", "long-integer"],
+)
+def test_option_values_python_cannot_read_are_usage_errors(value: str, message: str) -> None:
+    code, out, err = run("play", GAME, "--bot", "random", "-o", f"max_turns={value}")
+    assert (code, out) == (2, "")
+    assert err.startswith("usage: cardcrawl play")
+    assert "-o max_turns=...: the value is JSON, but it" in err
+    assert message.split()[-1] in err
+    assert "Traceback" not in err
+
+
+def test_a_record_of_an_unknown_game_suggests_import(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    run("play", GAME, "--bot", "random", "--seed", "3", "--record", str(path))
+    data = json.loads(path.read_text("utf-8"))
+    path.write_text(json.dumps({**data, "game": "my-own-house"}), "utf-8")
+    for command in ("replay", "render"):
+        code, out, err = run(command, str(path))
+        assert (code, out) == (1, "")
+        assert "no game or variant is named 'my-own-house'" in err
+        assert "--import MODULE" in err
+
+
 def test_replay_of_a_tampered_record_names_the_entry(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     run("play", GAME, "--bot", "random", "--seed", "9", "--record", str(path))

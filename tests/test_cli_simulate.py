@@ -109,6 +109,9 @@ def test_options_and_limits() -> None:
         (("--max-turns", "0"), "max_turns"),
         (("--by", "nothing"), "--by nothing"),
         (("--seed", "-3"), "--seed"),
+        (("-o", "max_turns=" + "[" * 100_000), "JSON, but it nests lists or objects too deeply"),
+        (("-o", "max_turns=" + "1" * 5_000), "JSON, but it holds an integer of more than 4300"),
+        (("--import", "cc_no_such_module"), "No module named 'cc_no_such_module'"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(argv: tuple[str, ...], message: str) -> None:
@@ -236,3 +239,10 @@ def test_ctrl_c_stops_a_process_pool_cleanly(tmp_path: Path) -> None:
     assert len(rows) < 100_000
     table_row = next(line for line in out.splitlines() if line.startswith("heuristic"))
     assert int(table_row.split()[1].replace(",", "")) == len(rows)
+
+
+def test_an_unknown_game_is_a_usage_error_suggesting_import() -> None:
+    code, out, err = run("my-own-house", "--games", "2")
+    assert (code, out) == (2, "")
+    assert err.startswith("cardcrawl simulate: error: no game or variant is named 'my-own-house'")
+    assert "--import MODULE" in err

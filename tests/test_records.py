@@ -217,3 +217,46 @@ def test_malformed_record_data_is_a_serialization_error(
     for broken in (text[: len(text) // 2], "", "not json", None):
         with pytest.raises(SerializationError, match="a record is JSON text"):
             Record.from_json(broken)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------ hostile JSON text
+DEEP = "[" * 100_000
+LONG_INTEGER = "1" * 5_000  # over Python's limit of 4,300 digits for int("...")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (DEEP, "nests lists or objects too deeply"),
+        ('{"game": ' + "[" * 50_000 + "]" * 50_000 + "}", "nests lists or objects too deeply"),
+        (LONG_INTEGER, "an integer of more than 4300 digits"),
+        ('{"seed": ' + LONG_INTEGER + "}", "an integer of more than 4300 digits"),
+    ],
+    ids=["deep", "deep-inside", "long-integer", "long-integer-inside"],
+)
+def test_json_python_cannot_read_is_a_serialization_error(text: str, message: str) -> None:
+    """Text that is JSON, but nested deeper than the decoder recurses or holding an
+    integer longer than Python reads, is a bad record, not a RecursionError or a bare
+    ValueError."""
+    with pytest.raises(SerializationError, match=f"a record is JSON text: it .*{message}"):
+        Record.from_json(text)
+
+
+def test_data_nested_too_deeply_is_refused_before_it_is_read(
+    finished: tuple[Playthrough, Record],
+) -> None:
+    """Deep data the JSON decoder still reads (under its recursion limit) would reach it
+    in the code that reads the record (the stack's encoder recurses): refused first."""
+    _, record = finished
+    good = record.to_data()
+    deep: Any = "KS"
+    for _ in range(900):
+        deep = [deep]
+    text = json.dumps({**good, "stack": {"narrative": deep}})
+    for bad in ({**good, "stack": {"narrative": deep}}, {**good, "options": {"x": deep}}):
+        with pytest.raises(SerializationError, match="at most 100 levels deep"):
+            Record.from_data(bad)
+    with pytest.raises(SerializationError, match="at most 100 levels deep"):
+        Record.from_json(text)
+    # Records nest a few levels; a stack of cells is as deep as they go.
+    assert Record.from_data({**good, "stack": {"narrative": [["KS"]] * 3}}).stack is not None
