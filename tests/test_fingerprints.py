@@ -34,8 +34,8 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], int, bool]] = {
 }
 
 EXPECTED = {
-    "mapless": "dd487b6cb58631f28fdd54836746c9ee9d27dcd39e31085438071ac3ecc30450",
-    "mapless-explicit": "7a73f145e85490ac6a9712b9e3745e3186679421ff7ea2d14f09a5a9731defa4",
+    "mapless": "7c2b913cdd89087e6411bffdb64ffdbd9a4eabb9d147b8299293eda6302dfd66",
+    "mapless-explicit": "a315b1138fcfec638083f8609179f73ad186f88e87f560436f224c98cd1777ae",
     "haydes-solo": "e16b8c672a6b4498587983fb8682de249137fa4a3936d658d61af8d740f1bc43",
     "haydes-4": "a89b20f8f40b365352dac5768869dfe17e85e45616a4eb88dc2b0988737c759f",
     "haydes-tuybe-denizens": "91068591a597c2a2286a0e896c57bcecdfc5c1c29704e3be22e2dc8dacb922b1",

@@ -16,6 +16,7 @@ itself, and asserts on the exact events and state. Three houses serve most of th
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 import attrs
@@ -179,15 +180,33 @@ def test_the_exit_drawn_too_early_is_shuffled_back() -> None:
 
 
 def test_the_exit_shuffled_back_is_a_chance_event() -> None:
-    """M-10 and Randomness: shuffling the Exit back is chance; the next draw is any of the
-    25 Narrative cards, the Exit included, equally likely."""
+    """M-10 and Randomness: shuffling the Exit back is chance; while the Exit may not open,
+    the draw brings one of the 24 other Narrative cards, equally likely: the ♥A is not an
+    outcome, since drawing it would only shuffle it back (the chance tree never loops)."""
     state = GAME.initial_state(0, explicit_chance=True, stack={"narrative": ["AH"]})
     assert state.events == (CardDrawn(EXIT), ExitShuffledBack())
     assert GAME.current_player(state) == CHANCE
+    assert EXIT in state.narrative
     outcomes = GAME.chance_outcomes(state)
-    assert len(outcomes) == 25
-    assert (Draw(EXIT), Fraction(1, 25)) in outcomes
-    assert {p for _, p in outcomes} == {Fraction(1, 25)}
+    assert len(outcomes) == 24
+    assert Draw(EXIT) not in {a for a, _ in outcomes}
+    assert {p for _, p in outcomes} == {Fraction(1, 24)}
+    assert not GAME.is_legal(state, Draw(EXIT))
+
+
+def test_the_folded_draw_is_what_sampled_play_places() -> None:
+    """M-10 folded exactly: in sampled play a ♥A drawn too early is shuffled back and the
+    draw repeated, so the card that comes out is uniform over the other cards, as the
+    explicit outcomes say. Over every seed of a range, the first card is never the ♥A and
+    each of the 24 others comes out."""
+    firsts = Counter()
+    for seed in range(2_000):
+        firsts[GAME.initial_state(seed).drawn] += 1
+    assert EXIT not in firsts
+    assert set(firsts) == {
+        a.card for a, _ in GAME.chance_outcomes(GAME.initial_state(0, explicit_chance=True))
+    }
+    assert min(firsts.values()) > 2_000 / 24 / 2
 
 
 def test_eleven_of_each_black_suit_is_not_enough() -> None:

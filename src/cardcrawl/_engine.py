@@ -475,15 +475,15 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             order; the probabilities sum to exactly 1.
 
         Examples:
-            In explicit-chance play the setup stops at the first Narrative draw, one of
-            25 cards:
+            In explicit-chance play the setup stops at the first Narrative draw: one of
+            the 24 cards other than the ♥A, which cannot open the Exit this early (M-10):
 
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
             >>> state = game.initial_state(seed=1, explicit_chance=True)
             >>> outcomes = game.chance_outcomes(state)
             >>> len(outcomes), outcomes[0]
-            (25, (Draw(card=Card.parse('2S')), Fraction(1, 25)))
+            (24, (Draw(card=Card.parse('2S')), Fraction(1, 24)))
             >>> sum(p for _, p in outcomes)
             Fraction(1, 1)
         """
@@ -684,7 +684,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             >>> state = game.initial_state(seed=1)
             >>> data = game.state_to_data(state)
             >>> data["format"], data["game"], data["rules_version"]
-            (1, 'mapless-house', '1')
+            (1, 'mapless-house', '2')
             >>> game.state_from_data(data) == state
             True
         """

@@ -64,7 +64,7 @@ class ConformanceReport:
         >>> from cardcrawl.testing import check_game
         >>> report = check_game(cardcrawl.load("mapless-house", max_turns=60), games=2, seed=3)
         >>> report.games, report.steps, report.chance_events, report.terminal, report.outcomes
-        (4, 223, 84, 4, {'consumed': 4})
+        (4, 212, 76, 4, {'consumed': 4})
     """
 
     games: int
@@ -130,8 +130,19 @@ def check_state(game: Any, state: Any, where: str = "state") -> None:
         if game.parse_action(text) != action:
             raise _fail(where, f"action {action!r} does not survive its text form {text!r}")
     data = json.loads(json.dumps(game.state_to_data(state)))
-    if game.state_from_data(data) != state:
+    loaded = game.state_from_data(data)
+    if loaded != state:
         raise _fail(where, "the state does not survive a JSON round trip")
+    # The loaded copy carries nothing derived: its legal actions are found afresh, so
+    # legal actions that a rule step filled in ahead must be exactly those.
+    if tuple(game.legal_actions(loaded)) != tuple(legal):
+        raise _fail(where, "legal actions filled in by a rule step differ from those found afresh")
+    validate = getattr(game, "validate", None)
+    if validate is not None:
+        try:
+            validate(state)
+        except CardcrawlError as exc:
+            raise _fail(where, f"validate refuses a state of play: {exc}") from None
 
     for player in range(game.num_players):
         seen = game.observe(state, player)
@@ -150,8 +161,25 @@ def _census(game: Any, state: Any) -> Counter[Any]:
     return Counter(c for cards in game.card_census(state).values() for c in cards)
 
 
+def _reference_step(game: Any) -> Any:
+    """``GameBase.step``, when ``game`` is a GameBase that overrides ``step``; else None."""
+    from cardcrawl._engine import GameBase
+
+    if isinstance(game, GameBase) and type(game).step is not GameBase.step:
+        return GameBase.step
+    return None
+
+
+def _same_but_events(game: Any, state: Any, after: Any) -> bool:
+    """Whether ``after`` is ``state`` again, apart from the events that led there."""
+    if not attrs.has(type(state)) or not hasattr(state, "events"):
+        return False
+    return bool(attrs.evolve(after, events=state.events) == state)
+
+
 def _play(game: Any, seed: int, explicit: bool, max_steps: int, report: dict[str, Any]) -> None:
     mode = "explicit" if explicit else "sampled"
+    reference_step = _reference_step(game)
     state = game.initial_state(seed, explicit_chance=explicit)
     cards = _census(game, state)
     choice_rng = rng_derive(seed, 0xC4EC)
@@ -186,6 +214,10 @@ def _play(game: Any, seed: int, explicit: bool, max_steps: int, report: dict[str
         nxt = game.step(state, options[i])
         if json.dumps(game.state_to_data(state), sort_keys=True) != before:
             raise _fail(where, "step changed its input state")
+        if reference_step is not None and reference_step(game, state, options[i]) != nxt:
+            raise _fail(where, f"{type(game).__name__}.step differs from GameBase.step")
+        if explicit and to_move == CHANCE and _same_but_events(game, state, nxt):
+            raise _fail(where, "a chance outcome leads back to the same state (a loop)")
         actions.append(options[i])
         states.append(nxt)
         state = nxt
@@ -216,9 +248,13 @@ def check_game(
     distinct; chance probabilities are exact Fractions summing to 1; the outcome exists
     exactly at the end; actions and states survive their text and JSON round trips;
     observations are unchanged by :meth:`~cardcrawl.Game.determinize` and by the
-    generator. At every step: the input state never changes, a non-action is refused
-    with :class:`~cardcrawl.IllegalActionError`, and cards are conserved. After every
-    game: the same seed and actions replay the same states.
+    generator; legal actions a rule step filled in ahead are those found afresh; and
+    ``validate`` accepts the state. At every step: the input state never changes, a
+    non-action is refused with :class:`~cardcrawl.IllegalActionError`, cards are
+    conserved, a game that overrides ``step`` (to go faster) gives exactly what
+    :meth:`cardcrawl.GameBase.step` gives, and in explicit-chance play no chance outcome
+    leads back to the state it came from (which would make the chance tree infinite).
+    After every game: the same seed and actions replay the same states.
 
     Args:
         game: any object implementing :class:`cardcrawl.Game`; give it a turn or round

@@ -142,9 +142,12 @@ def chance_leaves(game: Any, state: Any, budget: int) -> list[tuple[Any, Fractio
         >>> chance_leaves(game, decision, budget=1) == [(decision, Fraction(1))]
         True
 
-        A ♥A drawn this early is shuffled back and drawn again (M-10), without end:
+        A ♥A drawn this early would only be shuffled back (M-10), so the first draw
+        leads to one of the 24 other cards, each a decision:
 
-        >>> chance_leaves(game, state, budget=10_000) is None
+        >>> len(chance_leaves(game, state, budget=100))
+        24
+        >>> chance_leaves(game, state, budget=10) is None
         True
     """
     if game.current_player(state) != CHANCE:

@@ -71,7 +71,7 @@ from cardcrawl.mapless._state import (
 __all__ = ["RULES_VERSION", "MaplessHouse"]
 
 #: Changes whenever the behaviour of the rules changes (records carry it).
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 
 # Enum members as module constants: in Python 3.11 ``Phase.DRAW`` is a descriptor call,
 # several times slower than reading a global, and the rules name phases constantly.
@@ -281,9 +281,22 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         return state.mind if phase is _DRAW_MIND else state.body
 
     def _chances(self, state: MaplessState) -> tuple[tuple[Action, int], ...]:
-        return tuple((_DRAWS[card.index], w) for card, w in self._deck_drawn(state).outcomes())
+        deck = self._deck_drawn(state)
+        outcomes = deck.outcomes()
+        if state.phase is _DRAW and len(outcomes) > 1 and any(c == EXIT for c, _ in outcomes):
+            # M-10 folded: while the Exit may not open, drawing the ♥A only shuffles it
+            # back and draws again, so what the draw brings is one of the other cards,
+            # each as likely. Listing the ♥A would make the chance tree loop forever.
+            if not self.exit_may_open(_evolve(state, narrative=deck.take(EXIT))):
+                outcomes = tuple((c, w) for c, w in outcomes if c != EXIT)
+        return tuple((_DRAWS[card.index], w) for card, w in outcomes)
 
     def _sample(self, state: MaplessState, rng: int) -> tuple[Action, int]:
+        # The one sanctioned difference from drawing among _chances: sampled play may
+        # draw the ♥A while the Exit may not open. The rule step then shuffles it back
+        # (and narrates it) and the engine draws again, so the card that comes out is
+        # distributed exactly as _chances says; sampled games stay what they have
+        # always been, narration included.
         card, rng = self._deck_drawn(state).sample(rng)
         return _DRAWS[card.index], rng
 
