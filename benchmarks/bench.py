@@ -1,8 +1,8 @@
-"""cardcrawl's performance suite: one command, one table (run on demand, never a test).
+"""cardcrawl's performance suite: one command, its tables (run on demand, never a test).
 
 Usage:
-    python benchmarks/bench.py [--quick] [--scale F] [--repeat R]
-                               [--markdown-out FILE] [--update-docs]
+    python benchmarks/bench.py [--quick] [--scale F] [--repeat R] [--ratio-repeat R]
+                               [--ratios-only] [--markdown-out FILE] [--update-docs]
 
 For each game (The Mapless House; Escape from Haydes solo and with four players), with a
 uniform-random policy, it measures:
@@ -20,6 +20,17 @@ uniform-random policy, it measures:
 * throughput of :func:`cardcrawl.simulate.simulate` with random bots on process pools of
   one and of two workers (started before the clock), and the speed-up of two over one.
 
+A second table measures cardcrawl against the yardstick of the project's speed targets,
+a plain mutable simulator of the same rules (``plain_mapless.py``, ``plain_haydes.py``
+beside this file; ``check_plain.py`` shows they play the same games): games per second
+of (a) the plain simulator, (b) cardcrawl's public API loop (``legal_actions`` and
+``step``, each decision drawn with ``random.Random(seed)``, as the plain simulator
+draws its own), (c) ``simulate(game, "random", workers=1)``, in this process, and the
+ratios (b)/(a) and (c)/(a). The three take turns, the order rotating, and each counts
+the least CPU time of ``--ratio-repeat`` runs, so that noise hits every side alike. A
+third table gives the time per decision of Escape from Haydes on a 418-cell board (16
+decks) against the standard 106 cells, for the plain simulator and the public API.
+
 One-core figures are CPU time (``time.process_time``), the best of ``--repeat`` runs, so
 that other work on a shared machine inflates them less; worker figures are wall-clock,
 since that is what more workers buy. Beside the table go the load average and the
@@ -27,7 +38,8 @@ machine's ceiling at the time: how much faster a pure-Python loop runs on two pr
 than on one (about 2x on an idle 2-core machine; any speed-up of the simulation is
 bounded by it).
 
-``--update-docs`` rewrites the table in ``docs/performance.md`` between its markers.
+``--update-docs`` rewrites the tables in ``docs/performance.md`` between their markers;
+``--ratios-only`` measures (and rewrites) the ratio tables alone.
 """
 
 from __future__ import annotations
@@ -35,11 +47,14 @@ from __future__ import annotations
 import argparse
 import datetime
 import enum
+import functools
 import gc
 import json
 import math
 import os
+import random
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -49,6 +64,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import plain_haydes
+import plain_mapless
+from check_plain import cardcrawl_game, play_from
+
 import cardcrawl
 from cardcrawl import CHANCE, TERMINAL, Card, rng_below, rng_choice_weighted, rng_derive
 from cardcrawl.simulate import simulate
@@ -56,6 +75,8 @@ from cardcrawl.simulate import simulate
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 START_MARKER = "<!-- bench:start -->"
 END_MARKER = "<!-- bench:end -->"
+RATIO_START_MARKER = "<!-- ratios:start -->"
+RATIO_END_MARKER = "<!-- ratios:end -->"
 
 
 # ------------------------------------------------------------------ what is measured
@@ -158,16 +179,18 @@ TARGETS = (
 
 @dataclass(frozen=True)
 class Settings:
-    """How much to measure: game counts are the subjects' times ``scale`` (at least 2)."""
+    """How much to measure: game counts are the subjects' times ``scale`` (at least 2);
+    ``repeat`` timed runs per one-core figure, ``ratio_repeat`` per ratio figure."""
 
     scale: float = 1.0
     repeat: int = 3
+    ratio_repeat: int = 5
 
     def games(self, n: int) -> int:
         return max(2, round(n * self.scale))
 
 
-QUICK = Settings(scale=0.05, repeat=1)
+QUICK = Settings(scale=0.05, repeat=1, ratio_repeat=2)
 
 
 @dataclass
@@ -176,17 +199,34 @@ class Table:
 
     rows: list[tuple[str, dict[str, float]]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: The ratio tables (against the plain simulators; the board sizes) and their notes.
+    ratios: list[tuple[str, dict[str, float]]] = field(default_factory=list)
+    boards: list[tuple[str, dict[str, float]]] = field(default_factory=list)
+    ratio_notes: list[str] = field(default_factory=list)
 
     def markdown(self) -> str:
         """The table in Markdown, followed by its notes."""
-        lines = [
-            "| game | " + " | ".join(c.heading for c in COLUMNS) + " |",
-            "| --- |" + " ---: |" * len(COLUMNS),
-        ]
-        for label, values in self.rows:
-            cells = (c.fmt(values[c.key]) for c in COLUMNS)
-            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        lines = _markdown_table("game", COLUMNS, self.rows)
         return "\n".join([*lines, "", *self.notes]) + "\n"
+
+    def ratio_markdown(self) -> str:
+        """The ratio tables in Markdown, followed by their notes."""
+        lines = _markdown_table("game", RATIO_COLUMNS, self.ratios)
+        lines += ["", *_markdown_table("Escape from Haydes", BOARD_COLUMNS, self.boards)]
+        return "\n".join([*lines, "", *self.ratio_notes]) + "\n"
+
+
+def _markdown_table(
+    corner: str, columns: Sequence[Column], rows: Sequence[tuple[str, dict[str, float]]]
+) -> list[str]:
+    lines = [
+        f"| {corner} | " + " | ".join(c.heading for c in columns) + " |",
+        "| --- |" + " ---: |" * len(columns),
+    ]
+    for label, values in rows:
+        cells = (c.fmt(values[c.key]) for c in columns)
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines
 
 
 # ------------------------------------------------------------------ playing
@@ -330,6 +370,185 @@ def throughput(game: Any, games: int, pools: Sequence[ProcessPoolExecutor]) -> l
     return rates
 
 
+# ------------------------------------------------------------------ against a plain simulator
+def _micro(x: float) -> str:
+    return f"{x:,.2f} µs"
+
+
+RATIO_COLUMNS = (
+    Column("plain", "plain simulator, games/s", _count),
+    Column("api", "public API, games/s", _count),
+    Column("simulate", "simulate(), 1 worker, games/s", _count),
+    Column("api_ratio", "public API / plain", _ratio),
+    Column("simulate_ratio", "simulate() / plain", _ratio),
+    Column("plain_decisions", "decisions/game, plain", _one),
+    Column("api_decisions", "decisions/game, public API", _one),
+)
+BOARD_COLUMNS = (
+    Column("small", "time/decision, 106 cells", _micro),
+    Column("large", "time/decision, 418 cells", _micro),
+    Column("ratio", "418 cells / 106", _ratio),
+)
+#: The big board: 16 decks, 418 cells (417 build cards and the Black Joker's).
+BOARD_DECKS = 16
+#: Games per timed run on each board: solo, 4 players.
+BOARD_GAMES = {1: 1000, 4: 250}
+
+
+def plain_player(name: str, options: dict[str, Any]) -> Callable[[int], int]:
+    """One game of the plain simulator with these cardcrawl options, by seed: its
+    decisions."""
+    if name == "mapless-house":
+        max_turns = options.get("max_turns")
+        return lambda seed: plain_mapless.play(seed, max_turns).decisions
+    board = plain_haydes.Haydes(options.get("layout"), options.get("deck_count", 4))
+    players, rounds = options.get("players", 1), options.get("max_rounds")
+    return lambda seed: board.play(seed, players, rounds).decisions
+
+
+def api_player(game: Any) -> Callable[[int], int]:
+    """One game through cardcrawl's public API (``legal_actions`` and ``step``, each
+    decision drawn with ``random.Random(seed)``), by seed: its decisions."""
+    return lambda seed: cardcrawl_game(game, seed)[1]
+
+
+def _total(player: Callable[[int], int], seeds: Sequence[int]) -> int:
+    return sum(map(player, seeds))
+
+
+def interleaved(
+    runs: dict[Any, Callable[..., Any]],
+    repeat: int,
+    setups: dict[Any, Callable[[], Any]] | None = None,
+) -> dict[Any, tuple[float, Any]]:
+    """By name, (least CPU seconds over ``repeat`` runs, the last run's result). The runs
+    take turns, the order rotating each time, so that what else the machine does slows
+    every one of them alike. A run with a setup in ``setups`` is given what its setup
+    returns, made afresh before each of its runs, off the clock."""
+    names = list(runs)
+    best = dict.fromkeys(names, math.inf)
+    results: dict[Any, Any] = {}
+    setups = setups or {}
+    for r in range(repeat):
+        for k in range(len(names)):
+            name = names[(r + k) % len(names)]
+            setup = setups.get(name)
+            args = () if setup is None else (setup(),)
+            gc.collect()
+            start = time.process_time()
+            results[name] = runs[name](*args)
+            best[name] = min(best[name], time.process_time() - start)
+    return {name: (max(best[name], 1e-9), results[name]) for name in names}
+
+
+def measure_ratios(subject: Subject, settings: Settings) -> dict[str, float]:
+    """One row of the ratio table: the plain simulator, the public API loop and
+    ``simulate`` on one worker, the same number of games from the same seeds."""
+    game = cardcrawl.load(subject.name, **subject.options)
+    seeds = range(settings.games(subject.games))
+    plain, api = plain_player(subject.name, subject.options), api_player(game)
+    for seed in range(3):  # warm up: imports, caches
+        plain(seed), api(seed)
+    simulate(game, "random", games=2, seed=2, workers=1)
+
+    def sim() -> int:
+        run = simulate(game, "random", games=len(seeds), seed=1, workers=1)
+        return sum(r.decisions for r in run.results)
+
+    timed = interleaved(
+        {
+            "plain": lambda: sum(map(plain, seeds)),
+            "api": lambda: sum(map(api, seeds)),
+            "simulate": sim,
+        },
+        settings.ratio_repeat,
+    )
+    row = {name: len(seeds) / seconds for name, (seconds, _) in timed.items()}
+    row["api_ratio"] = row["api"] / row["plain"]
+    row["simulate_ratio"] = row["simulate"] / row["plain"]
+    row["plain_decisions"] = timed["plain"][1] / len(seeds)
+    row["api_decisions"] = timed["api"][1] / len(seeds)
+    return row
+
+
+def board_options(players: int, decks: int) -> dict[str, Any]:
+    """Haydes options for ``players`` on the board of ``decks`` decks."""
+    options: dict[str, Any] = {"players": players, "max_rounds": 50}
+    if decks != 4:
+        options.update(deck_count=decks, layout=plain_haydes.rect_layout(decks))
+    return options
+
+
+def measure_boards(settings: Settings) -> list[tuple[str, dict[str, float]]]:
+    """Haydes' time per decision on the 418-cell board against the standard 106, for
+    the plain simulator and the public API, solo and with 4 players. Only play is timed:
+    each run's games are set up beforehand (the plain simulator's decks dealt, cardcrawl's
+    ``initial_state``), untimed, since setting up a game is no step."""
+    rows = []
+    for players, n in BOARD_GAMES.items():
+        seeds = range(settings.games(n))
+        runs: dict[Any, Callable[[Any], Any]] = {}
+        setups: dict[Any, Callable[[], Any]] = {}
+        for decks in (4, BOARD_DECKS):
+            options = board_options(players, decks)
+            game = cardcrawl.load("escape-from-haydes", **options)
+            board = plain_haydes.Haydes(options.get("layout"), decks)
+            for seed in range(3):  # warm up
+                board.play(seed, players, options["max_rounds"])
+                cardcrawl_game(game, seed)
+            setups["plain", decks] = functools.partial(_plain_deals, board, seeds)
+            runs["plain", decks] = functools.partial(_plain_plays, board, options)
+            setups["api", decks] = functools.partial(_api_starts, game, seeds)
+            runs["api", decks] = functools.partial(_api_plays, game)
+        timed = interleaved(runs, settings.ratio_repeat, setups)
+        who = "solo" if players == 1 else f"{players} players"
+        for side, label in (("plain", "plain simulator"), ("api", "public API")):
+            small, large = (timed[side, d][0] / timed[side, d][1] for d in (4, BOARD_DECKS))
+            row = {"small": small * 1e6, "large": large * 1e6, "ratio": large / small}
+            rows.append((f"{label}, {who}", row))
+    return rows
+
+
+def _plain_deals(board: plain_haydes.Haydes, seeds: Sequence[int]) -> list[Any]:
+    dealt = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        dealt.append((rng, *board.deal(rng)))
+    return dealt
+
+
+def _plain_plays(board: plain_haydes.Haydes, options: dict[str, Any], dealt: list[Any]) -> int:
+    players, rounds = options["players"], options["max_rounds"]
+    play = board.play_dealt
+    return sum(play(rng, card, rest, players, rounds).decisions for rng, card, rest in dealt)
+
+
+def _api_starts(game: Any, seeds: Sequence[int]) -> list[Any]:
+    return [(game.initial_state(seed), random.Random(seed)) for seed in seeds]
+
+
+def _api_plays(game: Any, starts: list[Any]) -> int:
+    return sum(play_from(game, state, rng)[1] for state, rng in starts)
+
+
+def revision() -> str:
+    """The commit of the cardcrawl measured, and whether its source has uncommitted
+    changes; "unknown" outside a git checkout."""
+    where = str(Path(cardcrawl.__file__).resolve().parent)
+    try:
+        head = subprocess.run(
+            ["git", "-C", where, "rev-parse", "--short", "HEAD"],
+            capture_output=True, text=True, timeout=20, check=True,
+        ).stdout.strip()  # fmt: skip
+        changed = subprocess.run(
+            ["git", "-C", where, "status", "--porcelain", "--", "."],
+            capture_output=True, text=True, timeout=20, check=True,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return f"{head}, with uncommitted changes to its source" if changed else head
+
+
 # ------------------------------------------------------------------ the suite
 def measure(subject: Subject, settings: Settings) -> dict[str, float]:
     """The one-core columns of one row."""
@@ -386,11 +605,38 @@ def run_suite(
     settings: Settings = Settings(),
     subjects: Sequence[Subject] = SUBJECTS,
     progress: Callable[[str], None] | None = None,
+    *,
+    main_table: bool = True,
+    ratios: bool = True,
 ) -> Table:
-    """Measure every subject and return the table with its notes."""
+    """Measure every subject and return the tables with their notes: the main table
+    unless ``main_table`` is false, the ratio tables unless ``ratios`` is false."""
     say = progress or (lambda message: None)
     table = Table()
-    load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    where = (
+        f"cardcrawl {cardcrawl.__version__} (commit {revision()}), Python "
+        f"{sys.version.split()[0]}, {os.cpu_count()} CPUs, {when}"
+    )
+    if main_table:
+        _main_table(table, settings, subjects, say, where)
+    if ratios:
+        _ratio_tables(table, settings, subjects, say, where)
+    return table
+
+
+def _load_average() -> float:
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+
+
+def _main_table(
+    table: Table,
+    settings: Settings,
+    subjects: Sequence[Subject],
+    say: Callable[[str], None],
+    where: str,
+) -> None:
+    load_start = _load_average()
     rows = []
     for subject in subjects:
         say(f"{subject.label}: one core")
@@ -406,14 +652,11 @@ def run_suite(
             row.update(workers_1=single, workers_2=double, speedup=double / single)
             table.rows.append((subject.label, row))
         limits.append(ceiling(two, repeat=settings.repeat))
-    load_end = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    load_end = _load_average()
     sim = ", ".join(f"{settings.games(s.sim_games):,}" for s in subjects)
     table.notes = [
-        f"cardcrawl {cardcrawl.__version__}, Python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} CPUs, {when}. One-core columns: CPU time, best of "
-        f"{settings.repeat}, random play; worker columns: wall-clock, one run, `simulate()` with "
-        f"random bots ({sim} games).",
+        f"{where}. One-core columns: CPU time, best of {settings.repeat}, random play; "
+        f"worker columns: wall-clock, one run, `simulate()` with random bots ({sim} games).",
         "",
         f"Load average (1 min): {load_start:.2f} at the start, {load_end:.2f} at the end. "
         f"Machine ceiling: a pure-Python loop ran {sum(limits) / len(limits):.2f}x faster "
@@ -423,20 +666,51 @@ def run_suite(
     checks = [t.check(table) for t in TARGETS if t.label in labels]
     if checks:
         table.notes += ["", "Targets (one core, CPU time; workers, wall-clock):", "", *checks]
-    return table
 
 
-def update_docs(text: str, page: Path = DOCS_PAGE) -> None:
-    """Replace what lies between the page's markers with ``text``.
+def _ratio_tables(
+    table: Table,
+    settings: Settings,
+    subjects: Sequence[Subject],
+    say: Callable[[str], None],
+    where: str,
+) -> None:
+    load_start = _load_average()
+    for subject in subjects:
+        say(f"{subject.label}: against the plain simulator")
+        table.ratios.append((subject.label, measure_ratios(subject, settings)))
+    say("Escape from Haydes: 418 cells against 106")
+    table.boards = measure_boards(settings)
+    load_end = _load_average()
+    games = ", ".join(f"{settings.games(s.games):,}" for s in subjects)
+    options = "; ".join(", ".join(f"`{k}={v}`" for k, v in s.options.items()) for s in subjects)
+    board_games = " and ".join(f"{settings.games(n):,}" for n in BOARD_GAMES.values())
+    table.ratio_notes = [
+        f"{where}. CPU time, one core, the best of {settings.ratio_repeat} runs taking "
+        f"turns; {games} games per run from the same seeds on each side, random play "
+        f"(options, row by row: {options}). Load average (1 min): "
+        f"{load_start:.2f} at the start, {load_end:.2f} at the end.",
+        "",
+        f"Board sizes: {board_games} games per run (solo, 4 players) on each board; the "
+        f"418-cell board is {BOARD_DECKS} decks on a 21 x 20 rectangle, its top corners "
+        "left empty (`plain_haydes.rect_layout(16)`). Time per decision: play alone is timed, "
+        "each game set up beforehand (the plain simulator's decks dealt; `initial_state`).",
+    ]
+
+
+def update_docs(
+    text: str, page: Path = DOCS_PAGE, start: str = START_MARKER, end: str = END_MARKER
+) -> None:
+    """Replace what lies between the page's markers ``start`` and ``end`` with ``text``.
 
     Raises:
         ValueError: the page lacks the markers.
     """
     old = page.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(START_MARKER) + ".*?" + re.escape(END_MARKER), re.DOTALL)
+    pattern = re.compile(re.escape(start) + ".*?" + re.escape(end), re.DOTALL)
     if not pattern.search(old):
-        raise ValueError(f"{page} has no {START_MARKER} ... {END_MARKER} markers")
-    new = pattern.sub(lambda _: f"{START_MARKER}\n{text}{END_MARKER}", old, count=1)
+        raise ValueError(f"{page} has no {start} ... {end} markers")
+    new = pattern.sub(lambda _: f"{start}\n{text}{end}", old, count=1)
     page.write_text(new, encoding="utf-8")
 
 
@@ -445,23 +719,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a few seconds: 5%% of the games")
     parser.add_argument("--scale", type=float, help="multiply every game count by this")
     parser.add_argument("--repeat", type=int, help="timed runs per figure (best counts)")
-    parser.add_argument("--markdown-out", type=Path, metavar="FILE", help="write the table")
+    parser.add_argument(
+        "--ratio-repeat", type=int, help="timed runs per figure of the ratio tables"
+    )
+    parser.add_argument("--ratios-only", action="store_true", help="measure only the ratio tables")
+    parser.add_argument("--markdown-out", type=Path, metavar="FILE", help="write the tables")
     parser.add_argument("--update-docs", action="store_true", help=f"rewrite {DOCS_PAGE.name}")
     args = parser.parse_args(argv)
     base = QUICK if args.quick else Settings()
     settings = Settings(
         scale=base.scale if args.scale is None else args.scale,
         repeat=base.repeat if args.repeat is None else args.repeat,
+        ratio_repeat=base.ratio_repeat if args.ratio_repeat is None else args.ratio_repeat,
     )
-    if settings.scale <= 0 or settings.repeat < 1:
-        parser.error("--scale must be > 0 and --repeat >= 1")
-    table = run_suite(settings, progress=lambda m: print(f"... {m}", file=sys.stderr))
-    text = table.markdown()
+    if settings.scale <= 0 or settings.repeat < 1 or settings.ratio_repeat < 1:
+        parser.error("--scale must be > 0, --repeat and --ratio-repeat >= 1")
+    table = run_suite(
+        settings,
+        progress=lambda m: print(f"... {m}", file=sys.stderr),
+        main_table=not args.ratios_only,
+    )
+    parts = [] if args.ratios_only else [table.markdown()]
+    parts.append(table.ratio_markdown())
+    text = "\n".join(parts)
     print(text, end="")
     if args.markdown_out is not None:
         args.markdown_out.write_text(text, encoding="utf-8")
     if args.update_docs:
-        update_docs(text)
+        if not args.ratios_only:
+            update_docs(table.markdown())
+        update_docs(table.ratio_markdown(), start=RATIO_START_MARKER, end=RATIO_END_MARKER)
     return 0
 
 

@@ -8,10 +8,12 @@ speed ratios of ``bench.py`` are measured against, so they must play the same ga
 They cannot match cardcrawl draw for draw (each has its own generator), so this plays
 ``N`` seeded games of each configuration on both sides, every decision uniformly
 random, and compares what the rules determine: how often each ending happens, how
-many decisions a game takes, how big the house grows (Mapless) and how many rounds a
-game lasts (Haydes). Each figure is printed with its 95% interval (Wilson's for rates,
-the normal approximation for means), with the difference and how many standard errors
-it is; a rule played differently shows up as differences of many standard errors.
+many decisions a game takes, how big the house grows, how far the Exit lies, how often
+the player is held (Mapless), how many rounds a game lasts, how many creatures are met
+and overcome, how often a move onto the Red Joker fails (Haydes). Each figure is printed
+with its 95% interval (Wilson's for rates, the normal approximation for means), with the
+difference and how many standard errors it is; a rule played differently shows up as
+differences of many standard errors.
 
 The configurations: The Mapless House with ``max_turns=200``; Escape from Haydes with
 ``max_rounds=100``, solo and with 4 players; and, since random play almost never meets
@@ -35,22 +37,42 @@ import plain_haydes
 import plain_mapless
 
 import cardcrawl
+from cardcrawl.haydes import AlmostThere, EncounterBegan, Overcame
+from cardcrawl.mapless import Encounter
 
 Z95 = 1.959963984540054
 
 
-def cardcrawl_game(game: Any, seed: int) -> tuple[Any, int]:
+def cardcrawl_game(game: Any, seed: int, events: list[Any] | None = None) -> tuple[Any, int]:
     """One game through cardcrawl's public API, every decision uniformly random from
-    ``random.Random(seed)``: the final state and the decisions taken."""
-    rng = random.Random(seed)
+    ``random.Random(seed)``: the final state and the decisions taken. Every event of
+    the game is appended to ``events``, when given."""
+    return play_from(game, game.initial_state(seed), random.Random(seed), events)
+
+
+def play_from(
+    game: Any, state: Any, rng: random.Random, events: list[Any] | None = None
+) -> tuple[Any, int]:
+    """The rest of a game from ``state`` through cardcrawl's public API, every decision
+    uniformly random from ``rng``: the final state and the decisions taken (see
+    :func:`cardcrawl_game`)."""
     choice = rng.choice
     legal_actions, step, is_terminal = game.legal_actions, game.step, game.is_terminal
-    state = game.initial_state(seed)
     decisions = 0
+    if events is None:
+        while not is_terminal(state):
+            state = step(state, choice(legal_actions(state)))
+            decisions += 1
+        return state, decisions
     while not is_terminal(state):
         state = step(state, choice(legal_actions(state)))
+        events.extend(state.events)
         decisions += 1
     return state, decisions
+
+
+def _count(events: list[Any], kind: type) -> int:
+    return sum(1 for e in events if type(e) is kind)
 
 
 # ------------------------------------------------------------------ one game, as a record
@@ -67,12 +89,14 @@ def plain_mapless_record(max_turns: int, seed: int) -> Record:
         "refused": r.refused,
         "exit distance": r.exit_distance,
         "♣A out": r.club_out,
+        "encounters lost": r.encounters_lost,
     }
     return r.ending, figures
 
 
 def cardcrawl_mapless_record(game: Any, seed: int) -> Record:
-    state, decisions = cardcrawl_game(game, seed)
+    events: list[Any] = []
+    state, decisions = cardcrawl_game(game, seed, events)
     outcome = game.outcome(state)
     x, y = state.exit_cell
     figures = {
@@ -82,18 +106,34 @@ def cardcrawl_mapless_record(game: Any, seed: int) -> Record:
         "refused": len(state.refused),
         "exit distance": abs(x) + abs(y),
         "♣A out": state.club is not None,
+        "encounters lost": sum(1 for e in events if type(e) is Encounter and e.held),
     }
     return outcome.label, figures
 
 
 def plain_haydes_record(board: plain_haydes.Haydes, players: int, rounds: int, seed: int) -> Record:
     r = board.play(seed, players, rounds)
-    return r.ending, {"decisions": r.decisions, "rounds": r.rounds}
+    figures = {
+        "decisions": r.decisions,
+        "rounds": r.rounds,
+        "encounters": r.encounters,
+        "overcome": r.overcome,
+        "Red Joker misses": r.almost_there,
+    }
+    return r.ending, figures
 
 
 def cardcrawl_haydes_record(game: Any, seed: int) -> Record:
-    state, decisions = cardcrawl_game(game, seed)
-    return game.outcome(state).label, {"decisions": decisions, "rounds": state.round}
+    events: list[Any] = []
+    state, decisions = cardcrawl_game(game, seed, events)
+    figures = {
+        "decisions": decisions,
+        "rounds": state.round,
+        "encounters": _count(events, EncounterBegan),
+        "overcome": _count(events, Overcame),
+        "Red Joker misses": _count(events, AlmostThere),
+    }
+    return game.outcome(state).label, figures
 
 
 @dataclass(frozen=True)
@@ -205,7 +245,7 @@ class Row:
         d, half = self.difference, Z95 * self.se
         diff = f"{d:+.2%} ± {half:.2%}" if self.is_rate else f"{d:+.2f} ± {half:.2f}"
         return (
-            f"  {self.name:<18} {show(self.plain)}   {show(self.cardcrawl)}   "
+            f"  {self.name:<22} {show(self.plain)}   {show(self.cardcrawl)}   "
             f"{diff:<18} z={self.z:+.2f}"
         )
 
@@ -247,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     worst = 0.0
     for config in configs():
         print(f"\n{config.label}")
-        print(f"  {'':<18} {'plain simulator':<27}   {'cardcrawl':<27}   difference")
+        print(f"  {'':<22} {'plain simulator':<27}   {'cardcrawl':<27}   difference")
         for row in compare(config, seeds):
             print(row.line())
             worst = max(worst, abs(row.z))

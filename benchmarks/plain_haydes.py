@@ -79,6 +79,9 @@ class Result(NamedTuple):
     decisions: int  #: moves, steps, ends of turn, characteristics chosen
     winner: int | None  #: the seat that escaped, if any
     rounds: int  #: the round the game ended in
+    encounters: int  #: creatures faced (H-8)
+    overcome: int  #: creatures overcome (H-8)
+    almost_there: int  #: moves onto the Red Joker that failed (H-10)
 
 
 class Haydes:
@@ -100,21 +103,38 @@ class Haydes:
             for x, y in cells
         ]
 
+    def deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """H-3: the shuffled Build and Replacement decks; H-4: the build cards dealt face
+        down, in order, around the Black Joker. Returns (card by cell, Replacement deck)."""
+        half = self.deck_count // 2
+        build = [v for v in range(1, 14) for _ in range(4 * half)] + [RED_JOKER]
+        rng.shuffle(build)
+        card = [*build[: self.start], BLACK_JOKER, *build[self.start :]]
+        replacement = [v for v in range(1, 14) for _ in range(4 * half)]
+        rng.shuffle(replacement)
+        return card, replacement
+
     def play(self, seed: int, players: int = 1, max_rounds: int | None = 100) -> Result:
         """One game, every decision uniformly random; everyone starts with (8, 8)."""
         rng = random.Random(seed)
+        card, replacement = self.deal(rng)
+        return self.play_dealt(rng, card, replacement, players, max_rounds)
+
+    def play_dealt(
+        self,
+        rng: random.Random,
+        card: list[int],
+        replacement: list[int],
+        players: int = 1,
+        max_rounds: int | None = 100,
+    ) -> Result:
+        """The game after :meth:`deal`: ``card`` and ``replacement`` are what it dealt
+        with ``rng``, which goes on drawing the game's chance and decisions. Both lists
+        are used up."""
         choice, randint, shuffle = rng.choice, rng.randint, rng.shuffle
         adjacent, start = self.adjacent, self.start
-        half = self.deck_count // 2
-
-        # H-3: two shuffled decks. H-4: the build cards dealt face down, in order.
-        build = [v for v in range(1, 14) for _ in range(4 * half)] + [RED_JOKER]
-        shuffle(build)
-        card = [*build[:start], BLACK_JOKER, *build[start:]]
         face_up = [False] * len(card)
         face_up[start] = True
-        replacement = [v for v in range(1, 14) for _ in range(4 * half)]
-        shuffle(replacement)
         discard: list[int] = []
         shown: list[int] = []  # the face-up cells but the Black Joker's (H-12)
         overcome: set[int] = set()  # cells whose creature has been overcome (H-8)
@@ -123,6 +143,7 @@ class Haydes:
         stats = [[8, 8] for _ in range(players)]
         where: list[int | None] = [start] * players
         decisions = 0
+        counts = [0, 0, 0]  # encounters, creatures overcome, Red Joker misses
         current = first = rng.randrange(players)  # H-5
         round_ = 1
 
@@ -138,15 +159,17 @@ class Haydes:
                     # H-8: choose a characteristic (a decision), roll 2D6, pay 1.
                     meet = False
                     decisions += 1
+                    counts[0] += 1
                     which = choice(CHARACTERISTICS)
                     won = randint(1, 6) + randint(1, 6) <= me[which]
                     me[which] -= 1
                     if won:
+                        counts[1] += 1
                         overcome.add(at)  # and everyone held there is freed
                     if me[which] == 0:  # H-11: out, figure removed, turn over
                         where[current] = None
                         if all(w is None for w in where):
-                            return Result(TRAPPED, decisions, None, round_)
+                            return Result(TRAPPED, decisions, None, round_, *counts)
                         break
                     if not won:
                         break  # held: the turn ends
@@ -179,7 +202,8 @@ class Haydes:
                 turned, was = card[j], VALUE[card[at]]
                 if turned == RED_JOKER:
                     if lower and was >= 1:
-                        return Result(ESCAPED, decisions, current, round_)  # H-9
+                        return Result(ESCAPED, decisions, current, round_, *counts)
+                    counts[2] += 1
                     break  # H-10: the figure stays, the turn ends
                 where[current] = at = j
                 if COURT[turned]:
@@ -234,6 +258,6 @@ class Haydes:
                     break
             if (nxt - first) % players <= (current - first) % players:
                 if max_rounds is not None and round_ >= max_rounds:
-                    return Result(TIME_UP, decisions, None, round_)
+                    return Result(TIME_UP, decisions, None, round_, *counts)
                 round_ += 1
             current = nxt

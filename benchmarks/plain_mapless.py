@@ -41,6 +41,7 @@ class Result(NamedTuple):
     refused: int  #: Narrative cards refused (M-8)
     exit_distance: int  #: the Exit's distance from the Entrance (M-11)
     club_out: bool  #: the ♣A came onto the table (M-17)
+    encounters_lost: int  #: Encounters whose total fell short: the player held (M-16)
 
 
 def play(seed: int, max_turns: int | None = 200) -> Result:
@@ -66,7 +67,7 @@ def play(seed: int, max_turns: int | None = 200) -> Result:
     closed: set[tuple[int, int]] = set()
     last_room: tuple[int, int] | None = None
     farthest = 0  # the greatest distance of a table card from the Entrance (M-11)
-    decisions = refused = 0
+    decisions = refused = lost = 0
 
     def put(cell: tuple[int, int], rank: int) -> None:
         """Lay a card on ``cell``: update the frontier, and close the empty cells of
@@ -194,6 +195,8 @@ def play(seed: int, max_turns: int | None = 200) -> Result:
             body_aside += held_body
             held_mind.clear()
             held_body.clear()
+        else:
+            lost += 1
         # 4 Stalkers (M-18, M-19, M-20)
         px, py = player
         if spade is not None:
@@ -230,4 +233,6 @@ def play(seed: int, max_turns: int | None = 200) -> Result:
         if max_turns is not None and turn >= max_turns:
             ending = LOST  # M-22
     exit_distance = abs(exit_cell[0]) + abs(exit_cell[1])
-    return Result(ending, decisions, len(table), turn, refused, exit_distance, club is not None)
+    return Result(
+        ending, decisions, len(table), turn, refused, exit_distance, club is not None, lost
+    )
