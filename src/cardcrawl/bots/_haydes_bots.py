@@ -25,10 +25,6 @@ from cardcrawl.haydes import (
     Step,
     TurnBegan,
     Tuybe,
-    card_value,
-    guess_is_correct,
-    is_court,
-    is_escape,
 )
 
 __all__ = ["HaydesHeuristicBot", "haydes_state_from_observation"]
@@ -119,7 +115,7 @@ class HaydesHeuristicBot:
             return max(choices, key=lambda a: me.value(a.characteristic))
         assert me.cell is not None
         here = obs.face_up[obs.layout.index(me.cell)]
-        from_value = card_value(here) if here is not None else 0
+        from_value = game.card_value(here) if here is not None else 0
         best_value = max(me.charisma, me.endurance)
         creature = _CREATURE_COST if best_value > _LOW else _CREATURE_COST_LOW
         state = haydes_state_from_observation(obs, 0, explicit_chance=True)
@@ -132,7 +128,7 @@ class HaydesHeuristicBot:
             chances = odds.get(action.cell)
             if chances is None:
                 chances = odds[action.cell] = game.chance_outcomes(game.step(state, action))
-            score = _score(chances, action.guess, from_value, creature)
+            score = _score(game, chances, action.guess, from_value, creature)
             if score > best_score:
                 best, best_score = action, score
         starting = any(isinstance(e, TurnBegan) for e in obs.events)
@@ -149,17 +145,25 @@ class HaydesHeuristicBot:
 
 
 def _score(
-    chances: Sequence[tuple[Any, Fraction]], guess: Guess, from_value: int, creature: float
+    game: Any,
+    chances: Sequence[tuple[Any, Fraction]],
+    guess: Guess,
+    from_value: int,
+    creature: float,
 ) -> float:
-    """Escape worth x its chance + chance the guess is right - creature cost x its chance."""
+    """Escape worth x its chance + chance the guess is right - creature cost x its chance.
+
+    Every rule it weighs is the game's own hook (H-7, H-8, H-9), so a variant's rules are
+    the ones it plays by.
+    """
     win = right = court = 0.0
     for outcome, probability in chances:
         card: Card = outcome.card
         p = float(probability)
         if card == Card.RED_JOKER:
-            win += p if is_escape(guess, from_value) else 0.0
-        elif is_court(card):
+            win += p if game.is_escape(guess, from_value) else 0.0
+        elif game.creature(card) is not None:
             court += p
-        elif guess_is_correct(guess, from_value, card_value(card)):
+        elif game.guess_is_correct(guess, from_value, game.card_value(card)):
             right += p
     return _ESCAPE_WORTH * win + right - creature * court

@@ -6,7 +6,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardcrawl._cards import Suit
+from cardcrawl._cards import Card, Suit
+from cardcrawl._engine import replacer
 from cardcrawl._grid import Cell, Grid, distance
 from cardcrawl.bots._mapless_model import (
     EncounterOdds,
@@ -14,9 +15,22 @@ from cardcrawl.bots._mapless_model import (
     closed_cells,
     state_from_observation,
 )
-from cardcrawl.mapless._actions import Action, Move, Place, PlaceExit
-from cardcrawl.mapless._rules import card_value, corridor_cells, is_room, newly_closed
-from cardcrawl.mapless._state import ENTRANCE_CELL, EXIT, MaplessObservation, MaplessState, Phase
+from cardcrawl.mapless import (
+    ENTRANCE_CELL,
+    EXIT,
+    Action,
+    MaplessHouse,
+    MaplessObservation,
+    MaplessState,
+    Move,
+    Phase,
+    Place,
+    PlaceExit,
+    corridor_cells,
+    newly_closed,
+)
+
+_evolve = replacer(MaplessState)
 
 __all__ = [
     "MaplessHeuristicBot",
@@ -98,9 +112,13 @@ def hunt_planner(
         # M-17: the ♣A arrives at the end of the turn whose Encounter first finds a deck
         # empty, one Encounter after the last card of the shorter deck is turned.
         club_arrives = _encounters_done(obs) + min(len(obs.mind_left), len(obs.body_left)) + 1
-    odds = EncounterOdds.of(obs.mind_left or obs.mind_aside, obs.body_left or obs.body_aside)
+    odds = EncounterOdds.of(
+        obs.mind_left or obs.mind_aside, obs.body_left or obs.body_aside, game.card_value
+    )
     max_turns = getattr(game.options, "max_turns", None)
-    return HuntPlanner(table, obs.exit_cell, odds, club_arrives, max_turns, horizon)
+    return HuntPlanner(
+        table, obs.exit_cell, odds, club_arrives, max_turns, horizon, game=game, observation=obs
+    )
 
 
 def _encounters_done(obs: MaplessObservation) -> int:
@@ -124,7 +142,7 @@ def position_value(
     assert obs.spade is not None
     planner = hunt_planner(game, obs, table, horizon)
     if obs.held:
-        held = sum(card_value(c) for c in obs.held)
+        held = sum(game.card_value(c) for c in obs.held)
         return planner.held_value(
             obs.player, obs.spade, obs.spade_left_exit, obs.club, _encounters_done(obs), held
         )
@@ -224,7 +242,7 @@ class MaplessHeuristicBot:
         if obs.phase is Phase.PLACE_EXIT:
             return self._place_exit(game, obs, legal_actions)
         if obs.phase is Phase.PLACE and obs.exit_cell is None:
-            return _build(obs, legal_actions)
+            return _build(game, obs, legal_actions)
         if obs.phase is Phase.PLACE:
             return self._expand(game, obs, legal_actions)
         return self._move(game, obs, legal_actions)
@@ -254,10 +272,12 @@ class MaplessHeuristicBot:
         planner = HuntPlanner(
             table,
             cell,
-            EncounterOdds.of(obs.mind_left, obs.body_left),
+            EncounterOdds.of(obs.mind_left, obs.body_left, game.card_value),
             club_arrives=min(len(obs.mind_left), len(obs.body_left)) + 1,
             max_turns=getattr(game.options, "max_turns", None),
             horizon=self.horizon,
+            game=game,
+            observation=obs,
         )
         return max(planner.opening_values(ENTRANCE_CELL, cell).values(), default=0.0)
 
@@ -299,8 +319,13 @@ def _best(legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
     return best
 
 
-def _build(obs: MaplessObservation, legal: Sequence[Action]) -> Action:
-    """Phase one: the legal cell of lowest cost under the building plan."""
+def _build(game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+    """Phase one: the legal cell of lowest cost under the building plan.
+
+    The rules it weighs are the game's hooks (M-1, M-3, M-6, M-7, M-10). Where a variant
+    overrides one that reads a state, the hook is asked on a state rebuilt from the
+    observation; the standard ones are asked in their plain form, which is faster.
+    """
     card = obs.drawn
     assert card is not None
     table = obs.table
@@ -308,13 +333,32 @@ def _build(obs: MaplessObservation, legal: Sequence[Action]) -> Action:
     spine = 0
     while (0, spine + 1) in table:
         spine += 1
-    suits = {c.suit for c in obs.narrative_left}
-    exit_may_come = Suit.SPADES not in suits or Suit.CLUBS not in suits  # M-10
+    kind = type(game)
+    position = None
+    if (
+        kind.exit_may_open is not MaplessHouse.exit_may_open
+        or kind.corridor_cells is not MaplessHouse.corridor_cells
+    ):
+        position = state_from_observation(obs, 0, game=game)
+    if kind.exit_may_open is MaplessHouse.exit_may_open:
+        suits = {c.suit for c in obs.narrative_left}
+        exit_may_come = Suit.SPADES not in suits or Suit.CLUBS not in suits  # M-10
+    else:
+        assert position is not None
+        exit_may_come = game.exit_may_open(position)
     # An even reach already forced on the house is rounded up to the next odd one.
     target = max(_TARGET_REACH, reach | 1)
-    value = card_value(card)
-    room = is_room(card)
-    closed = closed_cells(table)
+    value = game.card_value(card)
+    room = game.is_room(card)
+    closed = closed_cells(table, game)
+    corridor_table = tuple(game.is_corridor(Card(i)) for i in range(52))
+
+    def corridors_after(after: Grid, after_closed: frozenset[Cell], last: Cell | None) -> Any:
+        if position is None:
+            return corridor_cells(after, after_closed, last)
+        return game.corridor_cells(
+            _evolve(position, table=after, closed=after_closed, last_room=last)
+        )
 
     def cost(action: Action) -> tuple[float, Cell]:
         cell = _cell(action)
@@ -333,8 +377,8 @@ def _build(obs: MaplessObservation, legal: Sequence[Action]) -> Action:
                     bonus = max(bonus, _URGENT_SPINE_BONUS)
                 total -= bonus
         after = table.place(cell, card)
-        after_closed = closed | newly_closed(after, cell)
-        corridors = corridor_cells(after, after_closed, cell if room else obs.last_room)
+        after_closed = closed | newly_closed(after, cell, corridor_table)
+        corridors = corridors_after(after, after_closed, cell if room else obs.last_room)
         beyond = sum(1 for c in corridors if distance(ENTRANCE_CELL, c) > max(new_reach, target))
         total += beyond
         if beyond == len(corridors) and beyond:
@@ -401,7 +445,7 @@ class MaplessSearchModel:
         explicit_chance: bool,
     ) -> MaplessState:
         """The observed position with a fresh generator (the exact posterior)."""
-        return state_from_observation(observation, seed, explicit_chance=explicit_chance)
+        return state_from_observation(observation, seed, explicit_chance=explicit_chance, game=game)
 
     def rollout_bot(self, game: Any, seed: int, seat: int) -> MaplessHeuristicBot:
         """The heuristic, quicker at Expand placements."""

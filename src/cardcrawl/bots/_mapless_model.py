@@ -14,21 +14,37 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from cardcrawl._cards import Card
 from cardcrawl._deck import Deck
+from cardcrawl._engine import replacer
 from cardcrawl._grid import Cell, Grid, neighbours
 from cardcrawl._random import rng_from_seed
-from cardcrawl.mapless._rules import card_value, is_corridor, stalker_step
-from cardcrawl.mapless._state import ENTRANCE_CELL, MaplessObservation, MaplessState
+from cardcrawl.mapless import (
+    CLUB_STALKER,
+    ENTRANCE_CELL,
+    SPADE_STALKER,
+    MaplessHouse,
+    MaplessObservation,
+    MaplessState,
+    card_value,
+    is_corridor,
+    stalker_step,
+)
+
+_evolve = replacer(MaplessState)
+#: Steps a Stalker: (the Stalker's card, its cell, the player's cell, the ♠A has left the
+#: Exit) -> its new cell.
+StalkerStepper = Callable[[Card, Cell, Cell, bool], Cell]
 
 __all__ = ["EncounterOdds", "HuntPlanner", "closed_cells", "state_from_observation"]
 
 
-def closed_cells(table: Grid) -> frozenset[Cell]:
+def closed_cells(table: Grid, game: Any = None) -> frozenset[Cell]:
     """The empty cells no Narrative card may take (M-6): those touching a corridor that
-    already touches two cards.
+    already touches two cards (corridors as ``game.is_corridor`` says, when given).
 
     Examples:
         >>> from cardcrawl import Card, Grid
@@ -38,15 +54,16 @@ def closed_cells(table: Grid) -> frozenset[Cell]:
         >>> sorted(closed_cells(table))
         [(-1, 1), (1, 1)]
     """
+    corridor = is_corridor if game is None else game.is_corridor
     closed: set[Cell] = set()
     for cell, card in table.items():
-        if is_corridor(card) and table.degree(cell) >= 2:
+        if corridor(card) and table.degree(cell) >= 2:
             closed.update(n for n in neighbours(cell) if n not in table)
     return frozenset(closed)
 
 
 def state_from_observation(
-    observation: MaplessObservation, seed: int, *, explicit_chance: bool = False
+    observation: MaplessObservation, seed: int, *, explicit_chance: bool = False, game: Any = None
 ) -> MaplessState:
     """A state the player cannot tell from the one observed, with a fresh generator.
 
@@ -54,6 +71,8 @@ def state_from_observation(
         observation: what the player sees.
         seed: the new state's generator seed (0 to 2**64 - 1).
         explicit_chance: make chance events stop and wait for an outcome.
+        game: the game (or variant) observed, whose corridors close cells (M-6); ``None``
+            for the standard rules.
 
     Examples:
         >>> import cardcrawl
@@ -66,7 +85,7 @@ def state_from_observation(
     """
     o = observation
     return MaplessState(
-        phase=o.phase, turn=o.turn, table=o.table, closed=closed_cells(o.table),
+        phase=o.phase, turn=o.turn, table=o.table, closed=closed_cells(o.table, game),
         last_room=o.last_room, narrative=Deck.of(o.narrative_left), mind=Deck.of(o.mind_left),
         body=Deck.of(o.body_left), mind_aside=o.mind_aside, body_aside=o.body_aside,
         refused=o.refused, held=o.held, drawn=o.drawn, mind_card=o.mind_card,
@@ -95,19 +114,33 @@ class EncounterOdds:
     """
 
     @classmethod
-    def of(cls, mind: Sequence[Card], body: Sequence[Card]) -> EncounterOdds:
-        """The odds for these decks, remembered: the same few decks come up again and again."""
-        key = (tuple(mind), tuple(body))
+    def of(
+        cls,
+        mind: Sequence[Card],
+        body: Sequence[Card],
+        value: Callable[[Card], int] = card_value,
+    ) -> EncounterOdds:
+        """The odds for these decks, remembered: the same few decks come up again and again.
+
+        ``value`` is the game's ``card_value`` hook (M-1); the odds depend on the values
+        alone, which are what is remembered.
+        """
+        key = (tuple(map(value, mind)), tuple(map(value, body)))
         odds = _ODDS.get(key)
         if odds is None:
             if len(_ODDS) >= 4096:
                 _ODDS.clear()
-            odds = _ODDS[key] = cls(mind, body)
+            odds = _ODDS[key] = cls(mind, body, value)
         return odds
 
-    def __init__(self, mind: Iterable[Card], body: Iterable[Card]) -> None:
-        minds = [card_value(c) for c in mind] or [0]
-        bodies = [card_value(c) for c in body] or [0]
+    def __init__(
+        self,
+        mind: Iterable[Card],
+        body: Iterable[Card],
+        value: Callable[[Card], int] = card_value,
+    ) -> None:
+        minds = [value(c) for c in mind] or [0]
+        bodies = [value(c) for c in body] or [0]
         counts: dict[int, int] = {}
         for m in minds:
             for b in bodies:
@@ -142,7 +175,7 @@ class EncounterOdds:
         return held + self._short_mean[min(need, self._highest + 1)]
 
 
-_ODDS: dict[tuple[tuple[Card, ...], tuple[Card, ...]], EncounterOdds] = {}
+_ODDS: dict[tuple[tuple[int, ...], tuple[int, ...]], EncounterOdds] = {}
 
 #: Memo key of a Move decision: player, ♠A, ♠A has left the Exit, ♣A, Encounters so far.
 _Key = tuple[Cell, Cell, bool, Cell | None, int]
@@ -168,6 +201,10 @@ class HuntPlanner:
             already on the table).
         max_turns: the game's turn limit (M-22), or ``None``.
         horizon: how many turns ahead to look.
+        game: the game (or variant) being played: its hooks decide each card's threshold
+            (M-15) and each Stalker step (M-18, M-19); ``None`` for the standard rules.
+        observation: what the player sees, needed with a ``game`` whose
+            ``encounter_threshold`` or ``stalker_step`` is its own (they read a state).
 
     Examples:
         >>> import cardcrawl
@@ -198,8 +235,10 @@ class HuntPlanner:
         club_arrives: int | None,
         max_turns: int | None,
         horizon: int,
+        game: Any = None,
+        observation: MaplessObservation | None = None,
     ) -> None:
-        self._threshold = {cell: card_value(card) for cell, card in table.items()}
+        self._threshold, self._stalker_step = _hunt_rules(game, observation, table, exit_cell)
         self._touching = {c: tuple(n for n in neighbours(c) if n in table) for c in table}
         self._exit = exit_cell
         self._odds = odds
@@ -279,12 +318,12 @@ class HuntPlanner:
         done += 1
         threshold = self._threshold[player]
         # M-18, M-19: the ♠A first, then the ♣A; M-17: the ♣A arrives at the end of the turn.
-        spade_to = stalker_step(spade, player, self._exit if left else None)
+        spade_to = self._stalker_step(SPADE_STALKER, spade, player, left)
         if spade_to == player:
             return 0.0
         left = left or spade_to != spade
         if club is not None:
-            club = stalker_step(club, player)
+            club = self._stalker_step(CLUB_STALKER, club, player, left)
         elif done == self._club_arrives:
             club = ENTRANCE_CELL
         if club == player:
@@ -311,3 +350,46 @@ class HuntPlanner:
         if steps is None:
             return 0.0
         return float(self.LEAF_WEIGHT * self.LEAF_DECAY**steps)
+
+
+def _hunt_rules(
+    game: Any,
+    observation: MaplessObservation | None,
+    table: Mapping[Cell, Card],
+    exit_cell: Cell,
+) -> tuple[dict[Cell, int], StalkerStepper]:
+    """Each table card's Encounter threshold, and the Stalkers' step, by the game's hooks.
+
+    A hook left as the standard rules have it is asked in its plain form (the planner
+    asks thousands of steps); one a variant overrides is asked with a state rebuilt from
+    the observation, as the hook expects.
+    """
+
+    def standard_step(stalker: Card, cell: Cell, player: Cell, left: bool) -> Cell:
+        forbidden = exit_cell if left and stalker == SPADE_STALKER else None
+        return stalker_step(cell, player, forbidden)
+
+    if game is None:
+        return {c: card_value(card) for c, card in table.items()}, standard_step
+    kind = type(game)
+    own_threshold = kind.encounter_threshold is not MaplessHouse.encounter_threshold
+    own_step = kind.stalker_step is not MaplessHouse.stalker_step
+    if not (own_threshold or own_step):
+        return {c: game.card_value(card) for c, card in table.items()}, standard_step
+    if observation is None:
+        raise ValueError("a game with its own hunt rules needs the observation")
+    base = _evolve(
+        state_from_observation(observation, 0, game=game),
+        table=table if isinstance(table, Grid) else Grid(table),
+        exit_cell=exit_cell,
+    )
+    threshold = {c: game.encounter_threshold(_evolve(base, player=c)) for c in table}
+    if not own_step:
+        return threshold, standard_step
+
+    def hooked_step(stalker: Card, cell: Cell, player: Cell, left: bool) -> Cell:
+        position = _evolve(base, player=player, spade_left_exit=left)
+        target: Cell = game.stalker_step(position, stalker, cell)
+        return target
+
+    return threshold, hooked_step

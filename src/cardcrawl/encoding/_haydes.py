@@ -24,7 +24,7 @@ from cardcrawl.haydes._actions import (
     Step,
     Tuybe,
 )
-from cardcrawl.haydes._creatures import Characteristic, creature_for
+from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._game import EscapeFromHaydes
 from cardcrawl.haydes._state import MIXED, Ending, HaydesObservation, Phase
 
@@ -40,7 +40,6 @@ _CARDS = tuple(Card(i) for i in range(54))
 # By card index: the value (H-1: ace 1 ... king 13, jokers 0).
 _VALUE = tuple(c.rank for c in _CARDS)
 _RED_JOKER = Card.RED_JOKER
-_ROLL_TOTALS = tuple(range(2, 13))
 
 _PLANES = (
     ("face_down", "1 where the card is face down"),
@@ -99,6 +98,8 @@ class HaydesEncoding(Encoding):
         opts = game.options
         self._cells = opts.cells
         self._players: int = opts.players
+        # Characteristics are scaled by the highest they can be (9 in the standard rules).
+        self._top = opts.max_characteristic
         n = len(self._cells)
         actions: list[Any] = []
         actions.extend(Move(c, g) for c in self._cells for g in _GUESSES)
@@ -112,20 +113,20 @@ class HaydesEncoding(Encoding):
         self.num_actions = len(actions)
         chances: list[Any] = [FirstPlayer(s) for s in range(self._players)]
         chances.extend(Reveal(c) for c in _CARDS)
-        chances.extend(Roll(t) for t in _ROLL_TOTALS)
+        # The game's own dice (H-8): the standard 2D6 gives the totals 2 to 12.
+        chances.extend(Roll(t) for t, _ in game.roll_weights())
         self._chances = tuple(chances)
         self._chance_index = {a: i for i, a in enumerate(chances)}
         self.num_chance_outcomes = len(chances)
         # By card index, the (charisma, endurance, modifier, cost) of its creature.
-        table = opts.creature_table
         self._creature: tuple[tuple[float, float, float, float] | None, ...] = tuple(
             None
-            if (cr := creature_for(table, card)) is None
+            if (cr := game.creature(card)) is None
             else (
                 float(Characteristic.CHARISMA in cr.allowed),
                 float(Characteristic.ENDURANCE in cr.allowed),
                 (cr.modifier + 12) / 24,
-                cr.cost / 9,
+                cr.cost / self._top,
             )
             for card in _CARDS
         )
@@ -277,8 +278,8 @@ class HaydesEncoding(Encoding):
             if figure.cell is not None:
                 v[self._figures + slot * n + index[figure.cell]] = 1.0
                 v[base] = 1.0
-            v[base + 1] = figure.charisma / 9
-            v[base + 2] = figure.endurance / 9
+            v[base + 1] = figure.charisma / self._top
+            v[base + 2] = figure.endurance / self._top
             v[base + 3] = float(obs.current == seat)
             v[base + 4] = float(obs.first == seat)
             v[base + 5] = float(obs.winner == seat)

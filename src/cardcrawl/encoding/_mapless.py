@@ -25,7 +25,6 @@ from cardcrawl._grid import Cell
 from cardcrawl.encoding._base import Encoding, EncodingError, _LayoutBuilder
 from cardcrawl.mapless._actions import Draw, Move, Place, PlaceExit
 from cardcrawl.mapless._game import MaplessHouse
-from cardcrawl.mapless._rules import is_room
 from cardcrawl.mapless._state import (
     NARRATIVE_CARDS,
     PLACEABLE_CARDS,
@@ -49,7 +48,6 @@ _ENDINGS = tuple(Ending)
 _ENDING_INDEX = {e: i for i, e in enumerate(_ENDINGS)}
 # By card index: the card's value over 13 (M-1: aces 0), and whether it is a room.
 _VALUE = tuple((Card(i).rank if Card(i).rank >= 2 else 0) / 13 for i in range(52))
-_ROOM = tuple(is_room(Card(i)) for i in range(52))
 assert len(NARRATIVE_CARDS) + 1 == len(PLACEABLE_CARDS) == 26
 
 
@@ -118,6 +116,8 @@ class MaplessEncoding(Encoding):
 
     def __init__(self, game: MaplessHouse) -> None:
         super().__init__(game)
+        # Which cards are rooms, as the game's hook says (M-3).
+        self._room = tuple(game.is_room(Card(i)) for i in range(52))
         self.num_actions = len(_KINDS) * _CELLS
         self.num_chance_outcomes = 52
         side = (MAPLESS_SIDE, MAPLESS_SIDE)
@@ -208,7 +208,7 @@ class MaplessEncoding(Encoding):
                 raise EncodingError(f"a card lies on {cell}, outside the encoded square")
             v[card_at + n] = 1.0
             v[value_at + n] = _VALUE[card.index]
-            if _ROOM[card.index]:
+            if self._room[card.index]:
                 v[room_at + n] = 1.0
         tokens: tuple[tuple[int, Cell | None], ...] = (
             (exit_at, obs.exit_cell),
