@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import cardcrawl
 from cardcrawl import (
+    ActionError,
     CardcrawlError,
     IllegalActionError,
     OptionsError,
@@ -27,6 +28,8 @@ GAME = mapless()
 @pytest.mark.parametrize(
     ("error", "builtin"),
     [
+        (ActionError, TypeError),
+        (ActionError, ValueError),
         (IllegalActionError, ValueError),
         (OptionsError, ValueError),
         (ParseError, ValueError),

@@ -12,17 +12,27 @@ form read back by :func:`parse_action`:
 
 All of them share one total order (kind first, then cell, then the rest), so that a
 mixed list of legal actions sorts deterministically.
+
+Every action checks its arguments when it is made and raises
+:class:`~cardcrawl.ActionError` for anything else: a cell is a tuple of two ``int``
+(never a ``float`` or a ``bool``, which compare equal to integers), each of at most nine
+digits so that its text reads back; a guess is a :class:`Guess`, a characteristic a
+:class:`~cardcrawl.haydes.Characteristic`, a card a :class:`~cardcrawl.Card`; a seat is
+an ``int`` from 0 to 3 and a roll's total one from 2 to 12. Whether the action is legal
+in a given state (a seat of this many players, a cell of this layout) is for the game's
+``check`` to say.
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from typing import Any
 
 import attrs
 
 from cardcrawl._cards import Card
-from cardcrawl._errors import ParseError
+from cardcrawl._errors import ActionError, ParseError, action_argument_error, short_repr
 from cardcrawl._grid import Cell
 from cardcrawl.haydes._creatures import Characteristic
 
@@ -59,7 +69,65 @@ class Guess(enum.Enum):
         return f"Guess.{self.name}"
 
 
-_GUESS_RANK = {Guess.HIGHER: 0, Guess.LOWER: 1}
+_HIGHER = Guess.HIGHER
+_CHARISMA = Characteristic.CHARISMA
+_set = object.__setattr__
+
+#: The largest coordinate of an action's cell: nine digits, all that parse_action reads.
+#: No layout of a real game comes near it; the bound keeps every action's text short.
+_BOUND = 999_999_999
+_LOW = -_BOUND
+_A_CELL = f"a cell, a tuple (x, y) of two integers from {-_BOUND} to {_BOUND}"
+#: The seats of the most players a game can have (H-5: one to four).
+_SEATS = 4
+
+
+def _check_cell(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    # Exact types only: an int subclass (bool above all) or a tuple subclass could
+    # compare, hash or print unlike the plain values the rules and the codec expect.
+    if type(value) is tuple and len(value) == 2:
+        x, y = value
+        if type(x) is int and type(y) is int and _LOW <= x <= _BOUND and _LOW <= y <= _BOUND:
+            return
+    raise action_argument_error(type(action), attribute.name, _A_CELL, value)
+
+
+def _check_guess(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is not Guess:
+        raise action_argument_error(
+            type(action), attribute.name, "a Guess, Guess.HIGHER or Guess.LOWER", value
+        )
+
+
+def _check_characteristic(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is not Characteristic:
+        raise action_argument_error(
+            type(action),
+            attribute.name,
+            "a Characteristic, Characteristic.CHARISMA or Characteristic.ENDURANCE",
+            value,
+        )
+
+
+def _check_card(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is not Card:
+        raise action_argument_error(
+            type(action), attribute.name, "a Card such as Card.parse('QS')", value
+        )
+
+
+def _check_seat(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is not int or not 0 <= value < _SEATS:
+        raise action_argument_error(
+            type(action), attribute.name, f"a seat, an integer from 0 to {_SEATS - 1}", value
+        )
+
+
+def _check_total(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is not int or not 2 <= value <= 12:
+        raise action_argument_error(
+            type(action), attribute.name, "a 2D6 total, an integer from 2 to 12", value
+        )
 
 
 class _Ordered:
@@ -68,17 +136,18 @@ class _Ordered:
     The key is computed once per action and compared in C: legality checks compare an
     action with the legal ones, and sorting mixed kinds needs one order across classes.
     Equal keys mean equal actions (the kind comes first), so equality and hashing follow
-    the key too.
+    the key too. Each kind's ``__attrs_post_init__`` sets it, after attrs has checked
+    the fields; it tests enum members by identity, since hashing one runs Python code.
     """
 
     __slots__ = ("_k",)
     _k: tuple[int, ...]
 
-    def _key(self) -> tuple[int, ...]:
-        raise NotImplementedError
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_k", self._key())
+    def __reduce__(self) -> tuple[Any, ...]:
+        # attrs pickles a slotted class by its fields alone, which would leave out the
+        # key: rebuild the action from its fields instead, which checks them again too.
+        fields = type(self).__attrs_attrs__  # type: ignore[attr-defined]
+        return type(self), tuple(getattr(self, a.name) for a in fields)
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -130,11 +199,12 @@ class Move(_Ordered):
         (Move(cell=(1, 0), guess=Guess.HIGHER), 'lower 1,0')
     """
 
-    cell: Cell
-    guess: Guess
+    cell: Cell = attrs.field(validator=_check_cell)
+    guess: Guess = attrs.field(validator=_check_guess)
 
-    def _key(self) -> tuple[int, ...]:
-        return (0, self.cell[0], self.cell[1], _GUESS_RANK[self.guess])
+    def __attrs_post_init__(self) -> None:
+        cell = self.cell
+        _set(self, "_k", (0, cell[0], cell[1], 0 if self.guess is _HIGHER else 1))
 
     def __str__(self) -> str:
         return f"{self.guess.value} {_cell_text(self.cell)}"
@@ -150,10 +220,11 @@ class Step(_Ordered):
         'step 0,1'
     """
 
-    cell: Cell
+    cell: Cell = attrs.field(validator=_check_cell)
 
-    def _key(self) -> tuple[int, ...]:
-        return (1, self.cell[0], self.cell[1])
+    def __attrs_post_init__(self) -> None:
+        cell = self.cell
+        _set(self, "_k", (1, cell[0], cell[1]))
 
     def __str__(self) -> str:
         return f"step {_cell_text(self.cell)}"
@@ -169,11 +240,12 @@ class Tuybe(_Ordered):
         'tuybe higher 2,0'
     """
 
-    cell: Cell
-    guess: Guess
+    cell: Cell = attrs.field(validator=_check_cell)
+    guess: Guess = attrs.field(validator=_check_guess)
 
-    def _key(self) -> tuple[int, ...]:
-        return (2, self.cell[0], self.cell[1], _GUESS_RANK[self.guess])
+    def __attrs_post_init__(self) -> None:
+        cell = self.cell
+        _set(self, "_k", (2, cell[0], cell[1], 0 if self.guess is _HIGHER else 1))
 
     def __str__(self) -> str:
         return f"tuybe {self.guess.value} {_cell_text(self.cell)}"
@@ -189,8 +261,8 @@ class EndTurn(_Ordered):
         (EndTurn(), 'end')
     """
 
-    def _key(self) -> tuple[int, ...]:
-        return (3,)
+    def __attrs_post_init__(self) -> None:
+        _set(self, "_k", (3,))
 
     def __str__(self) -> str:
         return "end"
@@ -206,10 +278,10 @@ class Choose(_Ordered):
         'charisma'
     """
 
-    characteristic: Characteristic
+    characteristic: Characteristic = attrs.field(validator=_check_characteristic)
 
-    def _key(self) -> tuple[int, ...]:
-        return (4, 0 if self.characteristic is Characteristic.CHARISMA else 1)
+    def __attrs_post_init__(self) -> None:
+        _set(self, "_k", (4, 0 if self.characteristic is _CHARISMA else 1))
 
     def __str__(self) -> str:
         return self.characteristic.value
@@ -225,10 +297,10 @@ class FirstPlayer(_Ordered):
         'first 2'
     """
 
-    seat: int
+    seat: int = attrs.field(validator=_check_seat)
 
-    def _key(self) -> tuple[int, ...]:
-        return (10, self.seat)
+    def __attrs_post_init__(self) -> None:
+        _set(self, "_k", (10, self.seat))
 
     def __str__(self) -> str:
         return f"first {self.seat}"
@@ -245,10 +317,10 @@ class Reveal(_Ordered):
         'reveal QS'
     """
 
-    card: Card
+    card: Card = attrs.field(validator=_check_card)
 
-    def _key(self) -> tuple[int, ...]:
-        return (11, self.card.index)
+    def __attrs_post_init__(self) -> None:
+        _set(self, "_k", (11, self.card.index))
 
     def __str__(self) -> str:
         return f"reveal {self.card}"
@@ -264,10 +336,10 @@ class Roll(_Ordered):
         'roll 7'
     """
 
-    total: int
+    total: int = attrs.field(validator=_check_total)
 
-    def _key(self) -> tuple[int, ...]:
-        return (12, self.total)
+    def __attrs_post_init__(self) -> None:
+        _set(self, "_k", (12, self.total))
 
     def __str__(self) -> str:
         return f"roll {self.total}"
@@ -281,21 +353,23 @@ _FORMS = (
 )
 
 
+# ASCII digits only, with an optional minus: int() alone would also read "+1", "1_0"
+# and Unicode digits such as "١", and spend quadratic time on thousands of digits.
+_CELL_TEXT = re.compile(r"(-?[0-9]{1,9}),(-?[0-9]{1,9})")
+_INT_TEXT = re.compile(r"-?[0-9]{1,9}")
+#: The longest text read, once stripped: far more than any action's text needs
+#: ("tuybe higher -999999999,-999999999" has 34 characters); junk beyond it is not
+#: looked at.
+_LONGEST = 64
+
+
 def _parse_cell(text: str) -> Cell | None:
-    xy = text.split(",")
-    if len(xy) != 2:
-        return None
-    try:
-        return (int(xy[0]), int(xy[1]))
-    except ValueError:
-        return None
+    xy = _CELL_TEXT.fullmatch(text)
+    return None if xy is None else (int(xy[1]), int(xy[2]))
 
 
 def _parse_int(text: str) -> int | None:
-    try:
-        return int(text)
-    except ValueError:
-        return None
+    return int(text) if _INT_TEXT.fullmatch(text) else None
 
 
 def _parse_parts(parts: list[str]) -> Any:
@@ -331,20 +405,38 @@ def _parse_parts(parts: list[str]) -> Any:
 def parse_action(text: str) -> Action:
     """The action named by ``text``, the inverse of ``str(action)`` (case-insensitive).
 
+    Numbers (coordinates, seats, totals) are one to nine ASCII digits with an optional
+    minus; surrounding spaces are ignored.
+
     Examples:
         >>> from cardcrawl.haydes import parse_action
         >>> parse_action("higher -1,2"), parse_action("end")
         (Move(cell=(-1, 2), guess=Guess.HIGHER), EndTurn())
         >>> parse_action("tuybe lower 0,2"), parse_action("reveal 10h")
         (Tuybe(cell=(0, 2), guess=Guess.LOWER), Reveal(card=Card.parse('10H')))
+        >>> parse_action("roll 13")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl._errors.ParseError: 'roll 13' is not an action of Escape from Haydes: Roll(...
 
     Raises:
         ParseError: ``text`` names no action.
     """
     if not isinstance(text, str):
-        raise ParseError(f"an action is text such as 'higher 0,1', not {text!r}")
-    action = _parse_parts(text.strip().split())
+        raise ParseError(f"an action is text such as 'higher 0,1', not {short_repr(text)}")
+    words = text.strip()
+    action = None
+    if len(words) <= _LONGEST and words.isascii():
+        try:
+            action = _parse_parts(words.split())
+        except ActionError as error:  # well formed, but out of range: "roll 13"
+            raise ParseError(
+                f"{short_repr(text)} is not an action of Escape from Haydes: {error}"
+            ) from None
     if action is None:
-        raise ParseError(f"{text!r} is not an action of Escape from Haydes: expected {_FORMS}")
+        raise ParseError(
+            f"{short_repr(text)} is not an action of Escape from Haydes: expected {_FORMS}, "
+            "numbers being one to nine ASCII digits with an optional minus"
+        )
     result: Action = action
     return result

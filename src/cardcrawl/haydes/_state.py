@@ -270,6 +270,11 @@ class HaydesOptions(OptionsBase):
             return CREATURE_TABLES[self.creatures]
         return self.creatures
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A frozen mapping (MappingProxyType) cannot be pickled or deep-copied: rebuild
+        # the options from their data form instead, as a saved record does.
+        return type(self).from_data, (self.to_data(),)
+
 
 class Phase(enum.Enum):
     """What the state waits for.

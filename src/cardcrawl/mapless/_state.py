@@ -176,6 +176,11 @@ class MaplessOptions(OptionsBase):
         table = self.dread_lines if self.dread_lines is not None else STANDARD_DREAD_LINES
         return table[card.code]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A frozen mapping (MappingProxyType) cannot be pickled or deep-copied: rebuild
+        # the options from their data form instead, as a saved record does.
+        return type(self).from_data, (self.to_data(),)
+
 
 # Not slotted: the engine's replacer copies a state's __dict__ in C, which makes the
 # several intermediate states of one step cheap (see cardcrawl._engine.replacer).
@@ -261,6 +266,14 @@ class MaplessState:
     explicit_chance: bool
     events: tuple[MaplessEvent, ...]
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickle and copy.deepcopy keep the data and start the copy's _memo afresh: the
+        # cache holds only what the data gives again, and a cache from another version
+        # of cardcrawl might not mean what this one expects.
+        fields = self.__dict__.copy()
+        fields["_memo"] = {}
+        return fields
 
     @property
     def score(self) -> int:
