@@ -5,7 +5,7 @@ game (rulings M-1 to M-22 of RULINGS.md) in one function, lists, dicts and sets 
 in place, an incremental frontier of open cells, and a uniform-random player drawing
 every decision from its own ``random.Random(seed)``. It imports nothing from cardcrawl.
 It is written the way a competent Python programmer would optimise it (local names,
-no per-step objects), and no further: no tables of precomputed moves, no bit tricks.
+nothing copied from step to step), and no further: no precomputed tables, no bit tricks.
 
 It plays the same game as ``cardcrawl.load("mapless-house", max_turns=...)`` with a
 uniform-random policy, in distribution (not draw for draw: the two use different
