@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 import cardcrawl
+from cardcrawl.haydes import Guess
 from cardcrawl.simulate import play_game, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +68,7 @@ def test_there_are_at_least_five_examples() -> None:
         "custom_variant.py",
         "stacked_deck.py",
         "monte_carlo.py",
+        "haydes_variant_study.py",
     } <= names
 
 
@@ -216,3 +218,61 @@ def test_monte_carlo_without_matplotlib_says_so(tmp_path: Path) -> None:
     assert "escape rates over 5 games per bot" in result.stdout
     assert "no plot drawn: matplotlib is not installed" in result.stderr
     assert not out_file.exists()
+
+
+STUDY_LINE = re.compile(
+    r"^(?P<rules>[\w-]+): escaped (?P<escaped>\d+) of (?P<games>\d+) games = "
+    r"(?P<rate>[\d.]+)% \(95% CI (?P<low>[\d.]+)% to (?P<high>[\d.]+)%\); "
+    r"(?P<decisions>[\d.]+) decisions a game$",
+    re.MULTILINE,
+)
+
+
+def test_haydes_variant_study_compares_both_rules_on_the_same_seeds(tmp_path: Path) -> None:
+    out = run("haydes_variant_study.py", "--games", "40", "--seed", "6", cwd=tmp_path).stdout
+    lines = {m["rules"]: m for m in STUDY_LINE.finditer(out)}
+    assert set(lines) == {"standard", "equal-counts"}, out
+    # The script's variant is the rule it claims: an equal value is a correct guess (H-7).
+    equal_counts = load("haydes_variant_study.py")["EqualCounts"]
+    assert equal_counts().guess_is_correct(Guess.LOWER, 5, 5)
+    assert not cardcrawl.load("escape-from-haydes").guess_is_correct(Guess.LOWER, 5, 5)
+    games = {
+        "standard": cardcrawl.load("escape-from-haydes", max_rounds=30),
+        # Built directly, not registered: registering would change this process's registry.
+        "equal-counts": equal_counts(equal_counts.options_type(max_rounds=30)),
+    }
+    escaped = {}
+    for label, game in games.items():
+        result = simulate(game, "heuristic", games=40, seed=6, workers=1)
+        summary = result.summary()
+        escaped[label] = {r.seed for r in result.results if r.outcome == "escaped"}
+        m, rate = lines[label], summary.rate("escaped")
+        assert (int(m["escaped"]), int(m["games"])) == (len(escaped[label]), 40)
+        for printed, value in (("rate", rate.estimate), ("low", rate.low), ("high", rate.high)):
+            assert float(m[printed]) == pytest.approx(100 * value, abs=0.005)
+        assert float(m["decisions"]) == pytest.approx(summary.decisions.estimate, abs=0.005)
+    standard, equal = escaped["standard"], escaped["equal-counts"]
+    points = re.search(r"^difference: ([+-][\d.]+) percentage points", out, re.MULTILINE)
+    assert points, out
+    assert float(points[1]) == pytest.approx(100 * (len(equal) - len(standard)) / 40, abs=0.005)
+    fate = re.search(
+        r"^the same seed, a different fate: (\d+) of 40 games \(escaped with equal counts "
+        r"only: (\d+), under the standard rules only: (\d+)\)$",
+        out,
+        re.MULTILINE,
+    )
+    assert fate, out
+    assert tuple(map(int, fate.groups())) == (
+        len(standard ^ equal),
+        len(equal - standard),
+        len(standard - equal),
+    )
+    assert len(standard ^ equal) > 0  # on these seeds the rule changes some games
+
+
+def test_haydes_variant_study_numbers_do_not_depend_on_workers(tmp_path: Path) -> None:
+    args = ("--games", "12", "--seed", "3", "--bot", "random")
+    one = run("haydes_variant_study.py", *args, cwd=tmp_path).stdout
+    two = run("haydes_variant_study.py", *args, "--workers", "2", cwd=tmp_path).stdout
+    assert one == two
+    assert "bot random" in one
