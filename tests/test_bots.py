@@ -590,8 +590,12 @@ def test_haydes_heuristic_guesses_lower_onto_a_possible_red_joker() -> None:
     low = [(_Reveal(Card.parse(c)), Fraction(1, 10)) for c in ("2S", "3S", "4S", "5S", "6S", "AS")]
     cards = joker + high + low
     assert _score(game, cards, Guess.LOWER, 8, 0.6) > _score(game, cards, Guess.HIGHER, 8, 0.6)
-    assert _score(game, high + low, Guess.LOWER, 8, 0.6) > _score(game, high + low, Guess.HIGHER, 8, 0.6)
-    assert _score(game, high + low, Guess.HIGHER, 1, 0.6) > _score(game, high + low, Guess.LOWER, 1, 0.6)
+    assert _score(game, high + low, Guess.LOWER, 8, 0.6) > _score(
+        game, high + low, Guess.HIGHER, 8, 0.6
+    )
+    assert _score(game, high + low, Guess.HIGHER, 1, 0.6) > _score(
+        game, high + low, Guess.LOWER, 1, 0.6
+    )
     court = [
         (_Reveal(Card.parse("KS")), Fraction(1, 2)),
         (_Reveal(Card.parse("2S")), Fraction(1, 2)),

@@ -227,6 +227,12 @@ def test_mapless_bound_is_the_distance_26_cards_can_reach() -> None:
         enc.encode_action(Place((0, 26)))
 
 
+def _forged_place(cell: Any) -> Place:
+    place = object.__new__(Place)
+    object.__setattr__(place, "cell", cell)
+    return place
+
+
 @pytest.mark.parametrize(
     "bad",
     [
@@ -235,8 +241,10 @@ def test_mapless_bound_is_the_distance_26_cards_can_reach() -> None:
         "place 0,0",
         None,
         Move((100, 0)),
-        Place((1.0, 0)),  # type: ignore[arg-type]
-        Place("x"),  # type: ignore[arg-type]
+        # Actions with bad cells can no longer be built (ActionError); ones forged past
+        # the constructor's check must still be refused by the encoding.
+        _forged_place((1.0, 0)),
+        _forged_place("x"),
     ],
 )
 def test_mapless_rejects_what_is_not_an_encodable_decision(bad: Any) -> None:

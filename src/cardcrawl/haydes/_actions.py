@@ -18,7 +18,9 @@ Every action checks its arguments when it is made and raises
 (never a ``float`` or a ``bool``, which compare equal to integers), each of at most nine
 digits so that its text reads back; a guess is a :class:`Guess`, a characteristic a
 :class:`~cardcrawl.haydes.Characteristic`, a card a :class:`~cardcrawl.Card`; a seat is
-an ``int`` from 0 to 3 and a roll's total one from 2 to 12. Whether the action is legal
+an ``int`` from 0 to 3 and a roll's total one from 0 to 999 (the game's dice, its
+``roll_weights`` hook, say which totals can come: 2 to 12 for the standard 2D6).
+Whether the action is legal
 in a given state (a seat of this many players, a cell of this layout) is for the game's
 ``check`` to say.
 """
@@ -124,9 +126,9 @@ def _check_seat(action: object, attribute: attrs.Attribute[Any], value: Any) -> 
 
 
 def _check_total(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if type(value) is not int or not 2 <= value <= 12:
+    if type(value) is not int or not 0 <= value <= 999:
         raise action_argument_error(
-            type(action), attribute.name, "a 2D6 total, an integer from 2 to 12", value
+            type(action), attribute.name, "a roll total, an integer from 0 to 999", value
         )
 
 
@@ -328,7 +330,8 @@ class Reveal(_Ordered):
 
 @attrs.frozen(eq=False)
 class Roll(_Ordered):
-    """A chance outcome: the total of a 2D6 roll (H-8), from 2 to 12.
+    """A chance outcome: the total of an encounter's roll (H-8): 2 to 12 with the
+    standard 2D6, other totals with a variant's own dice (``roll_weights``).
 
     Examples:
         >>> from cardcrawl.haydes import Roll
@@ -414,10 +417,10 @@ def parse_action(text: str) -> Action:
         (Move(cell=(-1, 2), guess=Guess.HIGHER), EndTurn())
         >>> parse_action("tuybe lower 0,2"), parse_action("reveal 10h")
         (Tuybe(cell=(0, 2), guess=Guess.LOWER), Reveal(card=Card.parse('10H')))
-        >>> parse_action("roll 13")  # doctest: +ELLIPSIS
+        >>> parse_action("first 4")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        cardcrawl._errors.ParseError: 'roll 13' is not an action of Escape from Haydes: Roll(...
+        cardcrawl._errors.ParseError: 'first 4' is not an action of Escape from Haydes: ...
 
     Raises:
         ParseError: ``text`` names no action.
@@ -429,7 +432,7 @@ def parse_action(text: str) -> Action:
     if len(words) <= _LONGEST and words.isascii():
         try:
             action = _parse_parts(words.split())
-        except ActionError as error:  # well formed, but out of range: "roll 13"
+        except ActionError as error:  # well formed, but out of range: "first 4"
             raise ParseError(
                 f"{short_repr(text)} is not an action of Escape from Haydes: {error}"
             ) from None

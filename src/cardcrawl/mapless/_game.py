@@ -283,12 +283,16 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def _chances(self, state: MaplessState) -> tuple[tuple[Action, int], ...]:
         deck = self._deck_drawn(state)
         outcomes = deck.outcomes()
-        if state.phase is _DRAW and len(outcomes) > 1 and any(c == EXIT for c, _ in outcomes):
-            # M-10 folded: while the Exit may not open, drawing the ♥A only shuffles it
-            # back and draws again, so what the draw brings is one of the other cards,
-            # each as likely. Listing the ♥A would make the chance tree loop forever.
-            if not self.exit_may_open(_evolve(state, narrative=deck.take(EXIT))):
-                outcomes = tuple((c, w) for c, w in outcomes if c != EXIT)
+        # M-10 folded: while the Exit may not open, drawing the ♥A only shuffles it back
+        # and draws again, so what the draw brings is one of the other cards, each as
+        # likely. Listing the ♥A would make the chance tree loop forever.
+        if (
+            state.phase is _DRAW
+            and len(outcomes) > 1
+            and any(c == EXIT for c, _ in outcomes)
+            and not self.exit_may_open(_evolve(state, narrative=deck.take(EXIT)))
+        ):
+            outcomes = tuple((c, w) for c, w in outcomes if c != EXIT)
         return tuple((_DRAWS[card.index], w) for card, w in outcomes)
 
     def _sample(self, state: MaplessState, rng: int) -> tuple[Action, int]:
