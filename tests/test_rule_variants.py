@@ -329,11 +329,6 @@ def test_the_walled_stalker_steps_onto_a_card_where_the_standard_one_crosses_spa
     assert _first_stalker_step(walls) == StalkerStepped(SPADE_STALKER, (-12, 1), (-12, 0))
 
 
-@pytest.mark.xfail(
-    reason="library bug: MaplessHouse._stalkers narrates a ♣A that waits (stalker_step "
-    "returned its own cell) as StalkerStepped from a cell to itself, not StalkerWaited",
-    strict=True,
-)
 def test_a_club_stalker_that_waits_is_narrated_as_waiting() -> None:
     game = cardcrawl.load("test-mapless-house-walls")
     waited = 0

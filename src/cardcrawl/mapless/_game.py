@@ -747,8 +747,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         club = state.club
         if club is not None:
             target = self.stalker_step(state, CLUB_STALKER, club)
-            events.append(StalkerStepped(CLUB_STALKER, club, target))
-            state = _next(state, events, club=target)
+            if target == club:  # never in the standard rules: the ♣A always closes in
+                events.append(StalkerWaited(CLUB_STALKER, club))
+            else:
+                events.append(StalkerStepped(CLUB_STALKER, club, target))
+                state = _next(state, events, club=target)
             if target == player:
                 return self._finish(state, _CONSUMED, events, CLUB_STALKER)
         else:
