@@ -687,7 +687,8 @@ def _ratio_tables(
     board_games = " and ".join(f"{settings.games(n):,}" for n in BOARD_GAMES.values())
     table.ratio_notes = [
         f"{where}. CPU time, one core, the best of {settings.ratio_repeat} runs taking "
-        f"turns; {games} games per run from the same seeds on each side, random play "
+        f"turns; {games} games per run (the plain simulator and the public API from the "
+        "same seeds, `simulate()` from its own), random play "
         f"(options, row by row: {options}). Load average (1 min): "
         f"{load_start:.2f} at the start, {load_end:.2f} at the end.",
         "",
