@@ -176,7 +176,7 @@ def test_the_docs_page_has_both_pairs_of_markers() -> None:
 GAMES = 400
 #: How many standard errors the plain simulator's figures may lie from cardcrawl's. The
 #: seeds are fixed, so the test is deterministic; over 4,000 games the largest difference
-#: measured was under 2 standard errors (under 2 over these 400 too), while a rule played
+#: measured was under 2 standard errors (2.5 over these 400), while a rule played
 #: differently, such as jacks that are no creatures or Mind and Body cards worth one
 #: more, lies 9 or more away (see test_a_rule_played_differently_fails_the_comparison).
 TOLERANCE = 4.0
