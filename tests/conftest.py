@@ -1,4 +1,9 @@
-"""Shared test configuration: Hypothesis profiles.
+"""Shared test configuration: Hypothesis profiles, and the shared test helpers' folder.
+
+The tests mirror the package: ``core/``, ``kit/``, ``play/``, ``cli/``, one folder per
+game (``mapless/``, ``haydes/``), ``bots/``, ``simulate/``, ``adapters/``, ``variants/``
+(rule variants and the hooks they use) and ``docs/`` (pages, examples, docstrings).
+Shared strategies live in ``tests/strategies.py``, importable from every folder.
 
 ``ci`` is derandomized with bounded examples and no deadlines, so CI is never flaky;
 ``.ci/run`` selects it with ``HYPOTHESIS_PROFILE=ci``. ``dev`` (the default) explores
@@ -9,6 +14,8 @@ a little more on every run; ``deep`` is for long local hunts for counterexamples
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
@@ -33,3 +40,6 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# Test modules in the folders import the shared helpers (strategies.py) by name.
+sys.path.insert(0, str(Path(__file__).resolve().parent))

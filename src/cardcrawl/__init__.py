@@ -1,8 +1,28 @@
 """cardcrawl: exact, pure rules engines for grid-crawling card games.
 
-The public surface is re-exported here; game-specific names live in
-:mod:`cardcrawl.mapless` (and, as they arrive, other game packages). Nothing else
-is promised.
+The package, layer by layer (each layer uses only those above it, and nothing but the
+game packages names a game):
+
+- :mod:`cardcrawl.core`: what every game stands on: the :class:`Game` protocol, the
+  engine :class:`GameBase` that implements it over a game's hooks, options, the JSON
+  codec, the generator carried in every state, and the registry of games, variants and
+  plug-ins;
+- :mod:`cardcrawl.kit`: the card-and-grid kit a game author builds with: cards, decks,
+  grids and SVG primitives;
+- :mod:`cardcrawl.errors`: every error the library raises on purpose, rooted in
+  :class:`CardcrawlError`;
+- the games, one package each, holding everything the game knows (rules and their
+  hooks, actions, events, text and SVG pictures, encodings, simulation figures, the
+  settings of the adapters and the command line), declared where the game registers:
+  :mod:`cardcrawl.mapless` (The Mapless House) and :mod:`cardcrawl.haydes` (Escape from
+  Haydes);
+- generic tools written once against the protocol, for every game and variant:
+  :mod:`cardcrawl.play` (:class:`Match` with fair undo, :class:`Record`, HTML replays),
+  :mod:`cardcrawl.testing` (the conformance checker), :mod:`cardcrawl.bots`,
+  :mod:`cardcrawl.simulate`, :mod:`cardcrawl.encoding`, :mod:`cardcrawl.adapters`
+  (OpenSpiel, PettingZoo, Gymnasium) and :mod:`cardcrawl.cli` (the command line).
+
+The names most programs need are re-exported here. Nothing else is promised.
 
 Examples:
     >>> import cardcrawl
@@ -12,10 +32,29 @@ Examples:
     0
 """
 
-from cardcrawl._cards import RANK_NAMES, Card, Suit, parse_cards, standard_deck
-from cardcrawl._deck import Deck
-from cardcrawl._engine import FORMAT_VERSION, GameBase
-from cardcrawl._errors import (
+from cardcrawl._version import __version__
+from cardcrawl.core._engine import FORMAT_VERSION, GameBase
+from cardcrawl.core._options import OptionsBase
+from cardcrawl.core._protocol import CHANCE, TERMINAL, Game, GameState, Outcome
+from cardcrawl.core._random import (
+    rng_below,
+    rng_choice_weighted,
+    rng_derive,
+    rng_from_seed,
+    rng_next,
+)
+from cardcrawl.core._registry import (
+    ENTRY_POINT_GROUP,
+    GameSpec,
+    PluginError,
+    game_names,
+    get_spec,
+    load,
+    load_plugins,
+    register_game,
+    register_variant,
+)
+from cardcrawl.errors import (
     ActionError,
     CardcrawlError,
     IllegalActionError,
@@ -28,26 +67,13 @@ from cardcrawl._errors import (
     StackError,
     UnknownGameError,
 )
-from cardcrawl._grid import Cell, Grid, distance, neighbours, touching
-from cardcrawl._html import replay_html
-from cardcrawl._match import Match, MatchEntry, UndoError
-from cardcrawl._options import OptionsBase
-from cardcrawl._protocol import CHANCE, TERMINAL, Game, GameState, Outcome
-from cardcrawl._random import rng_below, rng_choice_weighted, rng_derive, rng_from_seed, rng_next
-from cardcrawl._record import Record
-from cardcrawl._registry import (
-    ENTRY_POINT_GROUP,
-    GameSpec,
-    PluginError,
-    game_names,
-    get_spec,
-    load,
-    load_plugins,
-    register_game,
-    register_variant,
-)
-from cardcrawl._svg import NoRendererError, Picture, find_renderer, register_svg, svg
-from cardcrawl._version import __version__
+from cardcrawl.kit._cards import RANK_NAMES, Card, Suit, parse_cards, standard_deck
+from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._grid import Cell, Grid, distance, neighbours, touching
+from cardcrawl.kit._svg import NoRendererError, Picture, find_renderer, register_svg, svg
+from cardcrawl.play._html import replay_html
+from cardcrawl.play._match import Match, MatchEntry, UndoError
+from cardcrawl.play._record import Record
 
 __all__ = [
     "CHANCE",

@@ -1,6 +1,6 @@
-"""``python -m cardcrawl``: the command line (see :mod:`cardcrawl._cli`)."""
+"""``python -m cardcrawl``: the command line (see :mod:`cardcrawl.cli`)."""
 
-from cardcrawl._cli import main
+from cardcrawl.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -21,9 +21,9 @@ from typing import Any
 
 import attrs
 
-from cardcrawl._errors import CardcrawlError, IllegalActionError
-from cardcrawl._protocol import CHANCE, TERMINAL
-from cardcrawl._random import rng_below, rng_derive
+from cardcrawl.core._protocol import CHANCE, TERMINAL
+from cardcrawl.core._random import rng_below, rng_derive
+from cardcrawl.errors import CardcrawlError, IllegalActionError
 
 __all__ = ["ConformanceError", "ConformanceReport", "check_game", "check_state"]
 
@@ -163,7 +163,7 @@ def _census(game: Any, state: Any) -> Counter[Any]:
 
 def _reference_step(game: Any) -> Any:
     """``GameBase.step``, when ``game`` is a GameBase that overrides ``step``; else None."""
-    from cardcrawl._engine import GameBase
+    from cardcrawl.core._engine import GameBase
 
     if isinstance(game, GameBase) and type(game).step is not GameBase.step:
         return GameBase.step

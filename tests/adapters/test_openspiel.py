@@ -130,7 +130,7 @@ def test_variant_limits_and_splits() -> None:
 
 def test_user_variants_load(monkeypatch: pytest.MonkeyPatch) -> None:
     # A private copy of the registry, so the variants below leave with the test.
-    registry = cardcrawl._registry
+    registry = cardcrawl.core._registry
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     cardcrawl.register_variant(
         "mapless-house-openspiel-test", base="mapless-house", options={"max_turns": 40},

@@ -14,8 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 import cardcrawl
-from cardcrawl._errors import OptionsError
 from cardcrawl.encoding import Encoding
+from cardcrawl.errors import OptionsError
 
 #: What an environment does with an illegal action: end the episode with a penalty,
 #: or raise :class:`~cardcrawl.IllegalActionError`.
@@ -41,7 +41,7 @@ def load_game(game: Any, options: dict[str, Any]) -> Any:
         >>> load_game(cardcrawl.load("mapless-house"), {"max_turns": 50})
         Traceback (most recent call last):
         ...
-        cardcrawl._errors.OptionsError: options (max_turns) go with a game name; ...
+        cardcrawl.errors.OptionsError: options (max_turns) go with a game name; ...
     """
     if isinstance(game, str):
         return cardcrawl.load(game, **options)
@@ -68,7 +68,7 @@ def check_settings(render_mode: Any, illegal_action: Any) -> None:
         >>> check_settings("human", "raise")
         Traceback (most recent call last):
         ...
-        cardcrawl._errors.OptionsError: render_mode is None or 'ansi', not 'human'
+        cardcrawl.errors.OptionsError: render_mode is None or 'ansi', not 'human'
     """
     if render_mode is not None and render_mode != "ansi":
         raise OptionsError(f"render_mode is None or 'ansi', not {render_mode!r}")

@@ -42,7 +42,6 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from cardcrawl._errors import IllegalActionError, OptionsError
 from cardcrawl.adapters._env import (
     IllegalActionMode,
     action_mask,
@@ -51,6 +50,7 @@ from cardcrawl.adapters._env import (
     observation_vector,
 )
 from cardcrawl.encoding import Encoding, EncodingError, encoding_for
+from cardcrawl.errors import IllegalActionError, OptionsError
 
 __all__ = ["ENV_IDS", "CardcrawlEnv"]
 

@@ -72,10 +72,10 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 import cardcrawl
-from cardcrawl._codec import encode
-from cardcrawl._errors import OptionsError
-from cardcrawl._protocol import CHANCE
+from cardcrawl.core._codec import encode
+from cardcrawl.core._protocol import CHANCE
 from cardcrawl.encoding import Encoding, encoding_for
+from cardcrawl.errors import OptionsError
 
 __all__ = [
     "DEFAULT_LIMITS",

@@ -39,7 +39,6 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from cardcrawl._errors import IllegalActionError
 from cardcrawl.adapters._env import (
     IllegalActionMode,
     action_mask,
@@ -48,6 +47,7 @@ from cardcrawl.adapters._env import (
     observation_vector,
 )
 from cardcrawl.encoding import Encoding, EncodingError, encoding_for
+from cardcrawl.errors import IllegalActionError
 
 __all__ = ["CardcrawlAECEnv", "env", "raw_env"]
 

@@ -13,8 +13,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
-from cardcrawl._errors import CardcrawlError
-from cardcrawl._registry import get_spec
+from cardcrawl.core._registry import get_spec
+from cardcrawl.errors import CardcrawlError
 
 __all__ = [
     "Bot",

@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from cardcrawl._cards import Card
-from cardcrawl._random import rng_from_seed
+from cardcrawl.core._random import rng_from_seed
 from cardcrawl.haydes import (
     Choose,
     EndTurn,
@@ -26,6 +25,7 @@ from cardcrawl.haydes import (
     TurnBegan,
     Tuybe,
 )
+from cardcrawl.kit._cards import Card
 
 __all__ = ["HaydesHeuristicBot", "haydes_state_from_observation"]
 

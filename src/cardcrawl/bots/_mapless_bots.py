@@ -6,15 +6,15 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardcrawl._cards import Card, Suit
-from cardcrawl._engine import replacer
-from cardcrawl._grid import Cell, Grid, distance
 from cardcrawl.bots._mapless_model import (
     EncounterOdds,
     HuntPlanner,
     closed_cells,
     state_from_observation,
 )
+from cardcrawl.core._engine import replacer
+from cardcrawl.kit._cards import Card, Suit
+from cardcrawl.kit._grid import Cell, Grid, distance
 from cardcrawl.mapless import (
     ENTRANCE_CELL,
     EXIT,

@@ -17,11 +17,11 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from cardcrawl._cards import Card
-from cardcrawl._deck import Deck
-from cardcrawl._engine import replacer
-from cardcrawl._grid import Cell, Grid, neighbours
-from cardcrawl._random import rng_from_seed
+from cardcrawl.core._engine import replacer
+from cardcrawl.core._random import rng_from_seed
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._grid import Cell, Grid, neighbours
 from cardcrawl.mapless import (
     CLUB_STALKER,
     ENTRANCE_CELL,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardcrawl._random import rng_below, rng_derive
+from cardcrawl.core._random import rng_below, rng_derive
 
 __all__ = ["RandomBot"]
 

@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
-from cardcrawl._protocol import CHANCE, TERMINAL
-from cardcrawl._random import rng_derive
 from cardcrawl.bots._base import Bot, BotFactory, UnknownBotError, game_family, make_bot
+from cardcrawl.core._protocol import CHANCE, TERMINAL
+from cardcrawl.core._random import rng_derive
 
 __all__ = ["SearchBot", "SearchModel", "register_search_model", "search_model"]
 

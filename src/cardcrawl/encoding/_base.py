@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from cardcrawl._errors import CardcrawlError
+from cardcrawl.errors import CardcrawlError
 
 __all__ = ["Encoding", "EncodingError", "Segment"]
 

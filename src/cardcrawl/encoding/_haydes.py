@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcrawl._cards import Card
 from cardcrawl.encoding._base import Encoding, EncodingError, _LayoutBuilder
 from cardcrawl.haydes._actions import (
     Choose,
@@ -27,6 +26,7 @@ from cardcrawl.haydes._actions import (
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._game import EscapeFromHaydes
 from cardcrawl.haydes._state import MIXED, Ending, HaydesObservation, Phase
+from cardcrawl.kit._cards import Card
 
 __all__ = ["HaydesEncoding"]
 

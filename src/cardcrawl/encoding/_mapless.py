@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcrawl._cards import Card
-from cardcrawl._grid import Cell
 from cardcrawl.encoding._base import Encoding, EncodingError, _LayoutBuilder
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell
 from cardcrawl.mapless._actions import Draw, Move, Place, PlaceExit
 from cardcrawl.mapless._game import MaplessHouse
 from cardcrawl.mapless._state import (

@@ -33,10 +33,10 @@ from typing import Any
 
 import attrs
 
-from cardcrawl._cards import Card
-from cardcrawl._errors import ActionError, ParseError, action_argument_error, short_repr
-from cardcrawl._grid import Cell
+from cardcrawl.errors import ActionError, ParseError, action_argument_error, short_repr
 from cardcrawl.haydes._creatures import Characteristic
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell
 
 __all__ = [
     "Action",
@@ -420,7 +420,7 @@ def parse_action(text: str) -> Action:
         >>> parse_action("first 4")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        cardcrawl._errors.ParseError: 'first 4' is not an action of Escape from Haydes: ...
+        cardcrawl.errors.ParseError: 'first 4' is not an action of Escape from Haydes: ...
 
     Raises:
         ParseError: ``text`` names no action.

@@ -27,8 +27,8 @@ from typing import Any
 
 import attrs
 
-from cardcrawl._cards import RANK_NAMES, Card
-from cardcrawl._errors import OptionsError
+from cardcrawl.errors import OptionsError
+from cardcrawl.kit._cards import RANK_NAMES, Card
 
 __all__ = [
     "CREATURE_TABLES",

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import attrs
 
-from cardcrawl._cards import Card
-from cardcrawl._grid import Cell
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._creatures import Characteristic
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell
 
 __all__ = [
     "AllTrapped",

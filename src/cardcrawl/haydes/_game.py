@@ -13,13 +13,10 @@ from typing import Any, ClassVar
 
 import attrs
 
-from cardcrawl._cards import Card, parse_cards, standard_deck
-from cardcrawl._deck import Deck
-from cardcrawl._engine import GameBase, replacer
-from cardcrawl._errors import ParseError, PlayerError, StackError
-from cardcrawl._grid import Cell, neighbours
-from cardcrawl._protocol import CHANCE, TERMINAL, Outcome
-from cardcrawl._random import rng_below, rng_from_seed
+from cardcrawl.core._engine import GameBase, replacer
+from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
+from cardcrawl.core._random import rng_below, rng_from_seed
+from cardcrawl.errors import ParseError, PlayerError, StackError
 from cardcrawl.haydes._actions import (
     Action,
     Choose,
@@ -82,6 +79,9 @@ from cardcrawl.haydes._state import (
     unstacked_beliefs,
 )
 from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances, take
+from cardcrawl.kit._cards import Card, parse_cards, standard_deck
+from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._grid import Cell, neighbours
 
 __all__ = ["RULES_VERSION", "EscapeFromHaydes"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cardcrawl._cards import Card
 from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Phase
+from cardcrawl.kit._cards import Card
 
 __all__ = ["render"]
 

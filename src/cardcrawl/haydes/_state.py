@@ -23,11 +23,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from cardcrawl._cards import Card
-from cardcrawl._deck import Deck
-from cardcrawl._errors import OptionsError
-from cardcrawl._grid import Cell
-from cardcrawl._options import OptionsBase, optional_positive_int
+from cardcrawl.core._options import OptionsBase, optional_positive_int
+from cardcrawl.errors import OptionsError
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._creatures import (
     CREATURE_TABLES,
@@ -36,6 +33,9 @@ from cardcrawl.haydes._creatures import (
     check_table,
 )
 from cardcrawl.haydes._events import HaydesEvent
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._grid import Cell
 
 __all__ = [
     "ALLOWED_SPLITS",
@@ -173,7 +173,7 @@ class HaydesOptions(OptionsBase):
         >>> HaydesOptions(splits=[(10, 6)])  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        cardcrawl._errors.OptionsError: a player's split is (Charisma, Endurance), one of ...
+        cardcrawl.errors.OptionsError: a player's split is (Charisma, Endurance), one of ...
     """
 
     players: int = attrs.field(default=1, validator=_check_players)
@@ -455,7 +455,7 @@ MIXED = -2
 
 
 # Not slotted: the engine's replacer copies a state's __dict__ in C, which makes the
-# intermediate states of one step cheap (see cardcrawl._engine.replacer).
+# intermediate states of one step cheap (see cardcrawl.core._engine.replacer).
 @attrs.frozen(slots=False)
 class HaydesState:
     """A position of Escape from Haydes. Immutable; build it with the game's methods.

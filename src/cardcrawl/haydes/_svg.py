@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcrawl._cards import Card
-from cardcrawl._grid import Cell
-from cardcrawl._svg import (
+from cardcrawl.haydes._game import EscapeFromHaydes
+from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Mix, Phase
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell
+from cardcrawl.kit._svg import (
     back_svg,
     card_svg,
     document,
@@ -22,8 +24,6 @@ from cardcrawl._svg import (
     register_svg,
     slot_svg,
 )
-from cardcrawl.haydes._game import EscapeFromHaydes
-from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Mix, Phase
 
 __all__ = ["render_svg"]
 

@@ -22,10 +22,10 @@ import operator
 from fractions import Fraction
 from math import gcd, lcm
 
-from cardcrawl._cards import Card
-from cardcrawl._deck import Deck
-from cardcrawl._grid import Cell
 from cardcrawl.haydes._state import FACE_UP, MIXED, Belief, HaydesState, Mix
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._grid import Cell
 
 __all__ = ["Dealer", "apply_reveal", "reveal_chances", "reveal_fast_deck"]
 

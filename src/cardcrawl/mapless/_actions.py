@@ -18,9 +18,9 @@ from typing import Any
 
 import attrs
 
-from cardcrawl._cards import Card
-from cardcrawl._errors import ParseError, action_argument_error, short_repr
-from cardcrawl._grid import Cell
+from cardcrawl.errors import ParseError, action_argument_error, short_repr
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell
 
 __all__ = ["Action", "Draw", "Move", "Place", "PlaceExit", "parse_action"]
 
@@ -156,7 +156,7 @@ def parse_action(text: str) -> Action:
         >>> parse_action("place +1,0")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        cardcrawl._errors.ParseError: 'place +1,0' is not an action of The Mapless House: ...
+        cardcrawl.errors.ParseError: 'place +1,0' is not an action of The Mapless House: ...
     """
     if not isinstance(text, str):
         raise ParseError(f"an action is text such as 'move 0,1', not {short_repr(text)}")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import attrs
 
-from cardcrawl._cards import Card
-from cardcrawl._grid import Cell
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell
 
 __all__ = [
     "CardDrawn",

@@ -13,13 +13,13 @@ from typing import Any, ClassVar, TypeVar
 
 import attrs
 
-from cardcrawl._cards import Card, Suit, parse_cards
-from cardcrawl._deck import Deck
-from cardcrawl._engine import GameBase, replacer
-from cardcrawl._errors import ParseError, PlayerError, StackError
-from cardcrawl._grid import Cell, Grid, neighbours
-from cardcrawl._protocol import CHANCE, TERMINAL, Outcome
-from cardcrawl._random import rng_from_seed
+from cardcrawl.core._engine import GameBase, replacer
+from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
+from cardcrawl.core._random import rng_from_seed
+from cardcrawl.errors import ParseError, PlayerError, StackError
+from cardcrawl.kit._cards import Card, Suit, parse_cards
+from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._grid import Cell, Grid, neighbours
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
 from cardcrawl.mapless._events import (
     CardDrawn,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from cardcrawl._cards import Card
-from cardcrawl._grid import Cell
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell
 from cardcrawl.mapless._state import ENTRANCE, EXIT, MaplessState
 
 __all__ = ["render"]

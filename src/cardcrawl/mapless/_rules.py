@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardcrawl._cards import Card
-from cardcrawl._grid import Cell, Grid, neighbours
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell, Grid, neighbours
 from cardcrawl.mapless._state import ENTRANCE_CELL
 
 __all__ = [

@@ -13,11 +13,11 @@ from typing import Any
 
 import attrs
 
-from cardcrawl._cards import Card, Suit
-from cardcrawl._deck import Deck
-from cardcrawl._errors import OptionsError
-from cardcrawl._grid import Cell, Grid
-from cardcrawl._options import OptionsBase, optional_positive_int
+from cardcrawl.core._options import OptionsBase, optional_positive_int
+from cardcrawl.errors import OptionsError
+from cardcrawl.kit._cards import Card, Suit
+from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._grid import Cell, Grid
 from cardcrawl.mapless._dread import STANDARD_DREAD_LINES
 from cardcrawl.mapless._events import MaplessEvent
 
@@ -163,7 +163,7 @@ class MaplessOptions(OptionsBase):
         >>> MaplessOptions(max_turns=0)
         Traceback (most recent call last):
         ...
-        cardcrawl._errors.OptionsError: max_turns is None (no limit) or an integer >= 1, not 0
+        cardcrawl.errors.OptionsError: max_turns is None (no limit) or an integer >= 1, not 0
     """
 
     max_turns: int | None = attrs.field(default=None, validator=optional_positive_int)
@@ -183,7 +183,7 @@ class MaplessOptions(OptionsBase):
 
 
 # Not slotted: the engine's replacer copies a state's __dict__ in C, which makes the
-# several intermediate states of one step cheap (see cardcrawl._engine.replacer).
+# several intermediate states of one step cheap (see cardcrawl.core._engine.replacer).
 @attrs.frozen(slots=False)
 class MaplessState:
     """A position of The Mapless House. Immutable; build it with the game's methods.

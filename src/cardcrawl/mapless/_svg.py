@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardcrawl._cards import Card
-from cardcrawl._grid import Cell
-from cardcrawl._svg import (
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell
+from cardcrawl.kit._svg import (
     back_svg,
     card_svg,
     document,

@@ -21,12 +21,12 @@ from typing import Any, Protocol
 
 import attrs
 
-from cardcrawl._engine import GameBase
-from cardcrawl._errors import OptionsError
-from cardcrawl._grid import distance
-from cardcrawl._protocol import TERMINAL
-from cardcrawl._random import rng_derive, rng_from_seed
 from cardcrawl.bots._base import BotFactory, game_family, get_bot_spec, make_bot
+from cardcrawl.core._engine import GameBase
+from cardcrawl.core._protocol import TERMINAL
+from cardcrawl.core._random import rng_derive, rng_from_seed
+from cardcrawl.errors import OptionsError
+from cardcrawl.kit._grid import distance
 from cardcrawl.simulate._results import Figure, GameResult, SimulationResult
 
 __all__ = ["FigureTracker", "Progress", "play_game", "register_figures", "simulate"]

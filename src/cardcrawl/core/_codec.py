@@ -1,0 +1,236 @@
+"""One type-directed codec between cardcrawl's frozen values and JSON-compatible data.
+
+Encoding walks attrs classes field by field; decoding is driven by the field types, so
+every game's states, actions, events and options serialize with no per-game code. Any
+mismatch raises :class:`~cardcrawl.SerializationError` naming the path of the bad value
+(``state.table[3]``) and what was expected there, never a ``KeyError`` or ``TypeError``.
+
+Supported field types: ``int``, ``bool``, ``str``, ``float``, :class:`~cardcrawl.Card`,
+cells (``tuple[int, int]``), ``tuple[X, ...]``, fixed tuples, ``X | None``, unions of
+attrs classes, enums, :class:`~cardcrawl.Grid`, :class:`~cardcrawl.Deck`, nested attrs
+classes, and ``Mapping[str, X]``.
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import attrs
+
+from cardcrawl.errors import ParseError, SerializationError
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._grid import Grid
+
+__all__ = ["decode", "encode"]
+
+T = TypeVar("T")
+
+
+def encode(value: Any) -> Any:
+    """``value`` as JSON-compatible data (dicts, lists, strings, numbers, booleans, None).
+
+    Examples:
+        >>> from cardcrawl import Card
+        >>> from cardcrawl.core._codec import encode
+        >>> encode((Card.parse("QS"), (1, -2), None))
+        ['QS', [1, -2], None]
+    """
+    if value is None or isinstance(value, (bool, int, str, float)):
+        return value
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, (tuple, list)):
+        return [encode(v) for v in value]
+    if isinstance(value, frozenset):
+        return [encode(v) for v in sorted(value)]
+    if isinstance(value, Grid):
+        return [[x, y, card.code] for (x, y), card in sorted(value.items())]
+    if isinstance(value, Deck):
+        return {"stacked": [c.code for c in value.stacked], "rest": [c.code for c in value.rest]}
+    if attrs.has(type(value)):
+        data: dict[str, Any] = {"type": type(value).__name__}
+        for field in _fields(type(value)):
+            data[field.name] = encode(getattr(value, field.name))
+        return data
+    if isinstance(value, Mapping):
+        return {str(k): encode(v) for k, v in value.items()}
+    raise TypeError(f"cannot encode {type(value).__name__}")  # a bug, not bad input
+
+
+def decode(tp: Any, data: Any, path: str = "data") -> Any:
+    """The value of type ``tp`` saved by :func:`encode`, validated all the way down.
+
+    Raises:
+        SerializationError: ``data`` does not fit ``tp``; the message names the path.
+    """
+    try:
+        return _decode(tp, data, path)
+    except SerializationError:
+        raise
+    except (ParseError, ValueError, TypeError) as exc:
+        raise SerializationError(f"{path}: {exc}") from exc
+
+
+def _fail(path: str, expected: str, data: Any) -> SerializationError:
+    shown = repr(data)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return SerializationError(f"{path}: expected {expected}, found {shown}")
+
+
+_FIELDS: dict[type, tuple[attrs.Attribute[Any], ...]] = {}
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _fields(cls: type) -> tuple[attrs.Attribute[Any], ...]:
+    """The saved fields of an attrs class: those set by ``__init__``, private ones left out."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f for f in attrs.fields(cls) if f.init and not f.name.startswith("_"))
+    return _FIELDS[cls]
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def _decode_int(data: Any, path: str) -> int:
+    if not isinstance(data, int) or isinstance(data, bool):
+        raise _fail(path, "an integer", data)
+    return data
+
+
+def _decode(tp: Any, data: Any, path: str) -> Any:
+    origin = typing.get_origin(tp)
+    if tp is Any:
+        return data
+    if tp is int:
+        return _decode_int(data, path)
+    if tp is bool:
+        if not isinstance(data, bool):
+            raise _fail(path, "true or false", data)
+        return data
+    if tp is str:
+        if not isinstance(data, str):
+            raise _fail(path, "a string", data)
+        return data
+    if tp is float:
+        if not isinstance(data, (int, float)) or isinstance(data, bool):
+            raise _fail(path, "a number", data)
+        return float(data)
+    if tp is type(None):
+        if data is not None:
+            raise _fail(path, "null", data)
+        return None
+    if tp is Card:
+        if not isinstance(data, str):
+            raise _fail(path, "a card code such as 'QS'", data)
+        try:
+            return Card.parse(data)
+        except ParseError as exc:
+            raise SerializationError(f"{path}: {exc}") from None
+    if tp is Grid:
+        if not isinstance(data, list):
+            raise _fail(path, "a list of [x, y, card]", data)
+        cells: dict[tuple[int, int], Card] = {}
+        for i, item in enumerate(data):
+            if not isinstance(item, list) or len(item) != 3:
+                raise _fail(f"{path}[{i}]", "[x, y, card]", item)
+            x = _decode_int(item[0], f"{path}[{i}][0]")
+            y = _decode_int(item[1], f"{path}[{i}][1]")
+            if (x, y) in cells:
+                raise SerializationError(f"{path}[{i}]: cell {(x, y)} appears twice")
+            cells[(x, y)] = _decode(Card, item[2], f"{path}[{i}][2]")
+        return Grid(cells)
+    if tp is Deck:
+        if not isinstance(data, dict) or set(data) != {"stacked", "rest"}:
+            raise _fail(path, "an object with keys 'stacked' and 'rest'", data)
+        stacked = _decode(tuple[Card, ...], data["stacked"], f"{path}.stacked")
+        rest = _decode(tuple[Card, ...], data["rest"], f"{path}.rest")
+        return Deck(stacked, rest)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        try:
+            return tp(data)
+        except ValueError:
+            allowed = ", ".join(repr(m.value) for m in tp)
+            raise _fail(path, f"one of {allowed}", data) from None
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if not isinstance(data, list):
+            raise _fail(path, "a list", data)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v, f"{path}[{i}]") for i, v in enumerate(data))
+        if len(data) != len(args):
+            raise _fail(path, f"a list of {len(args)} items", data)
+        return tuple(
+            _decode(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data, strict=True))
+        )
+    if origin is frozenset:
+        (item_type,) = typing.get_args(tp)
+        if not isinstance(data, list):
+            raise _fail(path, "a list", data)
+        items = [_decode(item_type, v, f"{path}[{i}]") for i, v in enumerate(data)]
+        if len(set(items)) != len(items):
+            raise SerializationError(f"{path}: an item appears twice")
+        return frozenset(items)
+    if origin in (typing.Union, types.UnionType):
+        return _decode_union(typing.get_args(tp), data, path)
+    if origin is Mapping or origin is dict:
+        key_type, value_type = typing.get_args(tp)
+        if not isinstance(data, dict) or key_type is not str:
+            raise _fail(path, "an object", data)
+        return {
+            _decode(str, k, path): _decode(value_type, v, f"{path}.{k}") for k, v in data.items()
+        }
+    if isinstance(tp, type) and attrs.has(tp):
+        return _decode_attrs(tp, data, path)
+    raise TypeError(f"cannot decode {tp!r}")  # a bug, not bad input
+
+
+def _decode_union(args: tuple[Any, ...], data: Any, path: str) -> Any:
+    if data is None and type(None) in args:
+        return None
+    rest = [a for a in args if a is not type(None)]
+    if len(rest) == 1:
+        return _decode(rest[0], data, path)
+    if all(isinstance(a, type) and attrs.has(a) for a in rest):
+        names = {a.__name__: a for a in rest}
+        if not isinstance(data, dict) or data.get("type") not in names:
+            raise _fail(path, f"an object whose 'type' is one of {', '.join(sorted(names))}", data)
+        return _decode_attrs(names[data["type"]], data, path)
+    errors = []
+    for a in rest:
+        try:
+            return _decode(a, data, path)
+        except SerializationError as exc:
+            errors.append(str(exc))
+    raise SerializationError(f"{path}: fits none of the allowed types ({'; '.join(errors)})")
+
+
+def _decode_attrs(cls: type[T], data: Any, path: str) -> T:
+    if not isinstance(data, dict):
+        raise _fail(path, f"an object ({cls.__name__})", data)
+    if data.get("type", cls.__name__) != cls.__name__:
+        raise _fail(f"{path}.type", repr(cls.__name__), data.get("type"))
+    fields = _fields(cls)
+    names = {f.name for f in fields}
+    unknown = sorted(set(data) - names - {"type"})
+    if unknown:
+        raise SerializationError(f"{path}: unknown keys {unknown}; allowed: {sorted(names)}")
+    missing = sorted(names - set(data))
+    if missing:
+        raise SerializationError(f"{path}: missing keys {missing}")
+    hints = _hints(cls)
+    kwargs = {f.name: _decode(hints[f.name], data[f.name], f"{path}.{f.name}") for f in fields}
+    try:
+        return cls(**kwargs)
+    except (ValueError, TypeError) as exc:
+        raise SerializationError(f"{path}: {exc}") from exc

@@ -1,0 +1,770 @@
+"""The shared machinery behind every game: stepping, legality, chance and saving.
+
+A game subclasses :class:`GameBase` and supplies a handful of small hooks (who is to move,
+the legal decisions, the chance distribution, how to apply one action). Everything else,
+the whole public :class:`~cardcrawl.Game` protocol, is written here once.
+"""
+
+from __future__ import annotations
+
+import abc
+import operator
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, TypeVar
+
+import attrs
+
+from cardcrawl.core._codec import decode, encode
+from cardcrawl.core._protocol import CHANCE, TERMINAL, GameState, Outcome
+from cardcrawl.core._random import rng_choice_weighted
+from cardcrawl.errors import (
+    IllegalActionError,
+    InvalidStateError,
+    ParseError,
+    SerializationError,
+    StackError,
+)
+from cardcrawl.kit._cards import Card
+
+__all__ = ["FORMAT_VERSION", "GameBase", "memo", "replacer"]
+
+#: The version of the saved-data layout written by :meth:`GameBase.state_to_data`.
+FORMAT_VERSION = 1
+
+S = TypeVar("S", bound=GameState)
+A = TypeVar("A")
+O = TypeVar("O")  # noqa: E741
+T = TypeVar("T")
+
+
+def replacer(cls: type[T]) -> Callable[..., T]:
+    """A fast ``attrs.evolve`` for one frozen class: ``replace(obj, field=value, ...)``.
+
+    ``step`` builds a few intermediate states per action, so this is on the hot path.
+    For a frozen class without slots (the game states), the new instance's ``__dict__``
+    is a C-level copy of the old one's, updated with the changes: an order of magnitude
+    faster than ``attrs.evolve``. A private ``_memo`` cache is started afresh. For a
+    slotted class, every field is read with one ``attrgetter`` and the class's own
+    ``__init__`` runs.
+
+    Args:
+        cls: a frozen attrs class.
+
+    Returns:
+        A function of an instance and keyword changes that returns the changed copy.
+
+    Examples:
+        >>> import attrs
+        >>> from cardcrawl.core._engine import replacer
+        >>> @attrs.frozen
+        ... class Point:
+        ...     x: int
+        ...     y: int
+        >>> replacer(Point)(Point(1, 2), y=5)
+        Point(x=1, y=5)
+    """
+    names = tuple(a.name for a in attrs.fields(cls) if a.init)  # type: ignore[arg-type]
+    if "__dict__" in dir(cls) and "__slots__" not in vars(cls):
+        known = frozenset(names)
+        has_memo = "_memo" in attrs.fields_dict(cls)  # type: ignore[arg-type]
+        new = object.__new__
+        set_dict = object.__setattr__
+
+        def replace_dict(obj: T, **changes: Any) -> T:
+            assert known.issuperset(changes), f"unknown fields {set(changes) - known}"
+            # A C-level copy of the old instance's dict (sharing its key table) is
+            # cheaper than inserting every field into the new instance's empty dict.
+            fields = obj.__dict__.copy()
+            fields.update(changes)
+            if has_memo:
+                fields["_memo"] = {}
+            result = new(cls)
+            set_dict(result, "__dict__", fields)
+            return result
+
+        return replace_dict
+    getter = operator.attrgetter(*names)
+    index = {name: i for i, name in enumerate(names)}
+
+    def replace(obj: T, **changes: Any) -> T:
+        values = list(getter(obj))
+        for name, value in changes.items():
+            values[index[name]] = value
+        return cls(*values)
+
+    return replace
+
+
+def memo(state: Any, key: str, compute: Any) -> Any:
+    """Compute a derived value of an immutable state once, then reuse it.
+
+    States keep a private ``_memo`` dict (excluded from equality, hashing and saving):
+    the state itself never changes, only this cache of what can be derived from it.
+
+    Args:
+        state: an object with a ``_memo`` dict.
+        key: the name of the derived value.
+        compute: a function of no arguments computing it, called only on a miss.
+
+    Returns:
+        The cached value, or the newly computed one.
+
+    Examples:
+        >>> import attrs
+        >>> from cardcrawl.core._engine import memo
+        >>> @attrs.frozen(slots=False)
+        ... class Box:
+        ...     value: int
+        ...     _memo: dict = attrs.field(factory=dict, init=False, eq=False, repr=False)
+        >>> box, calls = Box(3), []
+        >>> def square():
+        ...     calls.append(1)
+        ...     return box.value**2
+        >>> memo(box, "square", square), memo(box, "square", square), len(calls)
+        (9, 9, 1)
+    """
+    cache: dict[str, Any] = state._memo
+    try:
+        return cache[key]
+    except KeyError:
+        value = cache[key] = compute()
+        return value
+
+
+class GameBase(abc.ABC, Generic[S, A, O]):
+    """The :class:`~cardcrawl.Game` protocol, implemented once on top of a few hooks.
+
+    A game subclasses this, sets the class attributes ``game_name`` (its registry
+    name), ``rules_version``, ``options_type`` (an :class:`~cardcrawl.OptionsBase`
+    subclass), ``state_type`` (a frozen attrs class with the fields ``rng``,
+    ``explicit_chance`` and ``events`` and a private ``_memo`` dict) and
+    ``action_type`` (a class, or a tuple of classes), and implements the abstract
+    methods. Everything else the protocol promises is written here once. Hooks may
+    assume that the state is consistent and, for ``_apply``, that the action is legal.
+
+    The private hooks, and the public methods built on them:
+
+    - ``_new_state(rng, explicit_chance, stack)``: the setup, behind ``initial_state``;
+    - ``_to_move(state)``: a player, ``CHANCE`` or ``TERMINAL``, behind
+      ``current_player`` and ``is_terminal``;
+    - ``_decisions(state)``: the legal decisions, sorted, behind ``legal_actions``,
+      ``check`` and ``is_legal``;
+    - ``_chances(state)``: each chance outcome with an integer weight, behind
+      ``chance_outcomes`` and the draws of sampled play (``_sample`` may be overridden
+      to draw faster, never differently);
+    - ``_apply(state, action, events)``: one decision or chance outcome, behind ``step``;
+    - ``_describe(state)``: what the state waits for, behind ``describe`` and the
+      messages of :class:`~cardcrawl.IllegalActionError`;
+    - ``state_problems(state)`` (public, optional): the rules' invariants a state
+      breaks, behind ``validate`` and ``state_from_data``.
+
+    ``num_players``, ``outcome``, ``observe``, ``determinize``, ``card_census``,
+    ``render`` and ``parse_action`` are public and abstract: each game writes its own.
+    The documentation's page *Adding a new game* builds a complete toy game this way.
+
+    Args:
+        options: the game's options: an instance of ``options_type``, a mapping of
+            option names to values (read with ``options_type.from_data``), or ``None``
+            for the defaults, the standard rules.
+        name: the registry name the game was loaded under (a variant's own name);
+            ``None`` means ``game_name``. :func:`~cardcrawl.load` fills it in.
+
+    Raises:
+        OptionsError: ``options`` names an unknown option or a value out of range.
+
+    Examples:
+        The Mapless House is a ``GameBase``; :func:`~cardcrawl.load` builds it from
+        options given by name, just as calling the class with a mapping does:
+
+        >>> import cardcrawl
+        >>> from cardcrawl import GameBase
+        >>> game = cardcrawl.load("mapless-house", max_turns=50)
+        >>> isinstance(game, GameBase), game.name, game.num_players
+        (True, 'mapless-house', 1)
+        >>> type(game)({"max_turns": 50}) == game
+        True
+        >>> type(game)({"max_turns": 0})
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.OptionsError: max_turns is None (no limit) or an integer >= 1, not 0
+
+        With a stacked Narrative deck, the setup's first draw is K♠, and the game waits
+        for the player to place it (``_describe``, ``_decisions``):
+
+        >>> state = game.initial_state(seed=1, stack={"narrative": ["KS", "5C"]})
+        >>> game.describe(state)
+        'the player to choose where KS goes (place X,Y)'
+        >>> [str(a) for a in game.legal_actions(state)]
+        ['place -1,0', 'place 0,-1', 'place 0,1', 'place 1,0']
+
+        ``step`` checks the action, applies it (``_apply``) and, in sampled play,
+        resolves the chance draw that follows with the state's generator; the events
+        of the whole step are left on the new state:
+
+        >>> state = game.step(state, game.parse_action("place -1,0"))
+        >>> [type(event).__name__ for event in state.events]
+        ['CardPlaced', 'CardDrawn']
+        >>> print(state.events[-1])
+        You draw 5♣ from the Narrative deck.
+        >>> game.is_legal(state, game.parse_action("place 1,0"))
+        False
+    """
+
+    game_name: ClassVar[str]
+    rules_version: ClassVar[str]
+    options_type: ClassVar[type[Any]]
+    state_type: ClassVar[type[Any]]
+    action_type: ClassVar[Any]
+    #: True for a game whose states are frozen attrs classes without slots and whose
+    #: ``_apply`` and ``_new_state`` always return newly built states (never one they
+    #: were given or kept): the engine may then finish a step's last state in place.
+    _fresh_states: ClassVar[bool] = False
+
+    def __init__(self, options: Any = None, *, name: str | None = None) -> None:
+        if options is None:
+            options = self.options_type()
+        elif not isinstance(options, self.options_type):
+            options = self.options_type.from_data(options)
+        self._options = options
+        #: The registry name this game was loaded under (a variant's own name, if any).
+        self.name: str = name if name is not None else self.game_name
+        self._replace_state: Callable[..., S] = replacer(self.state_type)
+
+    @property
+    def options(self) -> Any:
+        """The frozen, validated options this game was loaded with."""
+        return self._options
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._options!r}, name={self.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, GameBase)
+        return (other.name, other._options) == (self.name, self._options)
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.name, self._options))
+
+    # ----------------------------------------------------------------- hooks
+    @property
+    @abc.abstractmethod
+    def num_players(self) -> int:
+        """How many players take decisions."""
+
+    @abc.abstractmethod
+    def _new_state(self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]) -> S:
+        """The state at setup, possibly at a chance event (``_settle`` runs next)."""
+
+    @abc.abstractmethod
+    def _to_move(self, state: S) -> int:
+        """A player number, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abc.abstractmethod
+    def _decisions(self, state: S) -> tuple[A, ...]:
+        """The legal decisions at a decision point, sorted."""
+
+    @abc.abstractmethod
+    def _chances(self, state: S) -> tuple[tuple[A, int], ...]:
+        """At a chance event, each outcome with an integer weight."""
+
+    def _sample(self, state: S, rng: int) -> tuple[A, int]:
+        """Pick a chance outcome with the generator; override only to do it faster,
+        never differently."""
+        chances = self._chances(state)
+        rng, i = rng_choice_weighted(rng, [w for _, w in chances])
+        return chances[i][0], rng
+
+    @abc.abstractmethod
+    def _apply(self, state: S, action: A, events: list[Any]) -> S:
+        """Apply a legal decision or chance outcome, appending what happened to ``events``."""
+
+    @abc.abstractmethod
+    def _describe(self, state: S) -> str:
+        """The decision or chance event the state waits for, in words."""
+
+    @abc.abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    @abc.abstractmethod
+    def observe(self, state: S, player: int) -> O:
+        """What ``player`` may know of ``state``."""
+
+    @abc.abstractmethod
+    def determinize(self, state: S, player: int, seed: int) -> S:
+        """A state ``player`` cannot tell from ``state``, hidden information redrawn."""
+
+    @abc.abstractmethod
+    def card_census(self, state: S) -> Mapping[str, tuple[Card, ...]]:
+        """Every card of the game by where it is."""
+
+    @abc.abstractmethod
+    def render(self, state: S) -> str:
+        """A readable text picture of the state."""
+
+    @abc.abstractmethod
+    def parse_action(self, text: str) -> A:
+        """The action named by ``text``."""
+
+    def state_problems(self, state: S) -> list[str]:
+        """Every invariant of the rules that ``state`` breaks, in words; empty if none.
+
+        A game lists here everything its rules rely on (cards conserved, pieces where
+        the rules can put them, phases and pending choices that agree); a variant that
+        changes a rule extends it by calling ``super()``. The state's fields have
+        already been checked against their types. :meth:`validate` and
+        :meth:`state_from_data` report the problems.
+
+        Args:
+            state: a state of this game, its fields of the right types.
+
+        Returns:
+            One phrase per problem found.
+
+        Examples:
+            >>> import attrs, cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1)
+            >>> game.state_problems(state)
+            []
+            >>> game.state_problems(attrs.evolve(state, turn=-1))
+            ['turn must be 0 before the hunt and never negative']
+        """
+        return []
+
+    def validate(self, state: Any) -> None:
+        """Raise :class:`~cardcrawl.InvalidStateError` unless ``state`` is a sound state
+        of this game.
+
+        A state built or edited by hand (say with ``attrs.evolve``) goes through the
+        same checks as a loaded one: each field's type, then every invariant of the
+        rules (:meth:`state_problems`). States made by :meth:`initial_state` and
+        :meth:`step` always pass.
+
+        Args:
+            state: anything; a state of this game passes.
+
+        Raises:
+            InvalidStateError: naming what is wrong.
+
+        Examples:
+            >>> import attrs, cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1)
+            >>> game.validate(state)
+            >>> game.validate(attrs.evolve(state, turn="3"))  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.InvalidStateError: state is malformed: state.turn: ...
+            >>> game.validate("a state")
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.InvalidStateError: a state of mapless-house is a MaplessState, not str
+        """
+        if type(state) is not self.state_type:
+            raise InvalidStateError(
+                f"a state of {self.name} is a {self.state_type.__name__}, "
+                f"not {type(state).__name__}"
+            )
+        try:
+            # The codec checks every field against its declared type on the way back.
+            decode(self.state_type, encode(state), "state")
+        except SerializationError as exc:
+            raise InvalidStateError(f"state is malformed: {exc}") from None
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            raise InvalidStateError(f"state is malformed: {exc!r}") from None
+        self._check_invariants(state, "state")
+
+    def _check_invariants(self, state: S, what: str) -> None:
+        problems = self.state_problems(state)
+        if problems:
+            raise InvalidStateError(f"{what} is inconsistent: " + "; ".join(problems))
+
+    # ------------------------------------------------------------ protocol
+    def initial_state(
+        self,
+        seed: int,
+        *,
+        explicit_chance: bool = False,
+        stack: Mapping[str, Sequence[Any]] | None = None,
+    ) -> S:
+        """The state before the first decision (see :class:`cardcrawl.Game`).
+
+        Args:
+            seed: the seed of the state's generator, an integer from 0 to 2**64 - 1.
+            explicit_chance: stop at every chance event with more than one outcome and
+                wait for the caller to choose it, instead of drawing with the generator.
+            stack: the first outcomes of named chance sources (a game's
+                ``stack_sources``, such as a deck's top cards), in order.
+
+        Returns:
+            In sampled play, the first state that waits for a decision (or is over); in
+            explicit-chance play, possibly a state at a chance event.
+
+        Raises:
+            OptionsError: the seed is out of range.
+            StackError: ``stack`` names an unknown source or cards not available.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.initial_state(seed=1, stack={"narrative": ["KS"]}).drawn
+            Card.parse('KS')
+            >>> game.initial_state(seed=1, stack={"deck": ["KS"]})  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.StackError: The Mapless House has no chance source ['deck']; ...
+        """
+        from cardcrawl.core._random import rng_from_seed
+
+        if stack is not None and not isinstance(stack, Mapping):
+            raise StackError(
+                f"a stack maps chance source names to sequences of outcomes, not {stack!r}"
+            )
+        state = self._new_state(rng_from_seed(seed), bool(explicit_chance), stack or {})
+        return self._settle(state, [], state.rng)
+
+    def current_player(self, state: S) -> int:
+        """The player to decide, or :data:`CHANCE`, or :data:`TERMINAL`.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            A player number from 0, or ``CHANCE`` (-1) or ``TERMINAL`` (-4).
+        """
+        return self._to_move(state)
+
+    def legal_actions(self, state: S) -> tuple[A, ...]:
+        """The legal decisions in canonical order; empty at chance events and at the end.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            The legal actions, sorted. The tuple is kept with the state, so asking again
+            costs nothing.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+            >>> [game.format_action(action) for action in game.legal_actions(state)]
+            ['place -1,0', 'place 0,-1', 'place 0,1', 'place 1,0']
+        """
+        # Inlined memo: this is the hottest call of random play.
+        cache = state._memo  # type: ignore[attr-defined]
+        legal: tuple[A, ...] | None = cache.get("legal")
+        if legal is None:
+            if self._to_move(state) < 0:
+                return ()
+            legal = cache["legal"] = self._decisions(state)
+        return legal
+
+    def chance_outcomes(self, state: S) -> tuple[tuple[A, Fraction], ...]:
+        """At a chance event, every outcome with its exact probability; else empty.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            Each possible outcome with its probability as a ``Fraction``, in the game's
+            order; the probabilities sum to exactly 1.
+
+        Examples:
+            In explicit-chance play the setup stops at the first Narrative draw: one of
+            the 24 cards other than the ♥A, which cannot open the Exit this early (M-10):
+
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, explicit_chance=True)
+            >>> outcomes = game.chance_outcomes(state)
+            >>> len(outcomes), outcomes[0]
+            (24, (Draw(card=Card.parse('2S')), Fraction(1, 24)))
+            >>> sum(p for _, p in outcomes)
+            Fraction(1, 1)
+        """
+        if self._to_move(state) != CHANCE:
+            return ()
+        chances = self._chances(state)
+        total = sum(w for _, w in chances)
+        return tuple((a, Fraction(w, total)) for a, w in chances)
+
+    def check(self, state: S, action: A) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``.
+
+        At a chance event, the legal actions are the possible outcomes.
+
+        Args:
+            state: a state of this game.
+            action: a decision, or a chance outcome.
+
+        Raises:
+            IllegalActionError: with the action, the decision asked and the alternatives.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+            >>> game.check(state, game.parse_action("place 1,0"))
+            >>> game.check(state, game.parse_action("place 2,0"))  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.IllegalActionError: illegal action place 2,0: ...
+        """
+        to_move = self._to_move(state)
+        if to_move == TERMINAL:
+            raise IllegalActionError(state, action, "nothing", (), "the game is over")
+        if to_move == CHANCE:
+            outcomes = tuple(a for a, _ in self._chances(state))
+            if action not in outcomes:
+                raise IllegalActionError(
+                    state,
+                    action,
+                    self._describe(state),
+                    outcomes,
+                    "it is not a possible outcome of this chance event",
+                )
+            return
+        legal = self.legal_actions(state)
+        if action not in legal:
+            reason = "it is not one of the legal actions"
+            if not isinstance(action, self.action_type):
+                reason = f"{type(action).__name__} is not an action of {self.name}"
+            raise IllegalActionError(state, action, self._describe(state), legal, reason)
+
+    def is_legal(self, state: S, action: A) -> bool:
+        """True when :meth:`check` would pass.
+
+        Args:
+            state: a state of this game.
+            action: a decision, or a chance outcome.
+
+        Returns:
+            Whether ``action`` may be taken in ``state``.
+        """
+        try:
+            self.check(state, action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def step(self, state: S, action: A) -> S:
+        """The state after ``action``; ``state`` itself never changes.
+
+        In sampled play the chance events that follow are resolved by the state's
+        generator before returning; in explicit-chance play the new state may be at a
+        chance event.
+
+        Args:
+            state: a state of this game.
+            action: a legal decision, or at a chance event one of its outcomes.
+
+        Returns:
+            The new state, with the events of the step in ``events``.
+
+        Raises:
+            IllegalActionError: ``action`` is not legal here; nothing has changed.
+        """
+        # Most actions come straight from legal_actions: one membership test against the
+        # legal tuple kept with the state (an identity hit, usually) accepts them, and
+        # anything else gets the full check.
+        legal = state._memo.get("legal")  # type: ignore[attr-defined]
+        if legal is None or action not in legal:
+            self.check(state, action)
+        events: list[Any] = []
+        return self._settle(self._apply(state, action, events), events, state.rng, state)
+
+    def _settle(self, state: S, events: list[Any], rng: int, given: S | None = None) -> S:
+        """Resolve chance events (all in sampled play, certain ones in explicit play).
+
+        ``given`` is the state the caller passed to ``step``: it is never touched.
+        """
+        explicit = state.explicit_chance
+        while self._to_move(state) == CHANCE:
+            if explicit:
+                chances = self._chances(state)
+                if len(chances) != 1:
+                    break
+                outcome = chances[0][0]
+            else:
+                outcome, rng = self._sample(state, rng)
+            state = self._apply(state, outcome, events)
+        if self._fresh_states and state is not given:
+            # A game whose _apply always builds new states (with the replacer) hands us
+            # an object nobody else has seen yet: its construction is finished here
+            # instead of copying it once more. The caller's state is never this object.
+            fields = state.__dict__
+            fields["rng"] = rng
+            fields["events"] = tuple(events)
+            return state
+        settled = self._replace_state(state, rng=rng, events=tuple(events))
+        # Only the generator and the events changed, and nothing derived depends on them.
+        settled._memo.update(state._memo)  # type: ignore[attr-defined]
+        return settled
+
+    def describe(self, state: S) -> str:
+        """What ``state`` waits for, in words (a decision, a chance event, or nothing).
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            A phrase naming the decision, with its text form, or the chance event.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.describe(game.initial_state(seed=1, stack={"narrative": ["KS"]}))
+            'the player to choose where KS goes (place X,Y)'
+        """
+        return self._describe(state)
+
+    def is_terminal(self, state: S) -> bool:
+        """True once the game is over.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            Whether the game has ended; :meth:`outcome` then says how.
+        """
+        return self._to_move(state) == TERMINAL
+
+    def returns(self, state: S) -> tuple[float, ...]:
+        """Each player's return: the outcome's, or zeros while the game goes on.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            One number per player.
+        """
+        outcome = self.outcome(state)
+        return outcome.returns if outcome is not None else (0.0,) * self.num_players
+
+    # -------------------------------------------------------------- text
+    def format_action(self, action: A) -> str:
+        """The action's text form, which :meth:`parse_action` reads back.
+
+        Args:
+            action: an action of this game.
+
+        Returns:
+            Its text form, as in records and on the command line.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.format_action(game.parse_action("move 1,0"))
+            'move 1,0'
+        """
+        return str(action)
+
+    def _parse_error(self, text: str, forms: str) -> ParseError:
+        return ParseError(f"{text!r} is not an action of {self.name}: expected {forms}")
+
+    # ------------------------------------------------------------ saving
+    def state_to_data(self, state: S) -> dict[str, Any]:
+        """The state as JSON-compatible data, tagged with game, rules and format version.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            A dict with the keys ``format``, ``game``, ``rules_version`` and ``state``;
+            :meth:`state_from_data` reads it back.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1)
+            >>> data = game.state_to_data(state)
+            >>> data["format"], data["game"], data["rules_version"]
+            (1, 'mapless-house', '2')
+            >>> game.state_from_data(data) == state
+            True
+        """
+        return {
+            "format": FORMAT_VERSION,
+            "game": self.name,
+            "rules_version": self.rules_version,
+            "state": encode(state),
+        }
+
+    def state_from_data(self, data: Any) -> S:
+        """The state saved by :meth:`state_to_data`, validated field by field.
+
+        Args:
+            data: what :meth:`state_to_data` returned, perhaps through JSON.
+
+        Returns:
+            The state, equal to the one saved.
+
+        Raises:
+            SerializationError: the data is malformed, from another game, format or
+                rules version, or breaks an invariant of the rules (such as a card
+                missing or counted twice).
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> data = game.state_to_data(game.initial_state(seed=1))
+            >>> game.state_from_data({**data, "rules_version": "0"})  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.SerializationError: saved state has rules_version '0'; ...
+        """
+        if not isinstance(data, dict):
+            raise SerializationError(f"a saved state is an object, not {type(data).__name__}")
+        expected = {
+            "format": FORMAT_VERSION,
+            "game": self.name,
+            "rules_version": self.rules_version,
+        }
+        for key, want in expected.items():
+            # Compare types too: JSON true or 1.0 is not format version 1.
+            if type(data.get(key)) is not type(want) or data.get(key) != want:
+                raise SerializationError(
+                    f"saved state has {key} {data.get(key)!r}; this library reads {want!r}"
+                )
+        if set(data) != {*expected, "state"}:
+            raise SerializationError(
+                f"saved state has keys {sorted(data)}; expected {sorted({*expected, 'state'})}"
+            )
+        state: S = decode(self.state_type, data["state"], "state")
+        self._check_invariants(state, "saved state")
+        return state
+
+    def action_to_data(self, action: A) -> str:
+        """The action as JSON-compatible data (its text form).
+
+        Args:
+            action: an action of this game.
+
+        Returns:
+            The action's text form; :meth:`action_from_data` reads it back.
+        """
+        return self.format_action(action)
+
+    def action_from_data(self, data: Any) -> A:
+        """The action saved by :meth:`action_to_data`.
+
+        Args:
+            data: what :meth:`action_to_data` returned.
+
+        Returns:
+            The action.
+
+        Raises:
+            SerializationError: ``data`` names no action of this game.
+        """
+        if not isinstance(data, str):
+            raise SerializationError(f"a saved action is a string, not {data!r}")
+        try:
+            return self.parse_action(data)
+        except ParseError as exc:
+            raise SerializationError(str(exc)) from None

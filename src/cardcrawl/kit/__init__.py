@@ -1,0 +1,71 @@
+"""The card-and-grid kit a game author builds with: cards, decks, grids, SVG pictures.
+
+- :class:`Card`, :class:`Suit`, :func:`parse_cards`, :func:`standard_deck`: one card is
+  one small integer, with the text forms ``"QS"``, ``"10H"``, ``"RJ"``;
+- :class:`Deck`: a shuffled multiset with an optional stacked top, drawn with the state's
+  generator (so a shuffle needs no chance event of its own);
+- :class:`Grid`, :func:`neighbours`, :func:`touching`, :func:`distance`: an immutable map
+  of cells with an incremental frontier of empty cells;
+- :func:`svg`, :func:`register_svg`, and the primitives the games draw with
+  (:func:`card_svg`, :func:`back_svg`, :func:`slot_svg`, :func:`pawn_svg`,
+  :func:`label_svg`, :func:`element`, :func:`document`).
+
+The names are also re-exported by :mod:`cardcrawl`.
+
+Examples:
+    >>> from cardcrawl.kit import Card, Grid, card_svg
+    >>> Grid({(0, 0): Card.parse("AD")}).frontier[(1, 0)]
+    1
+    >>> card_svg(Card.parse("QS"), 0, 0).startswith("<g")
+    True
+"""
+
+from cardcrawl.kit._cards import RANK_NAMES, Card, Suit, parse_cards, standard_deck
+from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._grid import Cell, Grid, distance, neighbours, touching
+from cardcrawl.kit._svg import (
+    CARD_HEIGHT,
+    CARD_WIDTH,
+    NoRendererError,
+    Picture,
+    back_svg,
+    card_svg,
+    document,
+    element,
+    escape,
+    find_renderer,
+    label_svg,
+    pawn_svg,
+    register_svg,
+    slot_svg,
+    svg,
+)
+
+__all__ = [
+    "CARD_HEIGHT",
+    "CARD_WIDTH",
+    "RANK_NAMES",
+    "Card",
+    "Cell",
+    "Deck",
+    "Grid",
+    "NoRendererError",
+    "Picture",
+    "Suit",
+    "back_svg",
+    "card_svg",
+    "distance",
+    "document",
+    "element",
+    "escape",
+    "find_renderer",
+    "label_svg",
+    "neighbours",
+    "parse_cards",
+    "pawn_svg",
+    "register_svg",
+    "slot_svg",
+    "standard_deck",
+    "svg",
+    "touching",
+]

@@ -1,0 +1,246 @@
+"""The grid: integer cells, touching and distance, and an immutable map of cells to cards.
+
+A cell is a pair ``(x, y)`` of integers; "across" is x, "up and down" is y. Two cells
+*touch* when they share an edge, never diagonally; *distance* is Manhattan distance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+
+from cardcrawl.kit._cards import Card
+
+__all__ = ["Cell", "Grid", "distance", "neighbours", "touching"]
+
+Cell = tuple[int, int]
+
+
+# Neighbour tuples are asked for at every placement and every move, so each cell's are
+# made once and shared: that is faster than building four tuples each time, and every
+# state then holds the same tuple objects for the same cells, which keeps states small.
+# The cache is a pure memo (no behaviour depends on it) and stops growing at a size no
+# real game reaches.
+_NEIGHBOURS: dict[Cell, tuple[Cell, Cell, Cell, Cell]] = {}
+_CELLS: dict[Cell, Cell] = {}
+_CACHE_LIMIT = 1 << 16
+_new = object.__new__
+
+
+def _shared_cell(cell: Cell) -> Cell:
+    shared = _CELLS.get(cell)
+    if shared is None:
+        if len(_CELLS) >= _CACHE_LIMIT:
+            return cell
+        shared = _CELLS[cell] = cell
+    return shared
+
+
+def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
+    """The four cells touching ``cell``, in a fixed order (left, right, down, up).
+
+    Args:
+        cell: an ``(x, y)`` cell.
+
+    Returns:
+        Its four neighbours, left, right, down and up.
+
+    Examples:
+        >>> from cardcrawl import neighbours
+        >>> neighbours((0, 0))
+        ((-1, 0), (1, 0), (0, -1), (0, 1))
+    """
+    found = _NEIGHBOURS.get(cell)
+    if found is None:
+        x, y = cell
+        found = (
+            _shared_cell((x - 1, y)),
+            _shared_cell((x + 1, y)),
+            _shared_cell((x, y - 1)),
+            _shared_cell((x, y + 1)),
+        )
+        if len(_NEIGHBOURS) < _CACHE_LIMIT:
+            _NEIGHBOURS[cell] = found
+    return found
+
+
+def touching(a: Cell, b: Cell) -> bool:
+    """True when the two cells share an edge.
+
+    Args:
+        a: an ``(x, y)`` cell.
+        b: another cell.
+
+    Returns:
+        Whether ``a`` and ``b`` are neighbours (a cell does not touch itself).
+
+    Examples:
+        >>> from cardcrawl import touching
+        >>> touching((0, 0), (0, 1)), touching((0, 0), (1, 1))
+        (True, False)
+    """
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def distance(a: Cell, b: Cell) -> int:
+    """Manhattan distance between two cells.
+
+    Args:
+        a: an ``(x, y)`` cell.
+        b: another cell.
+
+    Returns:
+        The number of steps from ``a`` to ``b`` moving between touching cells.
+
+    Examples:
+        >>> from cardcrawl import distance
+        >>> distance((0, 0), (2, -3))
+        5
+    """
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+class Grid(Mapping[Cell, Card]):
+    """An immutable map from cells to the cards lying on them.
+
+    Besides the cards, a grid keeps its *frontier*: every empty cell touching at least one
+    card, with the number of cards it touches. The frontier is updated incrementally when
+    a card is placed, so finding legal placements never rescans the whole table.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> g = Grid({(0, 0): Card.parse("AD")}).place((1, 0), Card.parse("5S"))
+        >>> g[(1, 0)], g.degree((0, 0)), g.frontier[(1, 1)]
+        (Card.parse('5S'), 1, 1)
+        >>> sorted(g.frontier)
+        [(-1, 0), (0, -1), (0, 1), (1, -1), (1, 1), (2, 0)]
+    """
+
+    __slots__ = ("_cards", "_frontier", "_hash")
+
+    _cards: dict[Cell, Card]
+    _frontier: dict[Cell, int]
+    _hash: int | None
+
+    def __init__(self, cards: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]] = ()) -> None:
+        items: dict[Cell, Card] = dict(cards)
+        frontier: dict[Cell, int] = {}
+        for cell in items:
+            for n in neighbours(cell):
+                if n not in items:
+                    frontier[n] = frontier.get(n, 0) + 1
+        self._cards = items
+        self._frontier = frontier
+        self._hash = None
+
+    @classmethod
+    def _build(cls, cards: dict[Cell, Card], frontier: dict[Cell, int]) -> Grid:
+        grid = cls.__new__(cls)
+        grid._cards = cards
+        grid._frontier = frontier
+        grid._hash = None
+        return grid
+
+    def place(self, cell: Cell, card: Card) -> Grid:
+        """A new grid with ``card`` on the empty ``cell``.
+
+        Raises:
+            ValueError: the cell already holds a card.
+        """
+        cards = self._cards
+        if cell in cards:
+            raise ValueError(f"cell {cell} already holds {cards[cell]}")
+        cards = cards.copy()
+        cards[cell] = card
+        frontier = self._frontier.copy()
+        frontier.pop(cell, None)
+        get = frontier.get
+        for n in neighbours(cell):
+            if n not in cards:
+                frontier[n] = get(n, 0) + 1
+        grid = _new(Grid)
+        grid._cards = cards
+        grid._frontier = frontier
+        grid._hash = None
+        return grid
+
+    def replace(self, cell: Cell, card: Card) -> Grid:
+        """A new grid with the card on an occupied ``cell`` swapped for ``card``.
+
+        Raises:
+            KeyError: the cell is empty.
+        """
+        if cell not in self._cards:
+            raise KeyError(cell)
+        cards = dict(self._cards)
+        cards[cell] = card
+        return Grid._build(cards, self._frontier)
+
+    @property
+    def cards(self) -> Mapping[Cell, Card]:
+        """The cards by cell, read-only: the grid itself, without a method call per lookup.
+
+        Examples:
+            >>> from cardcrawl import Card, Grid
+            >>> cards = Grid({(0, 0): Card.parse("AD")}).cards
+            >>> cards.get((0, 0)), (1, 0) in cards
+            (Card.parse('AD'), False)
+        """
+        return self._cards
+
+    @property
+    def frontier(self) -> Mapping[Cell, int]:
+        """Empty cells touching at least one card, each with how many cards it touches."""
+        return self._frontier
+
+    def degree(self, cell: Cell) -> int:
+        """How many cards touch ``cell`` (occupied or not)."""
+        cards = self._cards
+        x, y = cell
+        return (
+            ((x - 1, y) in cards)
+            + ((x + 1, y) in cards)
+            + ((x, y - 1) in cards)
+            + ((x, y + 1) in cards)
+        )
+
+    def touching_cards(self, cell: Cell) -> tuple[Cell, ...]:
+        """The occupied cells touching ``cell``, in the order of :func:`neighbours`."""
+        cards = self._cards
+        return tuple(n for n in neighbours(cell) if n in cards)
+
+    def __getitem__(self, cell: Cell) -> Card:
+        return self._cards[cell]
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self._cards
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(self._cards)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def get(self, cell: Cell, default: Card | None = None) -> Card | None:  # type: ignore[override]
+        return self._cards.get(cell, default)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Grid):
+            return self._cards == other._cards
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._cards.items()))
+        return self._hash
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{cell!r}: {card!r}" for cell, card in sorted(self._cards.items()))
+        return f"Grid({{{inner}}})"
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        """``(min_x, min_y, max_x, max_y)`` over the cards; ``(0, 0, 0, 0)`` when empty."""
+        if not self._cards:
+            return (0, 0, 0, 0)
+        xs = [c[0] for c in self._cards]
+        ys = [c[1] for c in self._cards]
+        return (min(xs), min(ys), max(xs), max(ys))

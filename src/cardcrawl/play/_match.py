@@ -1,0 +1,457 @@
+"""Matches: a game in progress with its whole history, fair undo and redo, and records.
+
+A :class:`Match` is the playing surface that user interfaces, notebooks and tutorials
+share. It is a mutable container (like a chess board's move stack) of immutable
+states: every state in it is the value :meth:`~cardcrawl.Game.step` returned, never
+changed afterwards. It is written against the :class:`~cardcrawl.Game` protocol alone,
+so it works for every game and every variant.
+
+Examples:
+    >>> import cardcrawl
+    >>> match = cardcrawl.Match.start(cardcrawl.load("mapless-house"), seed=4)
+    >>> state = match.play(match.game.legal_actions(match.state)[0])
+    >>> len(match.history), match.history[-1].state is match.state
+    (1, True)
+    >>> again = cardcrawl.Match.from_record(match.to_record())
+    >>> again.state == match.state
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from cardcrawl.core._protocol import CHANCE
+from cardcrawl.errors import CardcrawlError
+from cardcrawl.kit._svg import find_renderer, svg
+from cardcrawl.play._record import Record
+
+__all__ = ["Match", "MatchEntry", "UndoError"]
+
+# determinize() needs a seed for its fresh generator; any fixed one will do, since the
+# twin state it seeds is only compared, never shown or played on.
+_TWIN_SEED = 0
+
+
+class UndoError(CardcrawlError):
+    """An undo or a redo that cannot be done: there is nothing to undo or redo, or the
+    step to undo revealed the outcome of a chance event and the match plays fair undo.
+
+    Attributes:
+        entry: the history entry that could not be undone, or ``None`` when there was
+            nothing to undo or redo.
+
+    Examples:
+        >>> import cardcrawl
+        >>> match = cardcrawl.Match.start("mapless-house", seed=1)
+        >>> match.redo()
+        Traceback (most recent call last):
+        ...
+        cardcrawl.play._match.UndoError: nothing to redo
+        >>> try:
+        ...     match.undo()
+        ... except cardcrawl.UndoError as error:
+        ...     print(error.entry)
+        None
+    """
+
+    def __init__(self, message: str, entry: MatchEntry | None = None) -> None:
+        super().__init__(message)
+        self.entry = entry
+
+
+@attrs.frozen
+class MatchEntry:
+    """One step of a match: the action taken and the state it made.
+
+    Attributes:
+        action: the decision, or in explicit-chance play the chance outcome, taken.
+        state: the state the action made (immutable, like every state).
+        player: who chose the action: a player number, or :data:`cardcrawl.CHANCE`
+            for a chance outcome.
+        revealed: this step revealed the outcome of a chance event (a card drawn or
+            turned, a die rolled), so fair undo will not go back across it.
+
+    Examples:
+        >>> import cardcrawl
+        >>> match = cardcrawl.Match.start("mapless-house", seed=1)
+        >>> _ = match.play("place 1,0")
+        >>> entry = match.history[-1]
+        >>> entry.action, entry.player, entry.revealed, entry.state is match.state
+        (Place(cell=(1, 0)), 0, True, True)
+        >>> [str(event) for event in entry.events][-1]
+        'You draw 9♠ from the Narrative deck.'
+    """
+
+    action: Any
+    state: Any
+    player: int
+    revealed: bool
+
+    @property
+    def events(self) -> tuple[Any, ...]:
+        """What happened in this step, in order (the state's own ``events``)."""
+        return tuple(self.state.events)
+
+
+def _reveals(game: Any, before: Any, action: Any, after: Any) -> bool:
+    """True when stepping ``before`` with ``action`` (which made ``after``) revealed
+    the outcome of a chance event to some player.
+
+    Three generic tests, each sound on its own ground:
+
+    * in explicit-chance play a chance outcome is an action of its own, and stepping
+      with it reveals it;
+    * in sampled play every chance event is resolved with the state's generator, and
+      every draw advances it (SplitMix64 comes back to a state only after 2**64
+      draws), so the step revealed chance if the generator moved;
+    * a stacked outcome is resolved without the generator, and in explicit play
+      without stopping. To see those, the same action is taken on a *twin*:
+      ``determinize(before, p)``, a state player ``p`` cannot tell from ``before``
+      with all hidden information drawn afresh (so a stacked deck is shuffled again).
+      If the twin's generator moved, or ``p`` sees a different result, the step
+      depended on something ``p`` could not know: it revealed it.
+
+    The tests err on the safe side: drawing the last card of a deck counts as a
+    reveal in sampled play, and a twin that cannot be made or stepped counts as one.
+    """
+    if game.current_player(before) == CHANCE:
+        return True
+    if after.rng != before.rng:
+        return True
+    for player in range(game.num_players):
+        try:
+            twin = game.determinize(before, player, _TWIN_SEED)
+            twin_after = game.step(twin, action)
+        except (CardcrawlError, NotImplementedError):
+            return True
+        if twin_after.rng != twin.rng:
+            return True
+        if game.observe(twin_after, player) != game.observe(after, player):
+            return True
+    return False
+
+
+class Match:
+    """A game in progress: its states, the actions between them, undo and redo.
+
+    Build one with :meth:`start` or :meth:`from_record`. :attr:`history` holds one
+    :class:`MatchEntry` per action taken since the initial state; :meth:`undo` takes
+    the last one back (keeping it for :meth:`redo`) and :meth:`play` adds one.
+
+    **Fair undo.** By default a match never undoes a step that revealed the outcome of
+    a chance event: a card drawn, a card turned, a roll. Otherwise undo would let a
+    player see what chance gives and then choose again knowing it; in sampled play,
+    where the generator travels inside the state, what undo showed is exactly what
+    would come again. Steps that revealed nothing can be undone freely: choosing the
+    Exit's cell in The Mapless House, or, with explicit chance, every decision (the
+    outcome that follows is a step of its own). ``fair_undo=False`` lifts the
+    restriction, for analysis, teaching and debugging. Fair undo keeps a table fair;
+    it keeps no secret from the program itself: a sampled state carries its
+    generator, and a record its seed.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house")
+        >>> match = cardcrawl.Match.start(game, seed=2)
+        >>> _ = match.play(game.legal_actions(match.state)[0])
+        >>> match.history[-1].revealed  # placing a card drew the next one
+        True
+        >>> match.can_undo
+        False
+        >>> match.undo()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.play._match.UndoError: cannot undo 'place ...': that step revealed ...
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        initial_state: Any,
+        seed: int,
+        *,
+        fair_undo: bool = True,
+        stack: Mapping[str, Sequence[Any]] | None = None,
+        entries: Iterable[MatchEntry] = (),
+    ) -> None:
+        # Plain assignment only: the named constructors do the work.
+        self._game = game
+        self._initial = initial_state
+        self._seed = seed
+        self._fair_undo = bool(fair_undo)
+        self._stack = stack
+        self._entries: list[MatchEntry] = list(entries)
+        self._undone: list[MatchEntry] = []
+
+    # ----------------------------------------------------------- creating
+    @classmethod
+    def start(
+        cls,
+        game: Any,
+        seed: int,
+        *,
+        explicit_chance: bool = False,
+        fair_undo: bool = True,
+        stack: Mapping[str, Sequence[Any]] | None = None,
+    ) -> Match:
+        """A new match of ``game`` from ``game.initial_state(seed)``.
+
+        Args:
+            game: a loaded game, or a registered game name.
+            seed: the generator seed, an integer from 0 to 2**64 - 1.
+            explicit_chance: stop at chance events; their outcomes are then played
+                with :meth:`play` like decisions (and recorded with them).
+            fair_undo: refuse to undo steps that revealed chance (see the class).
+            stack: forced chance outcomes by source (a stacked deck), for tutorials and
+                puzzles; the record of the match keeps it.
+
+        Returns:
+            The match, at the initial state with an empty history.
+
+        Raises:
+            OptionsError: the seed is out of range.
+            StackError: ``stack`` is malformed for this game.
+            UnknownGameError: ``game`` is a name that is not registered.
+
+        Examples:
+            >>> import cardcrawl
+            >>> match = cardcrawl.Match.start("mapless-house", seed=9, explicit_chance=True)
+            >>> match.game.current_player(match.state) == cardcrawl.CHANCE
+            True
+        """
+        if isinstance(game, str):
+            from cardcrawl.core._registry import load
+
+            game = load(game)
+        state = game.initial_state(seed, explicit_chance=explicit_chance, stack=stack)
+        return cls(game, state, seed, fair_undo=fair_undo, stack=stack or None)
+
+    @classmethod
+    def from_record(cls, record: Record, *, fair_undo: bool = True) -> Match:
+        """The match a record describes, replayed and verified entry by entry.
+
+        Args:
+            record: a record, such as one read with :meth:`cardcrawl.Record.from_json`.
+            fair_undo: as for :meth:`start`.
+
+        Returns:
+            The match at the record's last state, its history holding every entry.
+
+        Raises:
+            RecordError: the record's game cannot be loaded, it was made under another
+                rules version, or an entry is malformed or illegal; the message names
+                the first entry that fails.
+
+        Examples:
+            >>> import cardcrawl
+            >>> record = cardcrawl.Record(
+            ...     game="mapless-house", options={}, seed=1, actions=["place 9,9"],
+            ...     rules_version=cardcrawl.load("mapless-house").rules_version)
+            >>> cardcrawl.Match.from_record(record)  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.RecordError: record entry 0 ('place 9,9') does not replay: ...
+        """
+        game = record.load_game()
+        states = record.states()
+        initial = next(states)
+        entries: list[MatchEntry] = []
+        before = initial
+        for text, after in zip(record.actions, states, strict=True):
+            action = game.parse_action(text)  # it parsed in states(), so it parses here
+            player = game.current_player(before)
+            entries.append(MatchEntry(action, after, player, _reveals(game, before, action, after)))
+            before = after
+        return cls(
+            game, initial, record.seed, fair_undo=fair_undo, stack=record.stack, entries=entries
+        )
+
+    # ---------------------------------------------------------- reading
+    @property
+    def game(self) -> Any:
+        """The game being played."""
+        return self._game
+
+    @property
+    def seed(self) -> int:
+        """The seed the match started from."""
+        return self._seed
+
+    @property
+    def explicit_chance(self) -> bool:
+        """True when chance outcomes are actions of the match."""
+        return bool(self._initial.explicit_chance)
+
+    @property
+    def fair_undo(self) -> bool:
+        """True when undo refuses to go back across a step that revealed chance."""
+        return self._fair_undo
+
+    @property
+    def initial_state(self) -> Any:
+        """The state before the first action."""
+        return self._initial
+
+    @property
+    def state(self) -> Any:
+        """The current state: the last entry's, or the initial state."""
+        return self._entries[-1].state if self._entries else self._initial
+
+    @property
+    def history(self) -> tuple[MatchEntry, ...]:
+        """One entry per action from the initial state to the current one (an
+        immutable snapshot: it does not follow later plays and undos)."""
+        return tuple(self._entries)
+
+    @property
+    def states(self) -> tuple[Any, ...]:
+        """Every state from the initial one to the current one."""
+        return (self._initial, *(e.state for e in self._entries))
+
+    @property
+    def actions(self) -> tuple[Any, ...]:
+        """The actions from the initial state to the current one."""
+        return tuple(e.action for e in self._entries)
+
+    @property
+    def can_undo(self) -> bool:
+        """True when :meth:`undo` would succeed."""
+        if not self._entries:
+            return False
+        return not (self._fair_undo and self._entries[-1].revealed)
+
+    @property
+    def can_redo(self) -> bool:
+        """True when an undone action waits to be redone."""
+        return bool(self._undone)
+
+    # ---------------------------------------------------------- playing
+    def play(self, action: Any) -> Any:
+        """Take ``action`` (a decision, or a chance outcome in explicit play) and
+        return the new state. Undone actions can no longer be redone afterwards.
+
+        Args:
+            action: an action of the game, or its text form (``"place 1,0"``).
+
+        Returns:
+            The new current state.
+
+        Raises:
+            IllegalActionError: the action is not legal now; the match has not changed.
+            ParseError: ``action`` is text that names no action of the game.
+
+        Examples:
+            >>> import cardcrawl
+            >>> match = cardcrawl.Match.start("mapless-house", seed=1)
+            >>> state = match.play("place 1,0")
+            >>> state is match.state, len(match.history)
+            (True, 1)
+        """
+        game = self._game
+        before = self.state
+        if isinstance(action, str):
+            action = game.parse_action(action)
+        player = game.current_player(before)
+        after = game.step(before, action)
+        self._entries.append(
+            MatchEntry(action, after, player, _reveals(game, before, action, after))
+        )
+        self._undone.clear()
+        return after
+
+    def undo(self) -> MatchEntry:
+        """Take the last action back and return its entry (kept for :meth:`redo`).
+
+        Returns:
+            The entry taken back.
+
+        Raises:
+            UndoError: there is nothing to undo, or the last step revealed chance and
+                the match plays fair undo (see the class); the match has not changed.
+
+        Examples:
+            >>> import cardcrawl
+            >>> match = cardcrawl.Match.start("mapless-house", seed=1, fair_undo=False)
+            >>> _ = match.play("place 1,0")
+            >>> match.undo().action, match.state is match.initial_state, match.can_redo
+            (Place(cell=(1, 0)), True, True)
+        """
+        if not self._entries:
+            raise UndoError("nothing to undo: the match is at its initial state")
+        entry = self._entries[-1]
+        if self._fair_undo and entry.revealed:
+            text = self._game.format_action(entry.action)
+            raise UndoError(
+                f"cannot undo {text!r}: that step revealed the outcome of a chance event "
+                "(a card drawn or turned, a roll). Fair undo never goes back across one, so "
+                "that undo cannot be used to see what chance gives and then choose again. "
+                "Start the match with fair_undo=False to undo freely, for analysis",
+                entry,
+            )
+        self._undone.append(self._entries.pop())
+        return entry
+
+    def redo(self) -> MatchEntry:
+        """Take the last undone action again and return its entry.
+
+        Returns:
+            The entry played again, the same object :meth:`undo` returned.
+
+        Raises:
+            UndoError: nothing has been undone since the last :meth:`play`.
+
+        Examples:
+            >>> import cardcrawl
+            >>> match = cardcrawl.Match.start("mapless-house", seed=1, fair_undo=False)
+            >>> _ = match.play("place 1,0")
+            >>> undone = match.undo()
+            >>> match.redo() is undone, len(match.history)
+            (True, 1)
+        """
+        if not self._undone:
+            raise UndoError("nothing to redo")
+        entry = self._undone.pop()
+        self._entries.append(entry)
+        return entry
+
+    # ------------------------------------------------------------ saving
+    def to_record(self) -> Record:
+        """The match so far as a :class:`~cardcrawl.Record`: options, seed, stacked start
+        (if any) and actions (chance outcomes included when chance is explicit).
+
+        Examples:
+            >>> import cardcrawl
+            >>> match = cardcrawl.Match.start("mapless-house", seed=3)
+            >>> _ = match.play("place 1,0")
+            >>> match.to_record().actions
+            ('place 1,0',)
+        """
+        return Record.of(
+            self._game,
+            self._seed,
+            self.actions,
+            explicit_chance=self.explicit_chance,
+            stack=self._stack,
+        )
+
+    def to_html(self, *, step: int | None = None) -> str:
+        """A self-contained HTML page replaying the match step by step (see
+        :func:`cardcrawl.replay_html`)."""
+        from cardcrawl.play._html import replay_html
+
+        return replay_html(self, step=step)
+
+    def _repr_svg_(self) -> str | None:
+        # Jupyter shows the current state; None tells it to fall back to the repr.
+        if find_renderer(self._game) is None:
+            return None
+        return svg(self._game, self.state).text
+
+    def __repr__(self) -> str:
+        steps = len(self._entries)
+        redo = f", {len(self._undone)} to redo" if self._undone else ""
+        return f"<Match of {self._game.name} seed={self._seed}: {steps} actions{redo}>"
