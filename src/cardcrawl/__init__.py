@@ -53,7 +53,9 @@ from cardcrawl.core._registry import (
     load_plugins,
     register_game,
     register_variant,
+    tools_for,
 )
+from cardcrawl.core._tools import GameTools, OpenSpielSettings
 from cardcrawl.errors import (
     ActionError,
     CardcrawlError,
@@ -90,6 +92,7 @@ __all__ = [
     "GameBase",
     "GameSpec",
     "GameState",
+    "GameTools",
     "Grid",
     "IllegalActionError",
     "InvalidStateError",
@@ -98,6 +101,7 @@ __all__ = [
     "NoRendererError",
     "OptionsBase",
     "OptionsError",
+    "OpenSpielSettings",
     "Outcome",
     "ParseError",
     "Picture",
@@ -130,6 +134,7 @@ __all__ = [
     "rng_next",
     "standard_deck",
     "svg",
+    "tools_for",
     "touching",
 ]
 

@@ -18,15 +18,9 @@ from hypothesis import strategies as st
 
 import cardcrawl
 from cardcrawl import CHANCE, Card, rng_below, rng_from_seed
-from cardcrawl.encoding import (
-    MAPLESS_RADIUS,
-    MAPLESS_SIDE,
-    Encoding,
-    EncodingError,
-    HaydesEncoding,
-    MaplessEncoding,
-    encoding_for,
-)
+from cardcrawl.encoding import Encoding, EncodingError, encoding_for
+from cardcrawl.haydes import HaydesEncoding
+from cardcrawl.mapless import MAPLESS_RADIUS, MAPLESS_SIDE, MaplessEncoding
 from cardcrawl.haydes import (
     Characteristic,
     Choose,

@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 
 from cardcrawl.core._engine import GameBase
+from cardcrawl.core._tools import GameTools
 from cardcrawl.errors import OptionsError, UnknownGameError
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "load_plugins",
     "register_game",
     "register_variant",
+    "tools_for",
 ]
 
 #: The entry-point group in which installed packages declare their game plug-ins.
@@ -56,6 +58,7 @@ class GameSpec:
         preset: options applied before the caller's own (a variant's settings).
         description: one line for listings.
         base: for a variant, the name of the game it varies; else ``None``.
+        tools: what the game brings to the generic tools (a variant: its base's).
 
     Examples:
         >>> import cardcrawl
@@ -69,6 +72,7 @@ class GameSpec:
     preset: Mapping[str, Any] = attrs.field(converter=_frozen_mapping)
     description: str = ""
     base: str | None = None
+    tools: GameTools = attrs.field(factory=GameTools)
 
 
 _REGISTRY: dict[str, GameSpec] = {}
@@ -250,6 +254,7 @@ def register_game(
     game_class: type[GameBase[Any, Any, Any]],
     *,
     description: str = "",
+    tools: GameTools | None = None,
     replace: bool = False,
 ) -> GameSpec:
     """Register a game class under ``name`` so that :func:`load` and the CLI find it.
@@ -258,6 +263,9 @@ def register_game(
         name: the registry name, a non-empty string without spaces.
         game_class: the :class:`~cardcrawl.GameBase` subclass implementing the rules.
         description: one line for listings (``cardcrawl games``).
+        tools: what the game brings to the generic tools: its encoding, simulation
+            figures, default limit, adapter settings and command-line shortcuts (see
+            :class:`~cardcrawl.GameTools`); ``None`` for none of them.
         replace: allow replacing a game or variant already registered under ``name``.
 
     Returns:
@@ -281,7 +289,9 @@ def register_game(
         cardcrawl.errors.OptionsError: 'mapless-house' is already registered; pass replace=True ...
     """
     _check_name(name, replace)
-    spec = GameSpec(name, game_class, {}, description)
+    if tools is not None and not isinstance(tools, GameTools):
+        raise OptionsError(f"tools is a cardcrawl.GameTools, not {tools!r}")
+    spec = GameSpec(name, game_class, {}, description, None, tools or GameTools())
     _REGISTRY[name] = spec
     return spec
 
@@ -329,7 +339,7 @@ def register_variant(
     cls = game_class if game_class is not None else parent.game_class
     preset = {**parent.preset, **(options or {})}
     cls.options_type.from_data(preset)
-    spec = GameSpec(name, cls, preset, description, parent.base or parent.name)
+    spec = GameSpec(name, cls, preset, description, parent.base or parent.name, parent.tools)
     _REGISTRY[name] = spec
     return spec
 
@@ -372,6 +382,34 @@ def get_spec(name: str) -> GameSpec:
     if error is not None and isinstance(name, str):
         raise error
     raise UnknownGameError(message)
+
+
+def tools_for(game: Any) -> GameTools:
+    """What the game (a loaded game, or a registered name) brings to the generic tools.
+
+    A variant has its base game's tools; a game that is not registered has none.
+
+    Args:
+        game: a loaded game (its ``name`` is looked up) or a game or variant name.
+
+    Returns:
+        Its :class:`~cardcrawl.GameTools`.
+
+    Raises:
+        UnknownGameError: ``game`` is a name that nothing registered.
+
+    Examples:
+        >>> import cardcrawl
+        >>> cardcrawl.tools_for(cardcrawl.load("mapless-house")).limit
+        ('max_turns', 200)
+    """
+    if isinstance(game, str):
+        return get_spec(game).tools
+    name = getattr(game, "name", None)
+    spec = _REGISTRY.get(name) if isinstance(name, str) else None
+    if spec is None or not isinstance(game, spec.game_class):
+        return GameTools()
+    return spec.tools
 
 
 def game_names() -> tuple[str, ...]:

@@ -34,27 +34,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcrawl.encoding._base import Encoding, EncodingError, Segment
-from cardcrawl.encoding._haydes import HaydesEncoding
-from cardcrawl.encoding._mapless import MAPLESS_RADIUS, MAPLESS_SIDE, MaplessEncoding
-from cardcrawl.haydes._game import EscapeFromHaydes
-from cardcrawl.mapless._game import MaplessHouse
+from cardcrawl.core._registry import tools_for
+from cardcrawl.encoding._base import Encoding, EncodingError, LayoutBuilder, Segment
 
 __all__ = [
-    "MAPLESS_RADIUS",
-    "MAPLESS_SIDE",
     "Encoding",
     "EncodingError",
-    "HaydesEncoding",
-    "MaplessEncoding",
+    "LayoutBuilder",
     "Segment",
     "encoding_for",
 ]
 
 
 def encoding_for(game: Any) -> Encoding:
-    """The encoding of ``game``, a game loaded with :func:`cardcrawl.load` (any built-in
-    game, variant or options; a variant's own game class must derive from a built-in one).
+    """The encoding of ``game``: the one its game declared when it registered (see
+    :class:`cardcrawl.GameTools`), for any of its variants and options.
+
+    Each game keeps its encoding in its own package
+    (:class:`cardcrawl.mapless.MaplessEncoding`, :class:`cardcrawl.haydes.HaydesEncoding`).
 
     Args:
         game: the game, bound to its options.
@@ -63,7 +60,7 @@ def encoding_for(game: Any) -> Encoding:
         A new :class:`Encoding` bound to ``game``.
 
     Raises:
-        EncodingError: ``game`` is not one of the built-in games.
+        EncodingError: ``game`` declared no encoding (or is not a registered game).
 
     Examples:
         >>> import cardcrawl
@@ -71,16 +68,16 @@ def encoding_for(game: Any) -> Encoding:
         >>> enc = encoding_for(cardcrawl.load("mapless-house", max_turns=200))
         >>> enc.version, enc.num_actions, enc.num_chance_outcomes, enc.observation_shape
         ('1', 7803, 52, (21290,))
-        >>> encoding_for("chess")
+        >>> encoding_for("chess")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
         cardcrawl.encoding._base.EncodingError: no encoding for 'chess': ...
     """
-    if isinstance(game, MaplessHouse):
-        return MaplessEncoding(game)
-    if isinstance(game, EscapeFromHaydes):
-        return HaydesEncoding(game)
-    raise EncodingError(
-        f"no encoding for {game!r}: encodings exist for the built-in games "
-        "(mapless-house, escape-from-haydes and their variants)"
-    )
+    build = tools_for(game).encoding if not isinstance(game, str) else None
+    if build is None:
+        raise EncodingError(
+            f"no encoding for {game!r}: a game declares its encoding when it registers "
+            "(cardcrawl.register_game(..., tools=cardcrawl.GameTools(encoding=...)))"
+        )
+    encoding: Encoding = build(game)
+    return encoding

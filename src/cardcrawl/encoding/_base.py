@@ -12,7 +12,7 @@ import attrs
 
 from cardcrawl.errors import CardcrawlError
 
-__all__ = ["Encoding", "EncodingError", "Segment"]
+__all__ = ["Encoding", "EncodingError", "LayoutBuilder", "Segment"]
 
 
 class EncodingError(CardcrawlError, ValueError):
@@ -55,14 +55,28 @@ class Segment:
         return self.start + self.size
 
 
-class _LayoutBuilder:
-    """Lays segments out one after the other."""
+class LayoutBuilder:
+    """Lays an observation's segments out one after the other, for a game's encoding.
+
+    Attributes:
+        segments: the segments added so far, in order.
+        size: the length of the vector so far.
+
+    Examples:
+        >>> from cardcrawl.encoding import LayoutBuilder
+        >>> layout = LayoutBuilder()
+        >>> layout.add("board", (3, 3), "one per cell"), layout.add("turn", (1,), "the turn")
+        (0, 9)
+        >>> layout.size, [s.name for s in layout.segments]
+        (10, ['board', 'turn'])
+    """
 
     def __init__(self) -> None:
         self.segments: list[Segment] = []
         self.size = 0
 
     def add(self, name: str, shape: tuple[int, ...], description: str) -> int:
+        """Add a segment of ``shape`` after the others; return where it starts."""
         segment = Segment(name, self.size, shape, description)
         self.segments.append(segment)
         self.size = segment.stop

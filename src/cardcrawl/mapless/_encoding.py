@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcrawl.encoding._base import Encoding, EncodingError, _LayoutBuilder
+from cardcrawl.encoding import Encoding, EncodingError, LayoutBuilder
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell
 from cardcrawl.mapless._actions import Draw, Move, Place, PlaceExit
@@ -121,7 +121,7 @@ class MaplessEncoding(Encoding):
         self.num_actions = len(_KINDS) * _CELLS
         self.num_chance_outcomes = 52
         side = (MAPLESS_SIDE, MAPLESS_SIDE)
-        lay = _LayoutBuilder()
+        lay = LayoutBuilder()
         self._planes = [lay.add(name, side, text) for name, text in _PLANES]
         self._sets = [lay.add(name, (52,), text) for name, text in _CARD_SETS]
         self._phase = lay.add(

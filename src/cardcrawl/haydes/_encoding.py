@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcrawl.encoding._base import Encoding, EncodingError, _LayoutBuilder
+from cardcrawl.encoding import Encoding, EncodingError, LayoutBuilder
 from cardcrawl.haydes._actions import (
     Choose,
     EndTurn,
@@ -136,7 +136,7 @@ class HaydesEncoding(Encoding):
         # Most copies of one value among the unseen cards: every suit of every deck.
         self._value_cap = tuple(1 if v == 0 else 4 * opts.deck_count for v in range(14))
 
-        lay = _LayoutBuilder()
+        lay = LayoutBuilder()
         self._planes = [lay.add(name, (n,), text) for name, text in _PLANES]
         p = self._players
         self._figures = lay.add(

@@ -1,0 +1,90 @@
+"""What a game brings to the generic tools, declared once where the game registers.
+
+The generic tools (simulation, the adapters, the encodings, the command line) never name
+a game: each asks the registry for the :class:`GameTools` of the game it is given. A new
+game therefore touches its own package and one ``register_game`` call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+__all__ = ["GameTools", "OpenSpielSettings"]
+
+
+def _frozen(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return MappingProxyType(dict(value or {}))
+
+
+@attrs.frozen
+class OpenSpielSettings:
+    """How a game shows itself to OpenSpiel: plain data, so the core never imports it.
+
+    Attributes:
+        short_name: the OpenSpiel name (``"cardcrawl_mapless_house"``).
+        long_name: the OpenSpiel long name.
+        max_players: the most players the game takes (OpenSpiel's ``max_num_players``).
+        parameters: the OpenSpiel parameters besides ``variant`` and the limit option,
+            with their defaults (OpenSpiel infers each parameter's type from its
+            default).
+        options: turns those parameters' values into cardcrawl options (a parameter
+            left at its default may be left out); ``None``: the parameters are options
+            of the same names.
+        max_game_length: an upper bound on the decisions of one game, from the game's
+            options (OpenSpiel's ``max_game_length``).
+
+    Examples:
+        >>> import cardcrawl
+        >>> settings = cardcrawl.tools_for("mapless-house").openspiel
+        >>> settings.short_name, settings.max_players
+        ('cardcrawl_mapless_house', 1)
+        >>> settings.max_game_length(cardcrawl.load("mapless-house", max_turns=30).options)
+        56
+    """
+
+    short_name: str
+    long_name: str
+    max_players: int
+    max_game_length: Callable[[Any], int]
+    parameters: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen)
+    options: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+
+
+@attrs.frozen
+class GameTools:
+    """Everything the generic tools need to know of a game, found through the registry.
+
+    A variant uses the tools of the game it varies.
+
+    Attributes:
+        limit: the option that bounds a game's length and the value that bots,
+            simulations and the adapters use by default (``("max_turns", 200)``);
+            ``None`` for a game that always ends on its own.
+        shortcuts: options the command line offers as flags of their own, such as
+            ``{"max_turns": "--max-turns"}``.
+        encoding: builds the game's :class:`~cardcrawl.encoding.Encoding` from a loaded
+            game; ``None``: no encoding, so no adapters.
+        figures: builds a simulation's per-game figure tracker from a loaded game (see
+            :func:`cardcrawl.simulate.simulate`); ``None``: no figures beyond the
+            outcome.
+        openspiel: how the OpenSpiel adapter registers the game; ``None``: it does not.
+        gymnasium: Gymnasium environment ids, each with the game or variant name it
+            plays (``"game"``) and its options.
+
+    Examples:
+        >>> import cardcrawl
+        >>> tools = cardcrawl.tools_for("escape-from-haydes-tuybe")
+        >>> tools.limit, dict(tools.shortcuts)
+        (('max_rounds', 100), {'max_rounds': '--max-rounds', 'players': '--players'})
+    """
+
+    limit: tuple[str, int] | None = None
+    shortcuts: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen)
+    encoding: Callable[[Any], Any] | None = None
+    figures: Callable[[Any], Any] | None = None
+    openspiel: OpenSpielSettings | None = None
+    gymnasium: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, converter=_frozen)
