@@ -32,6 +32,8 @@ Examples:
     0
 """
 
+from typing import TYPE_CHECKING, Any, Literal, overload
+
 from cardcrawl._version import __version__
 from cardcrawl.core._engine import FORMAT_VERSION, GameBase
 from cardcrawl.core._options import OptionsBase
@@ -49,7 +51,6 @@ from cardcrawl.core._registry import (
     PluginError,
     game_names,
     get_spec,
-    load,
     load_plugins,
     register_game,
     register_variant,
@@ -99,9 +100,9 @@ __all__ = [
     "Match",
     "MatchEntry",
     "NoRendererError",
+    "OpenSpielSettings",
     "OptionsBase",
     "OptionsError",
-    "OpenSpielSettings",
     "Outcome",
     "ParseError",
     "Picture",
@@ -139,38 +140,40 @@ __all__ = [
 ]
 
 
-def _register_builtin_games() -> None:
+if TYPE_CHECKING:
+    # The documented entry point keeps its types: the built-in names load their game
+    # classes, so editors and mypy see the game, its states and actions.
     from cardcrawl.haydes import EscapeFromHaydes
     from cardcrawl.mapless import MaplessHouse
 
-    register_game(
-        "mapless-house",
-        MaplessHouse,
-        description="The Mapless House: build the house card by card, then escape the Stalkers.",
-    )
-    register_game(
-        "escape-from-haydes",
-        EscapeFromHaydes,
-        description="Escape from Haydes: guess higher or lower across Haydes to the Red Joker.",
-    )
-    register_variant(
-        "escape-from-haydes-solo-timer",
-        base="escape-from-haydes",
-        options={"max_rounds": 30},
-        description="Escape from Haydes, solo timer: nobody escapes after 30 rounds (H-13).",
-    )
-    register_variant(
-        "escape-from-haydes-tuybe",
-        base="escape-from-haydes",
-        options={"tuybe": True},
-        description="Escape from Haydes with the Tuybe: moves may aim two cells away.",
-    )
-    register_variant(
-        "escape-from-haydes-denizens",
-        base="escape-from-haydes",
-        options={"creatures": "denizens"},
-        description="Escape from Haydes with its denizens: footmen, Lucifers, captains, Vakhraca.",
-    )
+    @overload
+    def load(name: Literal["mapless-house"], /, **options: Any) -> MaplessHouse: ...
+    @overload
+    def load(
+        name: Literal[
+            "escape-from-haydes",
+            "escape-from-haydes-solo-timer",
+            "escape-from-haydes-tuybe",
+            "escape-from-haydes-denizens",
+        ],
+        /,
+        **options: Any,
+    ) -> EscapeFromHaydes: ...
+    @overload
+    def load(name: str, /, **options: Any) -> Any: ...
+    def load(name: str, /, **options: Any) -> Any: ...
+else:
+    from cardcrawl.core._registry import load
+
+
+def _register_builtin_games() -> None:
+    # Each built-in game registers itself, from its own package: the game, its variants,
+    # what it brings to the generic tools, and its bots.
+    from cardcrawl.haydes import _register as haydes
+    from cardcrawl.mapless import _register as mapless
+
+    mapless.register()
+    haydes.register()
 
 
 _register_builtin_games()

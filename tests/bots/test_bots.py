@@ -16,13 +16,8 @@ import cardcrawl
 from cardcrawl import Card, Grid, rng_below, rng_derive
 from cardcrawl.bots import (
     Bot,
-    EncounterOdds,
-    HuntPlanner,
-    MaplessHeuristicBot,
-    MaplessSearchModel,
     RandomBot,
     SearchBot,
-    ShortestPathBot,
     UnknownBotError,
     bot_names,
     game_family,
@@ -31,6 +26,13 @@ from cardcrawl.bots import (
     register_bot,
     register_search_model,
     search_model,
+)
+from cardcrawl.mapless import (
+    EncounterOdds,
+    HuntPlanner,
+    MaplessHeuristicBot,
+    MaplessSearchModel,
+    ShortestPathBot,
     state_from_observation,
 )
 from cardcrawl.bots._search import chance_leaves
@@ -541,7 +543,7 @@ def test_haydes_state_rebuilt_from_the_observation_is_the_determinized_state(
     seed: int, data: st.DataObject
 ) -> None:
     """Haydes deals lazily, so the observation holds all but the generator (H-12)."""
-    from cardcrawl.bots._haydes_bots import haydes_state_from_observation
+    from cardcrawl.haydes._bots import haydes_state_from_observation
 
     game = _haydes()
     state = game.initial_state(seed)
@@ -580,7 +582,7 @@ def test_haydes_heuristic_guesses_lower_onto_a_possible_red_joker() -> None:
     """H-9: only *lower* from a card worth 1 or more escapes onto the Red Joker; H-7:
     otherwise the likelier announcement."""
     pytest.importorskip("cardcrawl.haydes")
-    from cardcrawl.bots._haydes_bots import _score
+    from cardcrawl.haydes._bots import _score
     from cardcrawl.haydes import Guess
 
     game = cardcrawl.load("escape-from-haydes")

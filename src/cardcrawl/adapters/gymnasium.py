@@ -42,6 +42,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
+import cardcrawl
 from cardcrawl.adapters._env import (
     IllegalActionMode,
     action_mask,
@@ -52,19 +53,11 @@ from cardcrawl.adapters._env import (
 from cardcrawl.encoding import Encoding, EncodingError, encoding_for
 from cardcrawl.errors import IllegalActionError, OptionsError
 
-__all__ = ["ENV_IDS", "CardcrawlEnv"]
+__all__ = ["ENV_IDS", "CardcrawlEnv", "register_envs"]
 
-#: The environments registered with Gymnasium: id to ``CardcrawlEnv`` keyword arguments.
-ENV_IDS: dict[str, dict[str, Any]] = {
-    "cardcrawl/MaplessHouse-v0": {"game": "mapless-house", "max_turns": 200},
-    "cardcrawl/EscapeFromHaydes-v0": {"game": "escape-from-haydes", "max_rounds": 100},
-    "cardcrawl/EscapeFromHaydesSoloTimer-v0": {"game": "escape-from-haydes-solo-timer"},
-    "cardcrawl/EscapeFromHaydesTuybe-v0": {"game": "escape-from-haydes-tuybe", "max_rounds": 100},
-    "cardcrawl/EscapeFromHaydesDenizens-v0": {
-        "game": "escape-from-haydes-denizens",
-        "max_rounds": 100,
-    },
-}
+#: The environments registered with Gymnasium: id to ``CardcrawlEnv`` keyword arguments,
+#: as each game declares them in its ``GameTools.gymnasium`` (see :func:`register_envs`).
+ENV_IDS: dict[str, dict[str, Any]] = {}
 
 
 class CardcrawlEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
@@ -101,7 +94,7 @@ class CardcrawlEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     def __init__(
         self,
-        game: Any = "mapless-house",
+        game: Any,
         *,
         render_mode: str | None = None,
         illegal_action: IllegalActionMode = "terminate",
@@ -221,12 +214,38 @@ class CardcrawlEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         return info
 
 
-def _register() -> None:
-    for env_id, kwargs in ENV_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(
-                id=env_id, entry_point="cardcrawl.adapters.gymnasium:CardcrawlEnv", kwargs=kwargs
-            )
+def register_envs() -> tuple[str, ...]:
+    """Register with Gymnasium the environments every registered game declares.
+
+    Called when this module is imported; call it again after registering a game of your
+    own (or loading plug-ins) whose ``GameTools.gymnasium`` names environments.
+
+    Returns:
+        The ids registered by this call.
+
+    Examples:
+        >>> import gymnasium
+        >>> from cardcrawl.adapters.gymnasium import ENV_IDS, register_envs
+        >>> register_envs()  # the built-in games' environments are registered on import
+        ()
+        >>> ENV_IDS["cardcrawl/MaplessHouse-v0"]
+        {'game': 'mapless-house', 'max_turns': 200}
+    """
+    added = []
+    for name in cardcrawl.game_names():
+        spec = cardcrawl.get_spec(name)
+        if spec.base is not None:
+            continue  # a variant's environments are declared by the game it varies
+        for env_id, kwargs in spec.tools.gymnasium.items():
+            ENV_IDS[env_id] = dict(kwargs)
+            if env_id not in gymnasium.registry:
+                gymnasium.register(
+                    id=env_id,
+                    entry_point="cardcrawl.adapters.gymnasium:CardcrawlEnv",
+                    kwargs=dict(kwargs),
+                )
+                added.append(env_id)
+    return tuple(added)
 
 
-_register()
+register_envs()

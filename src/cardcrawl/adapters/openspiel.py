@@ -74,6 +74,7 @@ import pyspiel  # type: ignore[import-not-found]
 import cardcrawl
 from cardcrawl.core._codec import encode
 from cardcrawl.core._protocol import CHANCE
+from cardcrawl.core._tools import OpenSpielSettings
 from cardcrawl.encoding import Encoding, encoding_for
 from cardcrawl.errors import OptionsError
 
@@ -82,22 +83,21 @@ __all__ = [
     "SHORT_NAMES",
     "CardcrawlGame",
     "CardcrawlState",
-    "EscapeFromHaydesGame",
-    "MaplessHouseGame",
+    "game_class",
     "load_game",
+    "register_games",
 ]
 
-#: The OpenSpiel short name of each cardcrawl base game.
-SHORT_NAMES: dict[str, str] = {
-    "mapless-house": "cardcrawl_mapless_house",
-    "escape-from-haydes": "cardcrawl_escape_from_haydes",
-}
+#: The OpenSpiel short name of each cardcrawl base game registered with OpenSpiel (each
+#: game declares it in its ``GameTools``; see :func:`register_games`).
+SHORT_NAMES: dict[str, str] = {}
 
-#: The limit a game gets when neither its parameters nor its variant set one.
-DEFAULT_LIMITS: dict[str, tuple[str, int]] = {
-    "mapless-house": ("max_turns", 200),
-    "escape-from-haydes": ("max_rounds", 100),
-}
+#: The limit a game gets when neither its parameters nor its variant set one (the
+#: game's declared ``GameTools.limit``), for each base game in :data:`SHORT_NAMES`.
+DEFAULT_LIMITS: dict[str, tuple[str, int]] = {}
+
+_GAME_TYPES: dict[str, Any] = {}
+_CLASSES: dict[str, type[CardcrawlGame]] = {}
 
 
 # --------------------------------------------------------------------- shared data
@@ -240,7 +240,7 @@ def _limit(base: str, preset: Mapping[str, Any], value: Any) -> tuple[str, int]:
     """The limit option's name and value: ``value`` if positive, else the variant's
     own, else the default."""
     option, default = DEFAULT_LIMITS[base]
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+    if type(value) is not int or value < 0:
         raise OptionsError(
             f"{option} is an integer >= 1, or 0 for the variant's own limit "
             f"(else {default}), not {value!r}"
@@ -248,28 +248,6 @@ def _limit(base: str, preset: Mapping[str, Any], value: Any) -> tuple[str, int]:
     if value == 0:
         value = preset.get(option) or default
     return option, int(value)
-
-
-def _parse_splits(text: Any) -> list[tuple[int, int]] | None:
-    """``"7/9;9/7"`` as ``[(7, 9), (9, 7)]``; the empty string as ``None``.
-
-    Raises:
-        OptionsError: the text is not of that form.
-    """
-    if not isinstance(text, str):
-        raise OptionsError(f'splits is a string such as "7/9;9/7", not {text!r}')
-    if not text.strip():
-        return None
-    splits = []
-    for part in text.split(";"):
-        pieces = part.strip().split("/")
-        if len(pieces) != 2 or not all(p.strip().isdigit() for p in pieces):
-            raise OptionsError(
-                f"splits gives each player's Charisma/Endurance, separated by ';' "
-                f'(such as "7/9;9/7"), not {text!r}'
-            )
-        splits.append((int(pieces[0]), int(pieces[1])))
-    return splits
 
 
 def _options_of(base: str, params: Mapping[str, Any]) -> tuple[str, str]:
@@ -285,48 +263,37 @@ def _options_of(base: str, params: Mapping[str, Any]) -> tuple[str, str]:
     values = {**spec, **params}
     name, preset = _resolve(base, values["variant"])
     option, limit = _limit(base, preset, values[DEFAULT_LIMITS[base][0]])
-    options: dict[str, Any] = {option: limit}
-    if base == "escape-from-haydes":
-        options["players"] = values["players"]
-        splits = _parse_splits(values["splits"])
-        if splits is not None:
-            options["splits"] = splits
+    settings = _settings(base)
+    extra = {k: values[k] for k in settings.parameters}
+    options: dict[str, Any] = dict(settings.options(extra) if settings.options else extra)
+    options[option] = limit
     # Every option, not just those given: a variant registered again under its name
     # with other presets is then another game, not one found in the cache.
     full = cardcrawl.load(name, **options).options.to_data()
     return name, json.dumps(full, sort_keys=True)
 
 
-def _max_game_length(base: str, options: Any) -> int:
-    """An upper bound on the decisions of one game (OpenSpiel's ``max_game_length``).
-
-    The Mapless House: each of the 24 Narrative cards other than the Exit is placed at
-    most once (M-8), the Exit once (M-11), then one Move opens phase two and at most one
-    follows in each of ``max_turns`` turns (M-12, M-22).
-
-    Escape from Haydes: at most ``players * max_rounds`` turns (H-13). Within a turn each
-    of the ``c`` face-down cells is turned at most once (cards are replaced only at the
-    end of the turn, H-12), and a step goes on only past a creature overcome there, at
-    most once per cell: so at most ``1 + 2c`` turn decisions and ``2c + 2`` encounter
-    choices (one per reveal or step, plus a held player's at the start of the turn).
-    """
-    if base == "mapless-house":
-        return 24 + 1 + 1 + int(options.max_turns)
-    cells = len(options.cells) - 1
-    return int(options.players) * int(options.max_rounds) * (4 * cells + 3)
-
-
 # --------------------------------------------------------------------- game types
-def _game_type(base: str, long_name: str, parameters: dict[str, Any], players: int) -> Any:
+def _settings(base: str) -> OpenSpielSettings:
+    settings = cardcrawl.tools_for(base).openspiel
+    assert settings is not None  # only games that declare them are registered
+    return settings
+
+
+def _game_type(base: str) -> Any:
+    settings = _settings(base)
+    option, _ = DEFAULT_LIMITS[base]
+    # 0 stands for "the variant's own limit, else the game's default" (see _limit).
+    parameters = {"variant": base, **settings.parameters, option: 0}
     return pyspiel.GameType(
-        short_name=SHORT_NAMES[base],
-        long_name=long_name,
+        short_name=settings.short_name,
+        long_name=settings.long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players,
+        max_num_players=settings.max_players,
         min_num_players=1,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
@@ -334,22 +301,6 @@ def _game_type(base: str, long_name: str, parameters: dict[str, Any], players: i
         provides_observation_tensor=True,
         parameter_specification=parameters,
     )
-
-
-_GAME_TYPES: dict[str, Any] = {
-    "mapless-house": _game_type(
-        "mapless-house",
-        "cardcrawl: The Mapless House",
-        {"variant": "mapless-house", "max_turns": 0},
-        1,
-    ),
-    "escape-from-haydes": _game_type(
-        "escape-from-haydes",
-        "cardcrawl: Escape from Haydes",
-        {"variant": "escape-from-haydes", "players": 1, "splits": "", "max_rounds": 0},
-        4,
-    ),
-}
 
 
 # --------------------------------------------------------------------- the game
@@ -369,7 +320,7 @@ class CardcrawlGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=None,
-            max_game_length=_max_game_length(self.base, game.options),
+            max_game_length=_settings(self.base).max_game_length(game.options),
         )
         spec = _GAME_TYPES[self.base].parameter_specification
         super().__init__(_GAME_TYPES[self.base], info, {**spec, **params})
@@ -423,35 +374,40 @@ class CardcrawlGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self.encoding)
 
 
-class MaplessHouseGame(CardcrawlGame):
-    """``cardcrawl_mapless_house``: The Mapless House (solo) as an OpenSpiel game.
+def game_class(name: str) -> type[CardcrawlGame]:
+    """The OpenSpiel game class of a cardcrawl game (or of the game a variant varies).
+
+    Each is made, and registered with OpenSpiel, from what the game declares in its
+    :class:`~cardcrawl.GameTools` (``openspiel=``), by :func:`register_games`.
+
+    Args:
+        name: a registered game or variant name.
+
+    Returns:
+        A subclass of :class:`CardcrawlGame`.
+
+    Raises:
+        UnknownGameError: no game or variant has that name.
+        OptionsError: the game declares no OpenSpiel settings.
 
     Examples:
         >>> import pyspiel
-        >>> import cardcrawl.adapters.openspiel
+        >>> from cardcrawl.adapters.openspiel import game_class
         >>> game = pyspiel.load_game("cardcrawl_mapless_house(max_turns=50)")
+        >>> type(game) is game_class("mapless-house")
+        True
         >>> game.cardcrawl_game.options.max_turns, game.max_game_length()
         (50, 76)
     """
-
-    base = "mapless-house"
-
-
-class EscapeFromHaydesGame(CardcrawlGame):
-    """``cardcrawl_escape_from_haydes``: Escape from Haydes, 1 to 4 players.
-
-    Examples:
-        >>> import pyspiel
-        >>> import cardcrawl.adapters.openspiel
-        >>> game = pyspiel.load_game(
-        ...     "cardcrawl_escape_from_haydes",
-        ...     {"variant": "escape-from-haydes-solo-timer", "splits": "9/7"})
-        >>> options = game.cardcrawl_game.options
-        >>> options.max_rounds, options.splits
-        (30, ((9, 7),))
-    """
-
-    base = "escape-from-haydes"
+    spec = cardcrawl.get_spec(name)
+    base = spec.base or spec.name
+    register_games()
+    if base not in _CLASSES:
+        raise OptionsError(
+            f"{name!r} has no OpenSpiel game (its game declares no GameTools.openspiel); "
+            f"these do: {', '.join(sorted(SHORT_NAMES))}"
+        )
+    return _CLASSES[base]
 
 
 # --------------------------------------------------------------------- the state
@@ -618,21 +574,54 @@ def load_game(name: str, /, **params: Any) -> Any:
     """
     spec = cardcrawl.get_spec(name)
     base = spec.base or spec.name
-    if base not in SHORT_NAMES:
-        raise OptionsError(f"{name!r} has no OpenSpiel game; these do: {', '.join(SHORT_NAMES)}")
+    game_class(name)  # registers late games; refuses a game with no OpenSpiel settings
     if "variant" in params:
         raise OptionsError("the variant is the name given; pass no 'variant' parameter")
     return pyspiel.load_game(SHORT_NAMES[base], {"variant": spec.name, **params})
 
 
-def _register() -> None:
-    registered = set(pyspiel.registered_names())
-    for base, cls in (
-        ("mapless-house", MaplessHouseGame),
-        ("escape-from-haydes", EscapeFromHaydesGame),
-    ):
-        if SHORT_NAMES[base] not in registered:
-            pyspiel.register_game(_GAME_TYPES[base], cls)
+def register_games() -> tuple[str, ...]:
+    """Register with OpenSpiel every registered game that declares OpenSpiel settings.
+
+    Called when this module is imported, and again by :func:`load_game` and
+    :func:`game_class`, so that games registered later (by plug-ins or by your code)
+    are found too. Each game gets a :class:`CardcrawlGame` subclass of its own.
+
+    Returns:
+        The OpenSpiel short names registered by this call.
+
+    Examples:
+        >>> from cardcrawl.adapters.openspiel import SHORT_NAMES, register_games
+        >>> register_games()  # the built-in games are registered on import
+        ()
+        >>> SHORT_NAMES["mapless-house"]
+        'cardcrawl_mapless_house'
+    """
+    known = set(pyspiel.registered_names())
+    added = []
+    for name in cardcrawl.game_names():
+        spec = cardcrawl.get_spec(name)
+        settings = spec.tools.openspiel
+        if spec.base is not None or settings is None or name in _CLASSES:
+            continue
+        if spec.tools.limit is None:
+            continue  # OpenSpiel games need a bound on their length
+        SHORT_NAMES[name] = settings.short_name
+        DEFAULT_LIMITS[name] = spec.tools.limit
+        game_type = _GAME_TYPES[name] = _game_type(name)
+        words = "".join(part.capitalize() for part in name.split("-"))
+        cls: type[CardcrawlGame] = type(
+            f"{words}Game",
+            (CardcrawlGame,),
+            {"base": name, "__doc__": f"``{settings.short_name}``: {settings.long_name}."},
+        )
+        _CLASSES[name] = cls
+        # Found by name, as pickle finds a class: games pickle as their class and state.
+        globals()[cls.__name__] = cls
+        if settings.short_name not in known:
+            pyspiel.register_game(game_type, cls)
+            added.append(settings.short_name)
+    return tuple(added)
 
 
-_register()
+register_games()

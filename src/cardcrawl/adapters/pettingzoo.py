@@ -90,7 +90,7 @@ class CardcrawlAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: Any = "escape-from-haydes",
+        game: Any,
         *,
         render_mode: str | None = None,
         illegal_action: IllegalActionMode = "terminate",
@@ -256,7 +256,7 @@ class CardcrawlAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 raw_env = CardcrawlAECEnv
 
 
-def env(game: Any = "escape-from-haydes", **kwargs: Any) -> AECEnv[str, Observation, int]:
+def env(game: Any, **kwargs: Any) -> AECEnv[str, Observation, int]:
     """A :class:`CardcrawlAECEnv` in PettingZoo's order-enforcing wrapper.
 
     Args:

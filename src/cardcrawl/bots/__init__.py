@@ -2,17 +2,19 @@
 
 A bot is built for one game with a seed and a seat (:func:`make_bot`), and each decision
 it is shown only the seat's observation and the legal actions, never the state. The
-same seed gives the same choices. Registered bots:
+same seed gives the same choices. This package holds what works for every game: the
+bot protocol and registry, :class:`RandomBot` (``"random"``) and :class:`SearchBot`
+(rollouts over a game's registered :class:`SearchModel`). Each game's own bots follow
+one convention: they live in the game's package, use its public names, and register
+themselves when the game registers:
 
-* ``"random"`` (every game): uniform over the legal actions (:class:`RandomBot`).
-* ``"shortest-path"`` (The Mapless House): the baseline; builds anyhow and walks the
-  shortest path to the Exit (:class:`ShortestPathBot`).
-* ``"heuristic"`` (The Mapless House): a building plan and a hunt planner
-  (:class:`MaplessHeuristicBot`).
-* ``"search"`` (The Mapless House): the heuristic, with the decisions its planner
-  cannot settle searched by rollouts on sampled states (:class:`SearchBot`).
-* ``"heuristic"`` (Escape from Haydes, when :mod:`cardcrawl.haydes` is installed):
-  guesses by the exact odds of the unseen cards (``make_bot("heuristic", game, seed)``).
+* The Mapless House (:mod:`cardcrawl.mapless`): ``"shortest-path"``
+  (:class:`~cardcrawl.mapless.ShortestPathBot`), ``"heuristic"``
+  (:class:`~cardcrawl.mapless.MaplessHeuristicBot`) and ``"search"``;
+* Escape from Haydes (:mod:`cardcrawl.haydes`): ``"heuristic"``
+  (:class:`~cardcrawl.haydes.HaydesHeuristicBot`).
+
+``bot_names(game)`` lists what plays a given game.
 
 Examples:
     >>> import cardcrawl
@@ -38,12 +40,6 @@ from cardcrawl.bots._base import (
     make_bot,
     register_bot,
 )
-from cardcrawl.bots._mapless_bots import (
-    MaplessHeuristicBot,
-    MaplessSearchModel,
-    ShortestPathBot,
-)
-from cardcrawl.bots._mapless_model import EncounterOdds, HuntPlanner, state_from_observation
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.bots._search import SearchBot, SearchModel, register_search_model, search_model
 
@@ -51,14 +47,9 @@ __all__ = [
     "Bot",
     "BotFactory",
     "BotSpec",
-    "EncounterOdds",
-    "HuntPlanner",
-    "MaplessHeuristicBot",
-    "MaplessSearchModel",
     "RandomBot",
     "SearchBot",
     "SearchModel",
-    "ShortestPathBot",
     "UnknownBotError",
     "bot_names",
     "game_family",
@@ -67,44 +58,12 @@ __all__ = [
     "register_bot",
     "register_search_model",
     "search_model",
-    "state_from_observation",
 ]
 
-_MAPLESS = ("mapless-house",)
 
-
-def _register_builtin_bots() -> None:
+def _register_generic_bots() -> None:
+    # Game bots register themselves with their game (each game package's registration).
     register_bot("random", RandomBot, description="uniformly random over the legal actions")
-    register_bot(
-        "shortest-path",
-        ShortestPathBot,
-        games=_MAPLESS,
-        description="first legal placement, then the shortest path to the Exit",
-    )
-    register_bot(
-        "heuristic",
-        MaplessHeuristicBot,
-        games=_MAPLESS,
-        description="a spine-and-lane building plan and an expectimax hunt planner",
-    )
-    register_search_model("mapless-house", MaplessSearchModel())
-    register_bot(
-        "search",
-        SearchBot,
-        games=_MAPLESS,
-        description="the heuristic, with close hunt decisions searched by rollouts",
-    )
-    try:
-        from cardcrawl.bots._haydes_bots import HaydesHeuristicBot
-    except ImportError:  # pragma: no cover - Escape from Haydes not installed
-        return
-    register_bot(
-        "heuristic",
-        HaydesHeuristicBot,
-        games=("escape-from-haydes",),
-        description="guesses by the exact odds of the unseen cards, faces creatures with "
-        "the higher characteristic",
-    )
 
 
-_register_builtin_bots()
+_register_generic_bots()

@@ -72,6 +72,7 @@ from cardcrawl.haydes._actions import (
     Tuybe,
     parse_action,
 )
+from cardcrawl.haydes._bots import HaydesHeuristicBot, haydes_state_from_observation
 from cardcrawl.haydes._creatures import (
     CREATURE_TABLES,
     DENIZENS,
@@ -80,6 +81,7 @@ from cardcrawl.haydes._creatures import (
     Creature,
     creature_for,
 )
+from cardcrawl.haydes._encoding import HaydesEncoding
 from cardcrawl.haydes._events import (
     AllTrapped,
     AlmostThere,
@@ -103,6 +105,7 @@ from cardcrawl.haydes._events import (
     TurnBegan,
     TurnedFaceDown,
     TurnEnded,
+    TurnStarted,
 )
 from cardcrawl.haydes._game import RULES_VERSION, EscapeFromHaydes
 from cardcrawl.haydes._render import render
@@ -157,7 +160,9 @@ __all__ = [
     "FirstPlayer",
     "FirstPlayerDrawn",
     "Guess",
+    "HaydesEncoding",
     "HaydesEvent",
+    "HaydesHeuristicBot",
     "HaydesObservation",
     "HaydesOptions",
     "HaydesState",
@@ -180,11 +185,13 @@ __all__ = [
     "Trapped",
     "TurnBegan",
     "TurnEnded",
+    "TurnStarted",
     "TurnedFaceDown",
     "Tuybe",
     "card_value",
     "creature_for",
     "guess_is_correct",
+    "haydes_state_from_observation",
     "is_court",
     "is_escape",
     "next_seat",

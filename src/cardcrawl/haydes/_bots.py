@@ -13,18 +13,9 @@ from fractions import Fraction
 from typing import Any
 
 from cardcrawl.core._random import rng_from_seed
-from cardcrawl.haydes import (
-    Choose,
-    EndTurn,
-    Guess,
-    HaydesObservation,
-    HaydesState,
-    Move,
-    Phase,
-    Step,
-    TurnBegan,
-    Tuybe,
-)
+from cardcrawl.haydes._actions import Choose, EndTurn, Guess, Move, Step, Tuybe
+from cardcrawl.haydes._events import TurnBegan
+from cardcrawl.haydes._state import HaydesObservation, HaydesState, Phase
 from cardcrawl.kit._cards import Card
 
 __all__ = ["HaydesHeuristicBot", "haydes_state_from_observation"]
@@ -40,7 +31,7 @@ def haydes_state_from_observation(
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.bots._haydes_bots import haydes_state_from_observation
+        >>> from cardcrawl.haydes._bots import haydes_state_from_observation
         >>> game = cardcrawl.load("escape-from-haydes", max_rounds=30)
         >>> state = game.initial_state(seed=4)
         >>> haydes_state_from_observation(game.observe(state, 0), 9) == game.determinize(

@@ -15,7 +15,10 @@ Examples:
 """
 
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
+from cardcrawl.mapless._bot_model import EncounterOdds, HuntPlanner, state_from_observation
+from cardcrawl.mapless._bots import MaplessHeuristicBot, MaplessSearchModel, ShortestPathBot
 from cardcrawl.mapless._dread import STANDARD_DREAD_LINES
+from cardcrawl.mapless._encoding import MAPLESS_RADIUS, MAPLESS_SIDE, MaplessEncoding
 from cardcrawl.mapless._events import (
     CardDrawn,
     CardPlaced,
@@ -71,6 +74,8 @@ __all__ = [
     "ENTRANCE",
     "ENTRANCE_CELL",
     "EXIT",
+    "MAPLESS_RADIUS",
+    "MAPLESS_SIDE",
     "MIND_CARDS",
     "NARRATIVE_CARDS",
     "PLACEABLE_CARDS",
@@ -85,15 +90,20 @@ __all__ = [
     "DeckRanDry",
     "Draw",
     "Encounter",
+    "EncounterOdds",
     "Ending",
     "Escaped",
     "ExitPlaced",
     "ExitShuffledBack",
+    "HuntPlanner",
     "LostInTheHouse",
+    "MaplessEncoding",
     "MaplessEvent",
+    "MaplessHeuristicBot",
     "MaplessHouse",
     "MaplessObservation",
     "MaplessOptions",
+    "MaplessSearchModel",
     "MaplessState",
     "Move",
     "MoveSkipped",
@@ -101,6 +111,7 @@ __all__ = [
     "Phase",
     "Place",
     "PlaceExit",
+    "ShortestPathBot",
     "StalkerArrived",
     "StalkerStepped",
     "StalkerWaited",
@@ -116,4 +127,5 @@ __all__ = [
     "render_svg",
     "room_cells",
     "stalker_step",
+    "state_from_observation",
 ]

@@ -22,16 +22,14 @@ from cardcrawl.core._random import rng_from_seed
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid, neighbours
-from cardcrawl.mapless import (
+from cardcrawl.mapless._game import MaplessHouse
+from cardcrawl.mapless._rules import card_value, is_corridor, stalker_step
+from cardcrawl.mapless._state import (
     CLUB_STALKER,
     ENTRANCE_CELL,
     SPADE_STALKER,
-    MaplessHouse,
     MaplessObservation,
     MaplessState,
-    card_value,
-    is_corridor,
-    stalker_step,
 )
 
 _evolve = replacer(MaplessState)
@@ -48,7 +46,7 @@ def closed_cells(table: Grid, game: Any = None) -> frozenset[Cell]:
 
     Examples:
         >>> from cardcrawl import Card, Grid
-        >>> from cardcrawl.bots._mapless_model import closed_cells
+        >>> from cardcrawl.mapless._bot_model import closed_cells
         >>> table = Grid({(0, 0): Card.parse("AD"), (0, 1): Card.parse("5S"),
         ...               (0, 2): Card.parse("KS")})
         >>> sorted(closed_cells(table))
@@ -76,7 +74,7 @@ def state_from_observation(
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.bots._mapless_model import state_from_observation
+        >>> from cardcrawl.mapless._bot_model import state_from_observation
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> state = game.initial_state(seed=4)
         >>> rebuilt = state_from_observation(game.observe(state, 0), seed=9)
@@ -104,7 +102,7 @@ class EncounterOdds:
     enough for planning a few turns ahead.
 
     Examples:
-        >>> from cardcrawl.bots._mapless_model import EncounterOdds
+        >>> from cardcrawl.mapless._bot_model import EncounterOdds
         >>> from cardcrawl.mapless import BODY_CARDS, MIND_CARDS
         >>> odds = EncounterOdds(MIND_CARDS, BODY_CARDS)
         >>> odds.success(13, 0)  # a King: 45 of the 144 pairs sum to 12 or less
@@ -208,7 +206,7 @@ class HuntPlanner:
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.bots._mapless_model import EncounterOdds, HuntPlanner
+        >>> from cardcrawl.mapless._bot_model import EncounterOdds, HuntPlanner
         >>> from cardcrawl.mapless import BODY_CARDS, MIND_CARDS
         >>> table = cardcrawl.Grid({(0, 0): cardcrawl.Card.parse("AD"),
         ...     (0, 1): cardcrawl.Card.parse("2S"), (0, 2): cardcrawl.Card.parse("3S"),

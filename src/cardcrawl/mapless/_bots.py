@@ -6,28 +6,24 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardcrawl.bots._mapless_model import (
+from cardcrawl.core._engine import replacer
+from cardcrawl.kit._cards import Card, Suit
+from cardcrawl.kit._grid import Cell, Grid, distance
+from cardcrawl.mapless._actions import Action, Move, Place, PlaceExit
+from cardcrawl.mapless._bot_model import (
     EncounterOdds,
     HuntPlanner,
     closed_cells,
     state_from_observation,
 )
-from cardcrawl.core._engine import replacer
-from cardcrawl.kit._cards import Card, Suit
-from cardcrawl.kit._grid import Cell, Grid, distance
-from cardcrawl.mapless import (
+from cardcrawl.mapless._game import MaplessHouse
+from cardcrawl.mapless._rules import corridor_cells, newly_closed
+from cardcrawl.mapless._state import (
     ENTRANCE_CELL,
     EXIT,
-    Action,
-    MaplessHouse,
     MaplessObservation,
     MaplessState,
-    Move,
     Phase,
-    Place,
-    PlaceExit,
-    corridor_cells,
-    newly_closed,
 )
 
 _evolve = replacer(MaplessState)
@@ -50,7 +46,7 @@ class ShortestPathBot:
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.bots import ShortestPathBot
+        >>> from cardcrawl.mapless import ShortestPathBot
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> state = game.initial_state(seed=2)
         >>> bot = ShortestPathBot(game, seed=2)
@@ -207,7 +203,7 @@ class MaplessHeuristicBot:
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.bots import MaplessHeuristicBot
+        >>> from cardcrawl.mapless import MaplessHeuristicBot
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> state = game.initial_state(seed=1)
         >>> bot = MaplessHeuristicBot(game, seed=1)
@@ -392,7 +388,7 @@ class MaplessSearchModel:
     """The :class:`~cardcrawl.bots.SearchModel` of The Mapless House.
 
     States are rebuilt from the observation exactly (see
-    :func:`~cardcrawl.bots.state_from_observation`: the exact posterior), positions are
+    :func:`~cardcrawl.mapless.state_from_observation`: the exact posterior), positions are
     valued by the heuristic bot's hunt planner, and the search looks at the Exit's
     placement and the hunt's Moves, but only where the planner cannot tell the best
     actions apart: the candidates are the actions valued within ``margin`` of the best,
@@ -411,7 +407,7 @@ class MaplessSearchModel:
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.bots import MaplessSearchModel
+        >>> from cardcrawl.mapless import MaplessSearchModel
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> state = game.initial_state(seed=1)
         >>> model = MaplessSearchModel()
