@@ -3,6 +3,12 @@
 Each class also derives from the built-in exception a caller would naturally catch
 (``ValueError`` for bad values, ``LookupError`` for unknown names), so code written
 against the standard library keeps working.
+
+Every error class the library defines is defined here, whatever part of the library
+raises it, so that a traceback names it by this public path
+(``cardcrawl.errors.EncodingError``). The packages that raise one also re-export it
+(``cardcrawl.UndoError``, ``cardcrawl.encoding.EncodingError``,
+``cardcrawl.bots.UnknownBotError``, ``cardcrawl.testing.ConformanceError``).
 """
 
 from __future__ import annotations
@@ -13,15 +19,24 @@ from typing import Any
 __all__ = [
     "ActionError",
     "CardcrawlError",
+    "ConformanceError",
+    "EncodingError",
     "IllegalActionError",
     "InvalidStateError",
+    "MissingExtraError",
+    "NoRendererError",
     "OptionsError",
     "ParseError",
     "PlayerError",
+    "PluginError",
     "RecordError",
     "SerializationError",
     "StackError",
+    "UndoError",
+    "UnknownBotError",
+    "UnknownFigureError",
     "UnknownGameError",
+    "UnsupportedTypeError",
 ]
 
 
@@ -187,7 +202,11 @@ def short_repr(value: object, limit: int = 60) -> str:
 
 
 class OptionsError(CardcrawlError, ValueError):
-    """Game options are malformed or out of range; the message says what is allowed.
+    """Options or arguments are malformed or out of range; the message says what is allowed.
+
+    Game options are the first case; the others are arguments of the library's own
+    functions that no other error names: a seed, a count of games or rollouts, a step
+    of a replay, a name to register (malformed, or taken without ``replace=True``).
 
     Examples:
         >>> import cardcrawl
@@ -195,6 +214,10 @@ class OptionsError(CardcrawlError, ValueError):
         Traceback (most recent call last):
         ...
         cardcrawl.errors.OptionsError: max_turns is None (no limit) or an integer >= 1, not 0
+        >>> cardcrawl.rng_below(cardcrawl.rng_from_seed(1), 0)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.OptionsError: rng_below(state, n) draws from range(n) and needs an ...
     """
 
 
@@ -278,4 +301,182 @@ class InvalidStateError(SerializationError):
         Traceback (most recent call last):
         ...
         cardcrawl.errors.InvalidStateError: state is inconsistent: the player is not on a ...
+    """
+
+
+class PluginError(UnknownGameError):
+    """A game plug-in failed to load, so the games and variants it registers are unknown.
+
+    Raised for an entry point of the ``cardcrawl.games`` group whose module cannot be
+    imported, whose function raises, or whose value is not a module or a function; the
+    message names each such entry point, the package it comes from and the cause, which
+    is also chained as ``__cause__``. It is an :class:`~cardcrawl.UnknownGameError`,
+    since the lookup that needed the plug-in fails.
+
+    Attributes:
+        plugins: each failed entry point, as ``name = value``.
+
+    Examples:
+        >>> import cardcrawl
+        >>> error = cardcrawl.PluginError(
+        ...     "plug-in 'my-variants = my_pkg.variants' failed to load: ...",
+        ...     plugins=["my-variants = my_pkg.variants"])
+        >>> error.plugins, isinstance(error, cardcrawl.UnknownGameError)
+        (('my-variants = my_pkg.variants',), True)
+    """
+
+    def __init__(self, message: str, plugins: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.plugins = tuple(plugins)
+
+
+class UndoError(CardcrawlError, RuntimeError):
+    """An undo or a redo that cannot be done: there is nothing to undo or redo, or the
+    step to undo revealed the outcome of a chance event and the match plays fair undo.
+
+    It is a ``RuntimeError``: undo and redo take no argument, so no value is wrong; it
+    is the match's history that forbids them now (as releasing an unlocked
+    ``threading.Lock`` does).
+
+    Attributes:
+        entry: the history entry (a :class:`~cardcrawl.MatchEntry`) that could not be
+            undone, or ``None`` when there was nothing to undo or redo.
+
+    Examples:
+        >>> import cardcrawl
+        >>> match = cardcrawl.Match.start("mapless-house", seed=1)
+        >>> match.redo()
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.UndoError: nothing to redo: no action has been undone since the last play
+        >>> try:
+        ...     match.undo()
+        ... except cardcrawl.UndoError as error:
+        ...     print(error.entry)
+        None
+    """
+
+    # Any, not MatchEntry: this module imports nothing of the library, so that every
+    # module can import it.
+    def __init__(self, message: str, entry: Any = None) -> None:
+        super().__init__(message)
+        self.entry = entry
+
+
+class NoRendererError(CardcrawlError, LookupError):
+    """No SVG renderer is known for a game (see :func:`~cardcrawl.register_svg`).
+
+    Examples:
+        >>> import cardcrawl
+        >>> class Plain:
+        ...     name = "plain"
+        >>> cardcrawl.svg(Plain(), None)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.NoRendererError: no SVG renderer is known for Plain: give the class ...
+    """
+
+
+class EncodingError(CardcrawlError, ValueError):
+    """A game, action, chance outcome, index or observation that an encoding cannot map.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.encoding import EncodingError, encoding_for
+        >>> encoding_for(cardcrawl.load("mapless-house")).decode_action(-1)
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.EncodingError: action index -1 is out of range: ...
+    """
+
+
+class UnknownBotError(CardcrawlError, LookupError):
+    """No bot of that name plays that game; the message lists the bots that do.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import make_bot
+        >>> game = cardcrawl.load("escape-from-haydes")
+        >>> make_bot("best", game, seed=1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.UnknownBotError: no bot is named 'best' for escape-from-haydes; ...
+    """
+
+
+class ConformanceError(CardcrawlError, AssertionError):
+    """A game broke a promise of the protocol; the message says which, where and how.
+
+    It is an ``AssertionError`` too, so test runners report it as a failed check.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.mapless import MaplessHouse
+        >>> from cardcrawl.testing import ConformanceError, check_game
+        >>> class Reversed(MaplessHouse):
+        ...     def legal_actions(self, state):
+        ...         return super().legal_actions(state)[::-1]
+        >>> try:
+        ...     check_game(Reversed(), games=1)
+        ... except ConformanceError as error:
+        ...     print(error)
+        mapless-house seed 0 (sampled chance), step 0: legal actions are not distinct and sorted
+    """
+
+
+class UnknownFigureError(CardcrawlError, KeyError):
+    """A simulation figure that the game does not record; the message lists those it does.
+
+    It is a ``KeyError``, as a figure is looked up by name.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.simulate import simulate
+        >>> game = cardcrawl.load("mapless-house", max_turns=50)
+        >>> result = simulate(game, "random", games=1, workers=1).results[0]
+        >>> result.figure("height")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.UnknownFigureError: this game records no figure 'height'; its ...
+    """
+
+    def __str__(self) -> str:
+        # KeyError shows its argument's repr (for a missing key); this argument is a
+        # sentence, shown as it is.
+        return str(self.args[0]) if len(self.args) == 1 else super().__str__()
+
+
+class UnsupportedTypeError(CardcrawlError, TypeError):
+    """The JSON codec was given a value, or a declared field type, that it has no rule for.
+
+    The codec saves and reads ``None``, booleans, integers, floats, strings, cards,
+    enums, tuples, lists, frozensets, grids, decks, mappings with string keys and attrs
+    classes made of those. Saving anything else (a state edited by hand to hold an
+    ``object()``, an option given a set) raises this error; so does reading a field
+    whose declared type is none of those, which is a bug in the game's classes rather
+    than in the data.
+
+    Examples:
+        >>> import attrs, cardcrawl
+        >>> game = cardcrawl.load("mapless-house")
+        >>> state = attrs.evolve(game.initial_state(seed=1), turn=object())
+        >>> game.state_to_data(state)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.UnsupportedTypeError: cannot save a value of type object: the codec ...
+    """
+
+
+class MissingExtraError(CardcrawlError, ImportError):
+    """A feature needs an optional dependency that is not installed; the message names the
+    extra to install (``pip install 'cardcrawl[plot]'``).
+
+    It is an ``ImportError``, as the missing import would have raised.
+
+    Examples:
+        >>> from cardcrawl.errors import MissingExtraError
+        >>> error = MissingExtraError(
+        ...     "plots need matplotlib: pip install 'cardcrawl[plot]'", name="matplotlib")
+        >>> error.name, isinstance(error, ImportError)
+        ('matplotlib', True)
     """

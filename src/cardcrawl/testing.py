@@ -21,31 +21,12 @@ from typing import Any
 
 import attrs
 
+from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_below, rng_derive
-from cardcrawl.errors import CardcrawlError, IllegalActionError
+from cardcrawl.errors import CardcrawlError, ConformanceError, IllegalActionError
 
 __all__ = ["ConformanceError", "ConformanceReport", "check_game", "check_state"]
-
-
-class ConformanceError(CardcrawlError, AssertionError):
-    """A game broke a promise of the protocol; the message says which, where and how.
-
-    It is an ``AssertionError`` too, so test runners report it as a failed check.
-
-    Examples:
-        >>> import cardcrawl
-        >>> from cardcrawl.mapless import MaplessHouse
-        >>> from cardcrawl.testing import ConformanceError, check_game
-        >>> class Reversed(MaplessHouse):
-        ...     def legal_actions(self, state):
-        ...         return super().legal_actions(state)[::-1]
-        >>> try:
-        ...     check_game(Reversed(), games=1)
-        ... except ConformanceError as error:
-        ...     print(error)
-        mapless-house seed 0 (sampled chance), step 0: legal actions are not distinct and sorted
-    """
 
 
 @attrs.frozen
@@ -163,8 +144,6 @@ def _census(game: Any, state: Any) -> Counter[Any]:
 
 def _reference_step(game: Any) -> Any:
     """``GameBase.step``, when ``game`` is a GameBase that overrides ``step``; else None."""
-    from cardcrawl.core._engine import GameBase
-
     if isinstance(game, GameBase) and type(game).step is not GameBase.step:
         return GameBase.step
     return None

@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 import attrs
 
 from cardcrawl.core._registry import get_spec
-from cardcrawl.errors import CardcrawlError
+from cardcrawl.errors import CardcrawlError, OptionsError, UnknownBotError
 
 __all__ = [
     "Bot",
@@ -65,20 +65,6 @@ class Bot(Protocol):
 
 #: What builds a bot: ``factory(game, seed, seat)``. Bot classes are factories themselves.
 BotFactory = Callable[[Any, int, int], Bot]
-
-
-class UnknownBotError(CardcrawlError, LookupError):
-    """No bot of that name plays that game; the message lists the bots that do.
-
-    Examples:
-        >>> import cardcrawl
-        >>> from cardcrawl.bots import make_bot
-        >>> game = cardcrawl.load("escape-from-haydes")
-        >>> make_bot("best", game, seed=1)  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        cardcrawl.bots._base.UnknownBotError: no bot is named 'best' for escape-from-haydes; ...
-    """
 
 
 @attrs.frozen
@@ -161,7 +147,7 @@ def register_bot(
         The new registry entry.
 
     Raises:
-        ValueError: the name is malformed, or already registered for these games and
+        OptionsError: the name is malformed, or already registered for these games and
             ``replace`` is false.
 
     Examples:
@@ -173,13 +159,16 @@ def register_bot(
         'RandomBot'
     """
     if not isinstance(name, str) or not name or name != name.strip() or " " in name:
-        raise ValueError(f"a bot name is a non-empty string without spaces, not {name!r}")
+        raise OptionsError(f"a bot name is a non-empty string without spaces, not {name!r}")
     spec = BotSpec(name, factory, None if games is None else frozenset(games), description)
     entries = _BOTS.setdefault(name, [])
     for i, old in enumerate(entries):
         if old.games == spec.games:
             if not replace:
-                raise ValueError(f"bot {name!r} is already registered for these games")
+                raise OptionsError(
+                    f"bot {name!r} is already registered for these games; "
+                    "pass replace=True to override it"
+                )
             entries[i] = spec
             return spec
     # Game-specific entries are found before a catch-all one.
@@ -232,7 +221,7 @@ def get_bot_spec(name: str, game: Any) -> BotSpec:
         >>> get_bot_spec("search", cardcrawl.load("escape-from-haydes"))  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        cardcrawl.bots._base.UnknownBotError: no bot plays this game as 'search' for ...
+        cardcrawl.errors.UnknownBotError: no bot plays this game as 'search' for ...
     """
     for spec in _BOTS.get(name, ()):
         if spec.plays(game):

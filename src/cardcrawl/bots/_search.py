@@ -21,9 +21,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
-from cardcrawl.bots._base import Bot, BotFactory, UnknownBotError, game_family, make_bot
+from cardcrawl.bots._base import Bot, BotFactory, game_family, make_bot
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_derive
+from cardcrawl.errors import OptionsError, UnknownBotError
 
 __all__ = ["SearchBot", "SearchModel", "register_search_model", "search_model"]
 
@@ -112,7 +113,7 @@ def search_model(game: Any) -> SearchModel:
         >>> search_model(cardcrawl.load("escape-from-haydes"))  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        cardcrawl.bots._base.UnknownBotError: the search bot cannot play escape-from-haydes: ...
+        cardcrawl.errors.UnknownBotError: the search bot cannot play escape-from-haydes: ...
     """
     try:
         return _MODELS[game_family(game)]
@@ -197,7 +198,7 @@ class SearchBot:
 
     Raises:
         UnknownBotError: the game has no search model, or no ``base`` bot.
-        ValueError: ``rollouts`` or ``rollout_limit`` is below 1, or ``exact_limit``
+        OptionsError: ``rollouts`` or ``rollout_limit`` is below 1, or ``exact_limit``
             below 0.
 
     Examples:
@@ -226,9 +227,9 @@ class SearchBot:
         rollout_limit: int = 400,
     ) -> None:
         if rollouts < 1 or rollout_limit < 1 or exact_limit < 0:
-            raise ValueError(
-                "rollouts and rollout_limit are at least 1 and exact_limit at least 0, not "
-                f"{rollouts}, {rollout_limit} and {exact_limit}"
+            raise OptionsError(
+                "rollouts and rollout_limit are integers >= 1 and exact_limit an integer "
+                f">= 0, not {rollouts}, {rollout_limit} and {exact_limit}"
             )
         self._model = search_model(game)
         self._rollout_bot: BotFactory = (

@@ -4,6 +4,8 @@ Encoding walks attrs classes field by field; decoding is driven by the field typ
 every game's states, actions, events and options serialize with no per-game code. Any
 mismatch raises :class:`~cardcrawl.SerializationError` naming the path of the bad value
 (``state.table[3]``) and what was expected there, never a ``KeyError`` or ``TypeError``.
+A value, or a declared field type, that the codec has no rule for raises
+:class:`~cardcrawl.errors.UnsupportedTypeError` (a ``TypeError``).
 
 Supported field types: ``int``, ``bool``, ``str``, ``float``, :class:`~cardcrawl.Card`,
 cells (``tuple[int, int]``), ``tuple[X, ...]``, fixed tuples, ``X | None``, unions of
@@ -21,7 +23,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from cardcrawl.errors import ParseError, SerializationError
+from cardcrawl.errors import ParseError, SerializationError, UnsupportedTypeError
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Grid
@@ -30,9 +32,19 @@ __all__ = ["decode", "encode"]
 
 T = TypeVar("T")
 
+# What the codec knows, for the message that names a type it does not.
+_KNOWN = (
+    "None, booleans, integers, floats, strings, cards, enums, tuples, lists, frozensets, "
+    "grids, decks, mappings with string keys and attrs classes of those"
+)
+
 
 def encode(value: Any) -> Any:
     """``value`` as JSON-compatible data (dicts, lists, strings, numbers, booleans, None).
+
+    Raises:
+        UnsupportedTypeError: ``value`` is, or holds, a value of a type the codec has no
+            rule for.
 
     Examples:
         >>> from cardcrawl import Card
@@ -61,7 +73,9 @@ def encode(value: Any) -> Any:
         return data
     if isinstance(value, Mapping):
         return {str(k): encode(v) for k, v in value.items()}
-    raise TypeError(f"cannot encode {type(value).__name__}")  # a bug, not bad input
+    raise UnsupportedTypeError(
+        f"cannot save a value of type {type(value).__name__}: the codec saves {_KNOWN}"
+    )
 
 
 def decode(tp: Any, data: Any, path: str = "data") -> Any:
@@ -69,10 +83,11 @@ def decode(tp: Any, data: Any, path: str = "data") -> Any:
 
     Raises:
         SerializationError: ``data`` does not fit ``tp``; the message names the path.
+        UnsupportedTypeError: ``tp``, or a type inside it, is one the codec cannot read.
     """
     try:
         return _decode(tp, data, path)
-    except SerializationError:
+    except (SerializationError, UnsupportedTypeError):
         raise
     except (ParseError, ValueError, TypeError) as exc:
         raise SerializationError(f"{path}: {exc}") from exc
@@ -192,7 +207,11 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
         }
     if isinstance(tp, type) and attrs.has(tp):
         return _decode_attrs(tp, data, path)
-    raise TypeError(f"cannot decode {tp!r}")  # a bug, not bad input
+    # A bug in the class that declares the field, not in the data: so decode() lets it
+    # through rather than calling it bad data.
+    raise UnsupportedTypeError(
+        f"{path}: cannot read a field declared as {tp!r}: the codec reads {_KNOWN}"
+    )
 
 
 def _decode_union(args: tuple[Any, ...], data: Any, path: str) -> Any:

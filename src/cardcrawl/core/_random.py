@@ -109,7 +109,7 @@ def rng_below(state: int, n: int) -> tuple[int, int]:
         The new state and the value, from 0 to ``n - 1``.
 
     Raises:
-        ValueError: ``n`` is 0 or negative.
+        OptionsError: ``n`` is 0 or negative.
 
     Examples:
         Ten rolls of a six-sided die (0 to 5), the state handed on from one to the next:
@@ -121,13 +121,15 @@ def rng_below(state: int, n: int) -> tuple[int, int]:
         ...     rolls.append(roll)
         >>> rolls
         [3, 0, 0, 3, 4, 3, 4, 0, 5, 5]
-        >>> rng_below(state, 0)
+        >>> rng_below(state, 0)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        ValueError: rng_below needs n >= 1, not 0
+        cardcrawl.errors.OptionsError: rng_below(state, n) draws from range(n) and needs ...
     """
     if n <= 0:
-        raise ValueError(f"rng_below needs n >= 1, not {n}")
+        raise OptionsError(
+            f"rng_below(state, n) draws from range(n) and needs an integer n >= 1, not {n}"
+        )
     if n <= 1 << 64:
         # Reject the top sliver of outputs that would favour small values. The body of
         # rng_next is repeated here: this is the hottest call of sampled play.

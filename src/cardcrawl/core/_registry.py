@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from types import MappingProxyType, ModuleType
 from typing import Any
 
@@ -25,7 +25,7 @@ import attrs
 
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._tools import GameTools
-from cardcrawl.errors import OptionsError, UnknownGameError
+from cardcrawl.errors import OptionsError, PluginError, UnknownGameError
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -79,32 +79,6 @@ _REGISTRY: dict[str, GameSpec] = {}
 
 
 # -------------------------------------------------------------- plug-ins
-class PluginError(UnknownGameError):
-    """A game plug-in failed to load, so the games and variants it registers are unknown.
-
-    Raised for an entry point of the ``cardcrawl.games`` group whose module cannot be
-    imported, whose function raises, or whose value is not a module or a function; the
-    message names each such entry point, the package it comes from and the cause, which
-    is also chained as ``__cause__``. It is an :class:`~cardcrawl.UnknownGameError`,
-    since the lookup that needed the plug-in fails.
-
-    Attributes:
-        plugins: each failed entry point, as ``name = value``.
-
-    Examples:
-        >>> import cardcrawl
-        >>> error = cardcrawl.PluginError(
-        ...     "plug-in 'my-variants = my_pkg.variants' failed to load: ...",
-        ...     plugins=["my-variants = my_pkg.variants"])
-        >>> error.plugins, isinstance(error, cardcrawl.UnknownGameError)
-        (('my-variants = my_pkg.variants',), True)
-    """
-
-    def __init__(self, message: str, plugins: Sequence[str] = ()) -> None:
-        super().__init__(message)
-        self.plugins = tuple(plugins)
-
-
 @attrs.frozen
 class _Failure:
     """A plug-in that failed: what it is (``name = value``), the sentence, the cause."""

@@ -10,22 +10,9 @@ from typing import Any, ClassVar
 
 import attrs
 
-from cardcrawl.errors import CardcrawlError
+from cardcrawl.errors import EncodingError
 
 __all__ = ["Encoding", "EncodingError", "LayoutBuilder", "Segment"]
-
-
-class EncodingError(CardcrawlError, ValueError):
-    """A game, action, chance outcome, index or observation that an encoding cannot map.
-
-    Examples:
-        >>> import cardcrawl
-        >>> from cardcrawl.encoding import EncodingError, encoding_for
-        >>> encoding_for(cardcrawl.load("mapless-house")).decode_action(-1)
-        Traceback (most recent call last):
-        ...
-        cardcrawl.encoding._base.EncodingError: action index -1 is out of range: ...
-    """
 
 
 @attrs.frozen

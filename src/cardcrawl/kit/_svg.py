@@ -31,7 +31,7 @@ from typing import Any
 
 import attrs
 
-from cardcrawl.errors import CardcrawlError
+from cardcrawl.errors import NoRendererError, OptionsError
 from cardcrawl.kit._cards import RANK_NAMES, Card, Suit
 
 __all__ = [
@@ -89,20 +89,6 @@ def _suit_id(suit: Suit) -> str:
     return f"cardcrawl-suit-{suit.value}"
 
 
-class NoRendererError(CardcrawlError, LookupError):
-    """No SVG renderer is known for a game (see :func:`register_svg`).
-
-    Examples:
-        >>> import cardcrawl
-        >>> class Plain:
-        ...     name = "plain"
-        >>> cardcrawl.svg(Plain(), None)  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        cardcrawl.kit._svg.NoRendererError: no SVG renderer is known for Plain: give the class ...
-    """
-
-
 # ------------------------------------------------------------ the registry
 _RENDERERS: dict[type, SvgRenderer] = {}
 
@@ -120,7 +106,7 @@ def register_svg(game_class: type, renderer: SvgRenderer, *, replace: bool = Fal
         replace: allow replacing a renderer already registered for this class.
 
     Raises:
-        CardcrawlError: a renderer is registered for the class and ``replace`` is false.
+        OptionsError: a renderer is registered for the class and ``replace`` is false.
 
     Examples:
         >>> import cardcrawl
@@ -131,7 +117,7 @@ def register_svg(game_class: type, renderer: SvgRenderer, *, replace: bool = Fal
         '<svg/>'
     """
     if game_class in _RENDERERS and not replace:
-        raise CardcrawlError(
+        raise OptionsError(
             f"an SVG renderer is already registered for {game_class.__name__}; "
             "pass replace=True to override it"
         )

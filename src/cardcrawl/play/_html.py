@@ -6,22 +6,58 @@ state, the action that made it, its events (``str(event)``) and the text render,
 previous / next buttons, a slider, and the arrow, Home and End keys. Written against
 the :class:`~cardcrawl.Game` protocol, it works for every game; a game without an SVG
 renderer is shown by its text render alone.
+
+The page is built from what a match shows of itself (``_Replayable``), so this
+module imports nothing of :mod:`cardcrawl.play._match`, which imports it for
+:meth:`~cardcrawl.Match.to_html`.
 """
 
 from __future__ import annotations
 
 import html
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from cardcrawl._version import __version__
 from cardcrawl.core._protocol import CHANCE
+from cardcrawl.errors import OptionsError
 from cardcrawl.kit._svg import find_renderer
 
-if TYPE_CHECKING:
-    from cardcrawl.play._match import Match
-
 __all__ = ["replay_html"]
+
+
+class _Step(Protocol):
+    """What the page reads of one history entry (a :class:`~cardcrawl.MatchEntry`)."""
+
+    @property
+    def action(self) -> Any: ...
+
+    @property
+    def player(self) -> int: ...
+
+
+class _Replayable(Protocol):
+    """What the page reads of a match (a :class:`~cardcrawl.Match`)."""
+
+    @property
+    def game(self) -> Any: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def explicit_chance(self) -> bool: ...
+
+    @property
+    def state(self) -> Any: ...
+
+    @property
+    def states(self) -> Sequence[Any]: ...
+
+    @property
+    def history(self) -> Sequence[_Step]: ...
+
 
 _STYLE = """
 :root { color-scheme: light; --ink: #222; --muted: #666; --line: #d8d3c4; --accent: #2f4a86; }
@@ -105,7 +141,7 @@ def _script_json(data: Any) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def _step_data(match: Match) -> list[dict[str, Any]]:
+def _step_data(match: _Replayable) -> list[dict[str, Any]]:
     game = match.game
     renderer = find_renderer(game)
     describe = getattr(game, "describe", None)
@@ -142,11 +178,12 @@ def _step_data(match: Match) -> list[dict[str, Any]]:
     return steps
 
 
-def replay_html(match: Match, *, step: int | None = None, title: str | None = None) -> str:
+def replay_html(match: _Replayable, *, step: int | None = None, title: str | None = None) -> str:
     """One self-contained HTML page that replays ``match`` step by step.
 
     Args:
-        match: the match to show, such as ``Match.from_record(record)``.
+        match: the :class:`~cardcrawl.Match` to show, such as
+            ``Match.from_record(record)``.
         step: the step shown first (default 0, the initial state); a page address
             ending in ``#step=K`` opens at step K instead.
         title: the page title (default: the game's name and the seed).
@@ -155,7 +192,7 @@ def replay_html(match: Match, *, step: int | None = None, title: str | None = No
         The HTML document. Step ``K`` shows the state after ``K`` actions.
 
     Raises:
-        ValueError: ``step`` is not a step of the match.
+        OptionsError: ``step`` is not a step of the match.
 
     Examples:
         >>> import cardcrawl
@@ -169,7 +206,7 @@ def replay_html(match: Match, *, step: int | None = None, title: str | None = No
     last = len(steps) - 1
     start = 0 if step is None else step
     if not 0 <= start <= last:
-        raise ValueError(f"step {start} is not a step of this match: it has steps 0 to {last}")
+        raise OptionsError(f"step {start} is not a step of this match: it has steps 0 to {last}")
     game = match.game
     page_title = title or f"{game.name}, seed {match.seed}"
     outcome = game.outcome(match.state)

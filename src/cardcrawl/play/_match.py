@@ -25,8 +25,10 @@ from typing import Any
 import attrs
 
 from cardcrawl.core._protocol import CHANCE
-from cardcrawl.errors import CardcrawlError
+from cardcrawl.core._registry import load
+from cardcrawl.errors import CardcrawlError, UndoError
 from cardcrawl.kit._svg import find_renderer, svg
+from cardcrawl.play._html import replay_html
 from cardcrawl.play._record import Record
 
 __all__ = ["Match", "MatchEntry", "UndoError"]
@@ -34,33 +36,6 @@ __all__ = ["Match", "MatchEntry", "UndoError"]
 # determinize() needs a seed for its fresh generator; any fixed one will do, since the
 # twin state it seeds is only compared, never shown or played on.
 _TWIN_SEED = 0
-
-
-class UndoError(CardcrawlError):
-    """An undo or a redo that cannot be done: there is nothing to undo or redo, or the
-    step to undo revealed the outcome of a chance event and the match plays fair undo.
-
-    Attributes:
-        entry: the history entry that could not be undone, or ``None`` when there was
-            nothing to undo or redo.
-
-    Examples:
-        >>> import cardcrawl
-        >>> match = cardcrawl.Match.start("mapless-house", seed=1)
-        >>> match.redo()
-        Traceback (most recent call last):
-        ...
-        cardcrawl.play._match.UndoError: nothing to redo
-        >>> try:
-        ...     match.undo()
-        ... except cardcrawl.UndoError as error:
-        ...     print(error.entry)
-        None
-    """
-
-    def __init__(self, message: str, entry: MatchEntry | None = None) -> None:
-        super().__init__(message)
-        self.entry = entry
 
 
 @attrs.frozen
@@ -165,7 +140,7 @@ class Match:
         >>> match.undo()  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        cardcrawl.play._match.UndoError: cannot undo 'place ...': that step revealed ...
+        cardcrawl.errors.UndoError: cannot undo 'place ...': that step revealed ...
     """
 
     def __init__(
@@ -224,8 +199,6 @@ class Match:
             True
         """
         if isinstance(game, str):
-            from cardcrawl.core._registry import load
-
             game = load(game)
         state = game.initial_state(seed, explicit_chance=explicit_chance, stack=stack)
         return cls(game, state, seed, fair_undo=fair_undo, stack=stack or None)
@@ -413,7 +386,7 @@ class Match:
             (True, 1)
         """
         if not self._undone:
-            raise UndoError("nothing to redo")
+            raise UndoError("nothing to redo: no action has been undone since the last play")
         entry = self._undone.pop()
         self._entries.append(entry)
         return entry
@@ -441,8 +414,6 @@ class Match:
     def to_html(self, *, step: int | None = None) -> str:
         """A self-contained HTML page replaying the match step by step (see
         :func:`cardcrawl.replay_html`)."""
-        from cardcrawl.play._html import replay_html
-
         return replay_html(self, step=step)
 
     def _repr_svg_(self) -> str | None:

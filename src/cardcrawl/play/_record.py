@@ -17,6 +17,7 @@ import attrs
 
 from cardcrawl.core._codec import encode
 from cardcrawl.core._engine import FORMAT_VERSION
+from cardcrawl.core._registry import load
 from cardcrawl.errors import CardcrawlError, RecordError, SerializationError
 
 __all__ = ["Record"]
@@ -169,8 +170,6 @@ class Record:
             RecordError: the game is unknown, its options are invalid, or the record was
                 made under another rules version.
         """
-        from cardcrawl.core._registry import load
-
         try:
             game = load(self.game, **self.options)
         except CardcrawlError as exc:

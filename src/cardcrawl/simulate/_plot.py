@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from cardcrawl.errors import MissingExtraError, OptionsError
 from cardcrawl.simulate._results import GameResult, SimulationResult
 from cardcrawl.simulate._stats import Interval, wilson_interval
 
@@ -65,8 +66,9 @@ def _pyplot() -> Any:
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError:
-        raise ImportError(
-            "plots need matplotlib: pip install 'cardcrawl[plot]' (or matplotlib)"
+        raise MissingExtraError(
+            "plots need matplotlib: pip install 'cardcrawl[plot]' (or matplotlib)",
+            name="matplotlib",
         ) from None
     matplotlib.use("Agg")
     return importlib.import_module("matplotlib.pyplot")
@@ -94,12 +96,14 @@ def plot_report(
     rate for each lineup, all with 95% intervals.
 
     Raises:
-        ImportError: matplotlib is not installed.
-        ValueError: there is nothing to plot.
+        MissingExtraError: matplotlib is not installed (an ``ImportError``).
+        OptionsError: there is nothing to plot.
     """
     simulations = [s for s in simulations if s.results]
     if not simulations:
-        raise ValueError("no finished games to plot")
+        raise OptionsError(
+            "there is nothing to plot: none of the simulations given has a finished game"
+        )
     plt = _pyplot()
     label = main_outcome([r for s in simulations for r in s.results])
     fig, (by_size, lengths, by_bot) = plt.subplots(1, 3, figsize=(16, 4.8))

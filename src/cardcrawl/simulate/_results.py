@@ -12,6 +12,7 @@ from typing import IO, Any
 
 import attrs
 
+from cardcrawl.errors import OptionsError, UnknownFigureError
 from cardcrawl.simulate._stats import Interval, mean_interval, wilson_interval
 
 __all__ = ["GameResult", "OutcomeRate", "SimulationResult", "Summary", "write_results"]
@@ -66,12 +67,16 @@ class GameResult:
             Its value in this game.
 
         Raises:
-            KeyError: the game has no such figure.
+            UnknownFigureError: the game has no such figure (a ``KeyError``).
         """
         for key, value in self.figures:
             if key == name:
                 return value
-        raise KeyError(name)
+        known = ", ".join(key for key, _ in self.figures)
+        raise UnknownFigureError(
+            f"this game records no figure {name!r}; "
+            + (f"its figures are {known}" if known else "it records none")
+        )
 
     def to_row(self) -> dict[str, Any]:
         """The result as one flat row (the CSV columns, JSON-compatible values)."""
@@ -356,7 +361,7 @@ def write_results(path: str | Path, simulations: Sequence[SimulationResult]) -> 
         simulations: the simulations to write, such as one per bot compared.
 
     Raises:
-        ValueError: the extension is neither ``.csv`` nor ``.json``.
+        OptionsError: the extension is neither ``.csv`` nor ``.json``.
         OSError: the file cannot be written.
 
     Examples:
@@ -383,4 +388,4 @@ def write_results(path: str | Path, simulations: Sequence[SimulationResult]) -> 
             data = data[0]
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     else:
-        raise ValueError(f"write results to a .csv or .json file, not {path.name!r}")
+        raise OptionsError(f"results go to a file ending in .csv or .json, not {path.name!r}")

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 import attrs
 
+from cardcrawl.errors import OptionsError
+
 __all__ = ["Z95", "Interval", "mean_interval", "wilson_interval"]
 
 #: The standard normal quantile of a two-sided 95% interval.
@@ -82,10 +84,10 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> Interval:
         0.5000 [0.4038, 0.5962]
 
     Raises:
-        ValueError: ``successes`` is not between 0 and ``n``.
+        OptionsError: ``successes`` is not between 0 and ``n``.
     """
     if not 0 <= successes <= n:
-        raise ValueError(f"successes must be between 0 and n={n}, not {successes}")
+        raise OptionsError(f"successes is between 0 and n={n}, not {successes}")
     if n == 0:
         return _NAN
     p = successes / n
