@@ -215,7 +215,7 @@ def test_ctrl_c_abandons_the_game_with_exit_130(tmp_path: Path) -> None:
 
 
 def test_person_gets_a_printed_seed_from_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("cardcrawl.cli._main.time.time_ns", lambda: 3 * 2**32 + 12345)
+    monkeypatch.setattr("cardcrawl.cli._play.time.time_ns", lambda: 3 * 2**32 + 12345)
     code, out, _ = run("play", GAME, stdin="1\n1\nq\n")
     assert code == 0
     first, *rest = out.splitlines()

@@ -1,8 +1,7 @@
-"""The ``simulate`` command, driven through its own ``add_parser`` and ``run``."""
+"""The ``simulate`` command, driven through ``main`` as the ``cardcrawl`` script runs it."""
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import json
@@ -16,22 +15,32 @@ from typing import Any
 
 import pytest
 
+import cardcrawl
 from cardcrawl.cli import _simulate as _cli_simulate
+from cardcrawl.cli._common import EXIT_INTERRUPTED
+from cardcrawl.cli._main import main
 from cardcrawl.simulate import simulate
 
+USAGE = "usage: cardcrawl simulate "
+ERROR = "cardcrawl simulate: error: "
 
-def parse(*argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="cardcrawl")
-    _cli_simulate.add_parser(parser.add_subparsers(dest="command"))
-    return parser.parse_args(["simulate", *argv])
+
+def run_main(*argv: str) -> tuple[int, str, str]:
+    """Run ``cardcrawl simulate ARGV`` in-process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["simulate", *argv], stdin=io.StringIO(), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
 
 
 def run(*argv: str) -> tuple[int, str, str]:
-    """Run the command in-process: (exit code, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    defaults = ("--workers", "1", "--progress", "none")
-    code = _cli_simulate.run(parse(*argv, *defaults), out, err)
-    return code, out.getvalue(), err.getvalue()
+    """Run the command on one worker, without a progress display."""
+    return run_main(*argv, "--workers", "1", "--progress", "none")
+
+
+def error_line(err: str) -> str:
+    """The error of a usage error: the line after the usage lines."""
+    assert err.startswith(USAGE), err
+    return next(line for line in err.splitlines() if line.startswith(ERROR))
 
 
 def test_a_run_prints_the_header_and_the_summary_table() -> None:
@@ -47,8 +56,6 @@ def test_a_run_prints_the_header_and_the_summary_table() -> None:
 def test_the_table_matches_the_library() -> None:
     code, out, _ = run("mapless-house", "--bot", "random", "--games", "10", "--seed", "2")
     assert code == 0
-    import cardcrawl
-
     summary = simulate(
         cardcrawl.load("mapless-house", max_turns=200), "random", games=10, seed=2, workers=1
     ).summary()
@@ -117,8 +124,7 @@ def test_options_and_limits() -> None:
 def test_bad_arguments_exit_2_with_a_message(argv: tuple[str, ...], message: str) -> None:
     code, out, err = run("mapless-house", "--games", "2", *argv)
     assert code == 2
-    assert message in err
-    assert err.startswith("cardcrawl simulate: error: ")
+    assert message in error_line(err)
     assert out == ""
 
 
@@ -129,20 +135,20 @@ def test_a_bot_on_one_seat() -> None:
 
 
 def test_plain_progress_reports_games_per_second() -> None:
-    out, err = io.StringIO(), io.StringIO()
-    args = parse("mapless-house", "--games", "20", "--workers", "1", "--progress", "plain")
-    assert _cli_simulate.run(args, out, err) == 0
-    lines = err.getvalue().splitlines()
+    code, _, err = run_main(
+        "mapless-house", "--games", "20", "--workers", "1", "--progress", "plain"
+    )
+    assert code == 0
+    lines = err.splitlines()
     assert lines[-1].startswith("random: 20/20 games, ")
     assert lines[-1].endswith(" games/s")
 
 
 def test_rich_progress_when_asked() -> None:
     pytest.importorskip("rich")
-    out, err = io.StringIO(), io.StringIO()
-    args = parse("mapless-house", "--games", "5", "--workers", "1", "--progress", "rich")
-    assert _cli_simulate.run(args, out, err) == 0
-    assert "games/s" in err.getvalue()
+    code, _, err = run_main("mapless-house", "--games", "5", "--workers", "1", "--progress", "rich")
+    assert code == 0
+    assert "games/s" in err
 
 
 def test_ctrl_c_summarizes_and_writes_the_games_so_far(
@@ -157,14 +163,13 @@ def test_ctrl_c_summarizes_and_writes_the_games_so_far(
 
     monkeypatch.setattr(_cli_simulate._PlainProgress, "__call__", interrupt)
     path = tmp_path / "partial.csv"
-    out, err = io.StringIO(), io.StringIO()
-    args = parse(
+    code, out, err = run_main(
         "mapless-house", "--games", "50", "--workers", "1", "--batch-size", "5",
-        "--progress", "plain", "--out", str(path),
+        "--progress", "plain", "--output", str(path),
     )  # fmt: skip
-    assert _cli_simulate.run(args, out, err) == _cli_simulate.EXIT_INTERRUPTED
-    assert "Interrupted: 5 games of random finished." in err.getvalue()
-    assert out.getvalue().splitlines()[3].split()[:2] == ["random", "5"]
+    assert code == EXIT_INTERRUPTED
+    assert "Interrupted: 5 games of random finished." in err
+    assert out.splitlines()[3].split()[:2] == ["random", "5"]
     assert len(list(csv.DictReader(path.open(encoding="utf-8")))) == 5
 
 
@@ -187,27 +192,15 @@ def test_a_plot_without_matplotlib_is_a_usage_error(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(_cli_simulate.importlib, "import_module", no_matplotlib)
     code, _, err = run("mapless-house", "--games", "2", "--plot", "report.png")
     assert code == 2
-    assert "cardcrawl[plot]" in err
+    assert "cardcrawl[plot]" in error_line(err)
 
 
 # ---------------------------------------------------------- processes
-def _cardcrawl_has_simulate() -> bool:
-    done = subprocess.run(
-        [sys.executable, "-m", "cardcrawl", "simulate", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    return done.returncode == 0
-
-
 def test_cardcrawl_simulate_subcommand(tmp_path: Path) -> None:
-    if not _cardcrawl_has_simulate():
-        pytest.skip("simulate is not wired into cardcrawl's command line (cardcrawl.cli._main) yet")
     path = tmp_path / "r.csv"
     done = subprocess.run(
         [sys.executable, "-m", "cardcrawl", "simulate", "mapless-house", "--bot", "heuristic",
-         "--games", "8", "--workers", "2", "--seed", "1", "--out", str(path)],
+         "--games", "8", "--workers", "2", "--seed", "1", "--output", str(path)],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -220,7 +213,7 @@ def test_ctrl_c_stops_a_process_pool_cleanly(tmp_path: Path) -> None:
     """A real SIGINT: workers ignore it, the parent stops, summarizes and writes."""
     path = tmp_path / "r.csv"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cardcrawl.cli._simulate", "mapless-house", "--bot", "heuristic",
+        [sys.executable, "-m", "cardcrawl", "simulate", "mapless-house", "--bot", "heuristic",
          "--games", "100000", "--workers", "2", "--batch-size", "10", "--progress", "plain",
          "--out", str(path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -232,7 +225,7 @@ def test_ctrl_c_stops_a_process_pool_cleanly(tmp_path: Path) -> None:
     time.sleep(1.0)  # let a few batches finish (the result does not depend on how many)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == _cli_simulate.EXIT_INTERRUPTED, err
+    assert proc.returncode == EXIT_INTERRUPTED, err
     assert "Interrupted: " in err
     assert "Traceback" not in err
     rows = list(csv.DictReader(path.open(encoding="utf-8")))
@@ -244,5 +237,6 @@ def test_ctrl_c_stops_a_process_pool_cleanly(tmp_path: Path) -> None:
 def test_an_unknown_game_is_a_usage_error_suggesting_import() -> None:
     code, out, err = run("my-own-house", "--games", "2")
     assert (code, out) == (2, "")
-    assert err.startswith("cardcrawl simulate: error: no game or variant is named 'my-own-house'")
-    assert "--import MODULE" in err
+    message = error_line(err)
+    assert message.startswith(ERROR + "no game or variant is named 'my-own-house'")
+    assert "--import MODULE" in message

@@ -1,34 +1,28 @@
-"""The ``cardcrawl simulate`` command: many games played by bots, summarized.
+"""``cardcrawl simulate GAME``: many games played by bots, summarized.
 
-Two functions, for the command line to wire in: :func:`add_parser` adds the command
-to an ``argparse`` subparsers object, and :func:`run` carries it out::
+::
 
     cardcrawl simulate mapless-house --bot heuristic --games 100000 --workers 2 \\
-        --seed 1 --out results.csv --plot report.png
+        --seed 1 --output results.csv --plot report.png
 
-``--import MODULE`` (repeatable) imports a module of your own first, for the games and
-variants it registers; installed plug-ins are found without it. Several ``--bot NAME``
-(without a seat) compare bots: one simulation each, with the same
-seeds. ``--bot SEAT=NAME`` puts a bot on one seat (the others play ``random``). A
+Several ``--bot NAME`` (without a seat) compare bots: one simulation each, with the
+same seeds. ``--bot SEAT=NAME`` puts a bot on one seat (the others play ``random``). A
 progress bar with games/s goes to standard error (with ``rich`` if it is installed),
-the summary table to standard output. Results go to ``--out`` as CSV or JSON by the
+the summary table to standard output. Results go to ``--output`` as CSV or JSON by the
 file's extension; ``--plot`` draws a report with matplotlib (the ``plot`` extra).
-Games with a limit option get a default limit (``max_turns`` 200, ``max_rounds`` 100):
-simulations always run with one.
+Simulations always run with a limit: a game that declares one (its
+:class:`~cardcrawl.GameTools` ``limit``) gets its default unless one is given.
 
 Exit codes: 0 on success, 1 when writing the results or the plot fails, 2 for bad
 arguments, 130 after Ctrl-C (the games finished so far are still summarized and
 written).
 
 Examples:
-    >>> import argparse, io
-    >>> from cardcrawl.cli import _simulate as _cli_simulate
-    >>> parser = argparse.ArgumentParser(prog="cardcrawl")
-    >>> _cli_simulate.add_parser(parser.add_subparsers(dest="command"))
-    >>> args = parser.parse_args(["simulate", "mapless-house", "--bot", "heuristic",
-    ...                           "--games", "10", "--workers", "1", "--progress", "none"])
+    >>> import io
+    >>> from cardcrawl.cli import main
     >>> out = io.StringIO()
-    >>> _cli_simulate.run(args, out, io.StringIO())
+    >>> main(["simulate", "mapless-house", "--bot", "heuristic", "--games", "10",
+    ...       "--workers", "1", "--progress", "none"], stdout=out)
     0
     >>> print(out.getvalue().splitlines()[0])
     mapless-house, 10 games per bot, seed 0, options max_turns=200
@@ -38,88 +32,40 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import math
-import os
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from cardcrawl.bots import bot_names, get_bot_spec
-from cardcrawl.core._codec import _fields
-from cardcrawl.core._registry import PluginError, _import_module, get_spec, load
-from cardcrawl.errors import CardcrawlError, UnknownGameError
-from cardcrawl.play._record import _unreadable
+from cardcrawl.cli._common import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    GAME_HELP,
+    AnyGame,
+    Console,
+    Parser,
+    UsageError,
+    add_import_option,
+    add_option_arguments,
+    check_output_path,
+    game_options,
+)
+from cardcrawl.core._registry import load, tools_for
+from cardcrawl.errors import CardcrawlError
 from cardcrawl.simulate import Progress, SimulationResult, play_game, simulate, write_results
 from cardcrawl.simulate._plot import main_outcome, plot_report, rate_by
 
-__all__ = ["EXIT_FAILURE", "EXIT_INTERRUPTED", "EXIT_USAGE", "add_parser", "run"]
-
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-
-#: The limit a simulation gets when none is given (M-22, H-13).
-DEFAULT_LIMITS = {"max_turns": 200, "max_rounds": 100}
-_SHORTCUTS = {"max_turns": "--max-turns", "max_rounds": "--max-rounds", "players": "--players"}
 _OUT_SUFFIXES = (".csv", ".json")
 
 
-class _UsageError(Exception):
-    """Bad arguments found after parsing."""
-
-
-# ------------------------------------------------- --import, for every command
-def add_import_option(parser: argparse.ArgumentParser, dest: str = "imports") -> None:
-    """Add ``--import MODULE`` (repeatable) to ``parser``, collected in ``dest``."""
-    parser.add_argument(
-        "--import",
-        dest=dest,
-        action="append",
-        default=[],
-        metavar="MODULE",
-        help="import MODULE first, for the games and variants it registers (repeatable; "
-        "the current directory is searched too)",
-    )
-
-
-def import_modules(names: Sequence[str]) -> None:
-    """Import each module named by ``--import``, in order.
-
-    Raises:
-        _UsageError: a module cannot be imported (the message says why).
-    """
-    if not names:
-        return
-    # The console script's path starts at its own folder, not the current one, where
-    # `--import my_variants` most likely means my_variants.py. Appended, not prepended:
-    # a file here never hides an installed module, as it would under `python -m`.
-    here = os.getcwd()
-    if "" not in sys.path and here not in sys.path:
-        sys.path.append(here)
-    for name in names:
-        try:
-            _import_module(name)
-        except CardcrawlError as exc:
-            raise _UsageError(f"--import {name}: {exc}") from None
-
-
-def unknown_game_hint(exc: BaseException) -> str:
-    """A hint to add to an error caused by an unknown game name, or ``""``."""
-    cause = exc if isinstance(exc, UnknownGameError) else exc.__cause__
-    if isinstance(cause, UnknownGameError) and not isinstance(cause, PluginError):
-        return (
-            ". A game or variant of your own? Name the module that registers it with "
-            "--import MODULE, or install it as a plug-in"
-        )
-    return ""
-
-
-def add_parser(subparsers: Any) -> None:
-    """Add the ``simulate`` command to ``subparsers`` (from ``add_subparsers``)."""
-    p = subparsers.add_parser(
+def add_parser(
+    commands: argparse._SubParsersAction[Parser],
+    shortcuts: Mapping[str, Mapping[str, Sequence[str]]],
+) -> Parser:
+    """Add the ``simulate`` command to ``commands``, with the shortcut flags; its parser."""
+    p = commands.add_parser(
         "simulate",
         help="play many games with bots and summarize them",
         description=(
@@ -127,8 +73,8 @@ def add_parser(subparsers: Any) -> None:
             "outcomes with 95% confidence intervals. Several --bot NAME compare bots."
         ),
     )
-    # No `choices`: the names --import registers are only known after parsing.
-    p.add_argument("game", metavar="GAME", help="a game or variant (`cardcrawl games` lists them)")
+    # No `choices`: the names plug-ins register are only known once they are loaded.
+    p.add_argument("game", metavar="GAME", help=GAME_HELP)
     add_import_option(p)
     p.add_argument(
         "--bot",
@@ -142,18 +88,14 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="the simulation's seed (0)")
     p.add_argument("--workers", type=int, metavar="N", help="worker processes (default: the CPUs)")
     p.add_argument("--batch-size", type=int, metavar="N", help="games per task")
-    for option, flag in _SHORTCUTS.items():
-        p.add_argument(flag, dest=option, type=int, metavar="N", help=f"shortcut for -o {option}=N")
+    add_option_arguments(p, shortcuts)
     p.add_argument(
-        "-o",
-        "--option",
-        dest="options",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a game option (repeatable); VALUE is read as JSON if it parses",
+        "--output",
+        "--out",
+        dest="out",
+        metavar="FILE",
+        help="write every game to FILE (.csv or .json)",
     )
-    p.add_argument("--out", metavar="FILE", help="write every game to FILE (.csv or .json)")
     p.add_argument(
         "--plot", metavar="FILE", help="draw a report to FILE (.png, .pdf, .svg; needs matplotlib)"
     )
@@ -170,73 +112,39 @@ def add_parser(subparsers: Any) -> None:
         default="auto",
         help="the progress display on standard error (auto: rich on a terminal if installed)",
     )
+    p.set_defaults(run=run)
+    return p
 
 
 # ------------------------------------------------------------------ setup
-def parse_option_value(name: str, raw: str) -> Any:
-    """The value of ``-o NAME=RAW``: JSON if it parses, else the text itself.
-
-    Raises:
-        _UsageError: the text is JSON Python cannot read (nested too deeply, or an
-            integer too long), which must not pass for text.
-    """
+def _game(args: argparse.Namespace) -> AnyGame:
+    options = game_options(args.game, args)
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
-        # Plain text need not be quoted: -o name=Alice means the string "Alice".
-        return raw
-    except (RecursionError, ValueError) as exc:
-        raise _UsageError(f"-o {name}=...: the value is JSON, but {_unreadable(exc)}") from None
-
-
-def _game(args: argparse.Namespace) -> Any:
-    try:
-        spec = get_spec(args.game)
+        game: AnyGame = load(args.game, **options)
+        # Simulations always run with a limit: the game's default unless one is given.
+        declared = tools_for(game).limit
+        if declared is not None:
+            limit, default = declared
+            if hasattr(game.options, limit) and getattr(game.options, limit) is None:
+                game = load(args.game, **{**options, limit: default})
     except CardcrawlError as exc:
-        raise _UsageError(f"{exc}{unknown_game_hint(exc)}") from None
-    known = {f.name for f in _fields(spec.game_class.options_type)}
-    options: dict[str, Any] = {}
-    for text in args.options:
-        name, sep, raw = text.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise _UsageError(f"-o takes NAME=VALUE, not {text!r}")
-        if name not in known:
-            raise _UsageError(f"{args.game} has no option {name!r}; its options: {sorted(known)}")
-        options[name] = parse_option_value(name, raw)
-    for option, flag in _SHORTCUTS.items():
-        value = getattr(args, option, None)
-        if value is None:
-            continue
-        if option not in known:
-            raise _UsageError(f"{args.game} has no option {option!r} (set by {flag})")
-        options[option] = value
-    try:
-        game = load(args.game, **options)
-        # Simulations always run with a limit: the default one unless one is given.
-        limits = {
-            limit: default
-            for limit, default in DEFAULT_LIMITS.items()
-            if limit in known and getattr(game.options, limit) is None
-        }
-        return load(args.game, **options, **limits) if limits else game
-    except CardcrawlError as exc:
-        raise _UsageError(str(exc)) from None
+        raise UsageError(str(exc)) from None
+    return game
 
 
-def _lineups(args: argparse.Namespace, game: Any) -> list[dict[int, str]]:
+def _lineups(args: argparse.Namespace, game: AnyGame) -> list[dict[int, str]]:
     """One lineup (seat to bot name) per simulation to run."""
     texts = args.bot or ["random"]
     plain = [t for t in texts if "=" not in t]
     seated = [t for t in texts if "=" in t]
     if plain and seated:
-        raise _UsageError("give either bots for every seat (--bot NAME) or SEAT=NAME, not both")
+        raise UsageError("give either bots for every seat (--bot NAME) or SEAT=NAME, not both")
     for text in texts:
         name = text.rpartition("=")[2]
         try:
             get_bot_spec(name, game)
         except CardcrawlError as exc:
-            raise _UsageError(str(exc)) from None
+            raise UsageError(str(exc)) from None
     seats = range(game.num_players)
     if plain:
         return [dict.fromkeys(seats, name) for name in dict.fromkeys(plain)]
@@ -248,30 +156,51 @@ def _lineups(args: argparse.Namespace, game: Any) -> list[dict[int, str]]:
         except ValueError:
             seat = -1
         if seat not in seats:
-            raise _UsageError(f"--bot {text}: seats of {game.name} are 0 to {len(seats) - 1}")
+            raise UsageError(f"--bot {text}: seats of {game.name} are 0 to {len(seats) - 1}")
         lineup[seat] = name
     return [lineup]
 
 
 def _check(args: argparse.Namespace) -> None:
     if args.games < 0:
-        raise _UsageError(f"--games is a number >= 0, not {args.games}")
+        raise UsageError(f"--games is a number >= 0, not {args.games}")
     if args.workers is not None and args.workers < 1:
-        raise _UsageError(f"--workers is a number >= 1, not {args.workers}")
+        raise UsageError(f"--workers is a number >= 1, not {args.workers}")
     if args.batch_size is not None and args.batch_size < 1:
-        raise _UsageError(f"--batch-size is a number >= 1, not {args.batch_size}")
+        raise UsageError(f"--batch-size is a number >= 1, not {args.batch_size}")
     if not 0 <= args.seed < 2**64:
-        raise _UsageError(f"--seed is a number from 0 to 2**64 - 1, not {args.seed}")
-    for flag, path in (("--out", args.out), ("--plot", args.plot)):
-        if path is not None and not Path(path).resolve().parent.is_dir():
-            raise _UsageError(f"{flag} {path}: the directory {Path(path).parent} does not exist")
+        raise UsageError(f"--seed is a number from 0 to 2**64 - 1, not {args.seed}")
+    check_output_path("--output", args.out)
+    check_output_path("--plot", args.plot)
     if args.out is not None and Path(args.out).suffix.lower() not in _OUT_SUFFIXES:
-        raise _UsageError(f"--out {args.out}: write to a .csv or a .json file")
-    if args.plot is not None:
-        try:
-            importlib.import_module("matplotlib")
-        except ImportError:
-            raise _UsageError("--plot needs matplotlib: pip install 'cardcrawl[plot]'") from None
+        raise UsageError(f"--output {args.out}: write to a .csv or a .json file")
+    if args.plot is not None and not _installed("matplotlib"):
+        raise UsageError("--plot needs matplotlib: pip install 'cardcrawl[plot]'")
+    if args.progress == "rich" and not _installed("rich"):
+        raise UsageError("--progress rich needs rich: pip install 'cardcrawl[rich]'")
+
+
+def _installed(module: str) -> bool:
+    # Optional dependencies: imported only when asked for, never at start-up.
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
+def _figure_names(game: AnyGame) -> list[str]:
+    # The figures a game records, from a one-decision probe (cheap, and always right).
+    probe = play_game(game, ["random"] * game.num_players, 0, max_decisions=1)
+    return [name for name, _ in probe.figures]
+
+
+def _check_by(args: argparse.Namespace, game: AnyGame) -> None:
+    known = _figure_names(game)
+    for figure in args.by:
+        if figure not in known:
+            figures = ", ".join(known) or "none"
+            raise UsageError(f"--by {figure}: {game.name} has no such figure; figures: {figures}")
 
 
 # --------------------------------------------------------------- progress
@@ -281,7 +210,7 @@ class _PlainProgress:
     def __init__(self, stream: TextIO, label: str) -> None:
         self._stream = stream
         self._label = label
-        self._tty = bool(getattr(stream, "isatty", lambda: False)())
+        self._tty = _isatty(stream)
         self._next_tenth = 1
         self._last = 0.0
 
@@ -332,18 +261,14 @@ class _RichProgress:
 def _progress(mode: str, stream: TextIO, label: str) -> Any:
     if mode == "none":
         return None
-    if mode in ("auto", "rich"):
-        try:
-            importlib.import_module("rich")
-        except ImportError:
-            if mode == "rich":
-                raise _UsageError(
-                    "--progress rich needs rich: pip install 'cardcrawl[rich]'"
-                ) from None
-        else:
-            if mode == "rich" or getattr(stream, "isatty", lambda: False)():
-                return _RichProgress(stream, label)
+    # _check has made sure that rich is installed when it is asked for.
+    if mode == "rich" or (mode == "auto" and _isatty(stream) and _installed("rich")):
+        return _RichProgress(stream, label)
     return _PlainProgress(stream, label)
+
+
+def _isatty(stream: TextIO) -> bool:
+    return bool(getattr(stream, "isatty", lambda: False)())
 
 
 # ----------------------------------------------------------------- report
@@ -393,40 +318,29 @@ def _by_table(simulations: Sequence[SimulationResult], figure: str) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    """Carry out ``cardcrawl simulate`` with parsed ``args``; the exit code."""
-    try:
-        import_modules(getattr(args, "imports", []))
-        _check(args)
-        game = _game(args)
-        lineups = _lineups(args, game)
-        known = _figure_names(game)
-        for figure in args.by:
-            if figure not in known:
-                figures = ", ".join(known) or "none"
-                raise _UsageError(
-                    f"--by {figure}: {game.name} has no such figure; figures: {figures}"
-                )
-    except _UsageError as exc:
-        stderr.write(f"cardcrawl simulate: error: {exc}\n")
-        return EXIT_USAGE
+def run(console: Console, args: argparse.Namespace) -> int:
+    """Carry out ``cardcrawl simulate`` with parsed ``args``; the exit code.
+
+    Raises:
+        UsageError: the arguments are bad; nothing has been played.
+    """
+    _check(args)
+    game = _game(args)
+    lineups = _lineups(args, game)
+    _check_by(args, game)
     options = ", ".join(f"{k}={v}" for k, v in game.options.to_data().items() if v is not None)
-    stdout.write(
+    console.say(
         f"{game.name}, {args.games:,} games per bot, seed {args.seed}"
         + (f", options {options}" if options else "")
-        + "\n"
     )
-    stdout.flush()
+    # Before the first game: a reader of the pipe sees what is being simulated.
+    console.stdout.flush()
     simulations: list[SimulationResult] = []
     interrupted = False
     for lineup in lineups:
         names = [lineup[seat] for seat in sorted(lineup)]
         label = names[0] if len(set(names)) == 1 else ",".join(names)
-        try:
-            progress = _progress(args.progress, stderr, label)
-        except _UsageError as exc:
-            stderr.write(f"cardcrawl simulate: error: {exc}\n")
-            return EXIT_USAGE
+        progress = _progress(args.progress, console.stderr, label)
         try:
             sim = simulate(
                 game,
@@ -443,27 +357,17 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         simulations.append(sim)
         if sim.interrupted:
             interrupted = True
-            stderr.write(f"Interrupted: {len(sim.results):,} games of {label} finished.\n")
+            console.error(f"Interrupted: {len(sim.results):,} games of {label} finished.")
             break
-    stdout.write(_table(simulations) + "\n")
+    console.say(_table(simulations))
     for figure in args.by:
-        stdout.write(_by_table(simulations, figure) + "\n")
+        console.say(_by_table(simulations, figure))
     code = EXIT_INTERRUPTED if interrupted else 0
-    code = _save(args, simulations, stdout, stderr) or code
-    return code
-
-
-def _figure_names(game: Any) -> list[str]:
-    # The figures a game records, from a one-decision probe (cheap, and always right).
-    probe = play_game(game, ["random"] * game.num_players, 0, max_decisions=1)
-    return [name for name, _ in probe.figures]
+    return _save(console, args, simulations) or code
 
 
 def _save(
-    args: argparse.Namespace,
-    simulations: Sequence[SimulationResult],
-    stdout: TextIO,
-    stderr: TextIO,
+    console: Console, args: argparse.Namespace, simulations: Sequence[SimulationResult]
 ) -> int:
     code = 0
     jobs: list[tuple[str, Callable[[], None]]] = []
@@ -475,24 +379,8 @@ def _save(
         try:
             job()
         except (OSError, ValueError, ImportError) as exc:
-            stderr.write(f"cardcrawl simulate: cannot write {path}: {exc}\n")
+            console.error(f"cardcrawl simulate: cannot write {path}: {exc}")
             code = EXIT_FAILURE
             continue
-        stdout.write(f"Wrote {path}.\n")
+        console.say(f"Wrote {path}.")
     return code
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``simulate`` on its own (``python -m cardcrawl.cli._simulate GAME ...``), for
-    use before the command is wired into ``cardcrawl``."""
-    parser = argparse.ArgumentParser(prog="cardcrawl")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["simulate", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return run(args, sys.stdout, sys.stderr)
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
