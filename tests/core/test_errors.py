@@ -152,7 +152,7 @@ def test_a_seat_that_does_not_exist_is_a_player_error(player: int) -> None:
     [
         ({"discard": ["KS"]}, "no chance source"),
         ({"mind": ["KS"]}, "does not hold"),
-        ({"narrative": ["KS", "KS"]}, "names twice"),
+        ({"narrative": ["KS", "KS"]}, "not that many times"),
         ({"narrative": ["ZZ"]}, "'ZZ' is not a card"),
         ({"body": 5}, r"stack\['body'\]"),
     ],

@@ -89,7 +89,7 @@ def test_stacks_are_validated() -> None:
     game = load(players=2)
     with pytest.raises(StackError, match="no chance source"):
         game.initial_state(0, stack={"narrative": ["5S"]})
-    with pytest.raises(StackError, match="more often than the build deck"):
+    with pytest.raises(StackError, match="which the build deck does not hold"):
         game.initial_state(0, stack={"build": ["RJ", "RJ"]})
     with pytest.raises(StackError, match="2D6 totals from 2 to 12"):
         game.initial_state(0, stack={"rolls": [13]})
@@ -149,7 +149,7 @@ def test_a_held_player_faces_the_creature_before_anything_else() -> None:
     """H-8: at the start of each later turn, a held player meets the creature again."""
     game = load()
     state = run(game, start(game), "higher 0,1", "reveal QD", "endurance", "roll 11")
-    assert kinds(state)[-3:] == ["TurnEnded", "TurnBegan", "EncounterBegan"]
+    assert kinds(state)[-3:] == ["TurnEnded", "TurnStarted", "EncounterBegan"]
     assert state.phase is Phase.ENCOUNTER
     state = run(game, state, "charisma", "roll 8")  # 8 <= 8: overcome
     assert state.phase is Phase.TURN

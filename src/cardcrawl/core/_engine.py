@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import abc
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -22,6 +23,7 @@ from cardcrawl.errors import (
     IllegalActionError,
     InvalidStateError,
     ParseError,
+    PlayerError,
     SerializationError,
     StackError,
 )
@@ -163,6 +165,14 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     ``render`` and ``parse_action`` are public and abstract: each game writes its own.
     The documentation's page *Adding a new game* builds a complete toy game this way.
 
+    What every game needs in the same form is written here for them to call:
+    :meth:`check_player` (the seat check of ``observe`` and ``determinize``) and
+    :meth:`census_problems` (the card count of ``state_problems``). A game that sets
+    ``stack_sources`` has the names of a stack checked before ``_new_state`` runs, and
+    a game that renamed a class whose instances its states hold (an event, say) lists
+    the old names in ``renamed_types`` so that states saved before still load. A game's
+    ``title`` names it in messages.
+
     Args:
         options: the game's options: an instance of ``options_type``, a mapping of
             option names to values (read with ``options_type.from_data``), or ``None``
@@ -216,6 +226,14 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     options_type: ClassVar[type[Any]]
     state_type: ClassVar[type[Any]]
     action_type: ClassVar[Any]
+    #: The game's name in messages, such as ``"The Mapless House"``; empty: its ``name``.
+    title: ClassVar[str] = ""
+    #: The chance sources a stack may name (``initial_state(stack=...)``), checked
+    #: before ``_new_state`` runs; ``None`` for a game that reads its stacks itself.
+    stack_sources: ClassVar[Collection[str] | None] = None
+    #: Class names that saved states may hold from before a rename, each with the
+    #: class's name now: ``state_from_data`` reads the old names as the new ones.
+    renamed_types: ClassVar[Mapping[str, str]] = {}
     #: True for a game whose states are frozen attrs classes without slots and whose
     #: ``_apply`` and ``_new_state`` always return newly built states (never one they
     #: were given or kept): the engine may then finish a step's last state in place.
@@ -335,6 +353,85 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         """
         return []
 
+    def check_player(self, player: Any) -> None:
+        """Raise :class:`~cardcrawl.PlayerError` unless ``player`` is a seat of this game.
+
+        A seat is a plain ``int`` from 0 to ``num_players - 1``: ``True``, ``1.0`` or an
+        ``int`` subclass is refused, since it would compare and hash like a seat while
+        printing and saving as something else. ``observe`` and ``determinize`` call this
+        first, in every game.
+
+        Args:
+            player: anything; a seat passes.
+
+        Raises:
+            PlayerError: naming the game and its seats.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.check_player(0)
+            >>> game.check_player(True)
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.PlayerError: The Mapless House has one player, 0; not True
+            >>> cardcrawl.load("escape-from-haydes", players=3).check_player(3)
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.PlayerError: Escape from Haydes has 3 players, seats 0 to 2; not 3
+        """
+        n = self.num_players
+        if type(player) is int and 0 <= player < n:
+            return
+        if n == 1:
+            seats = "one player, 0"
+        elif n == 2:
+            seats = "2 players, seats 0 and 1"
+        else:
+            seats = f"{n} players, seats 0 to {n - 1}"
+        raise PlayerError(f"{self.title or self.name} has {seats}; not {player!r}")
+
+    def _check_player(self, player: Any) -> None:
+        # The name the adapters called before check_player was public.
+        self.check_player(player)
+
+    def census_problems(self, state: S, cards: Iterable[Card]) -> list[str]:
+        """The problem, if any, with the cards of ``state``: each of ``cards`` once.
+
+        Compares the multiset of every card in :meth:`card_census` with ``cards``, the
+        game's whole set, and names what is missing and what is extra. A game's
+        :meth:`state_problems` starts with it.
+
+        Args:
+            state: a state of this game.
+            cards: every card of the game, a multiset in any order (a ``Counter`` of
+                them is used as it is).
+
+        Returns:
+            An empty list, or one phrase naming the missing and the extra cards.
+
+        Examples:
+            >>> import attrs, cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+            >>> every_card = [cardcrawl.Card(i) for i in range(52)]
+            >>> game.census_problems(state, every_card)
+            []
+            >>> game.census_problems(attrs.evolve(state, refused=(state.drawn,)), every_card)
+            ['it does not hold each of the 52 cards once: missing none, extra KS']
+        """
+        expected = cards if isinstance(cards, Counter) else Counter(cards)
+        census = Counter(c for pile in self.card_census(state).values() for c in pile)
+        if census == expected:
+            return []
+        missing = sorted((expected - census).elements())
+        extra = sorted((census - expected).elements())
+        return [
+            f"it does not hold each of the {expected.total()} cards once: "
+            f"missing {' '.join(map(str, missing)) or 'none'}, "
+            f"extra {' '.join(map(str, extra)) or 'none'}"
+        ]
+
     def validate(self, state: Any) -> None:
         """Raise :class:`~cardcrawl.InvalidStateError` unless ``state`` is a sound state
         of this game.
@@ -424,6 +521,14 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             raise StackError(
                 f"a stack maps chance source names to sequences of outcomes, not {stack!r}"
             )
+        sources = self.stack_sources
+        if stack and sources is not None:
+            unknown = sorted(set(stack) - set(sources))
+            if unknown:
+                raise StackError(
+                    f"{self.title or self.name} has no chance source {unknown}; "
+                    f"a stack may name: {', '.join(sources)}"
+                )
         state = self._new_state(rng_from_seed(seed), bool(explicit_chance), stack or {})
         return self._settle(state, [], state.rng)
 
@@ -735,7 +840,10 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             raise SerializationError(
                 f"saved state has keys {sorted(data)}; expected {sorted({*expected, 'state'})}"
             )
-        state: S = decode(self.state_type, data["state"], "state")
+        saved = data["state"]
+        if self.renamed_types:
+            saved = _renamed(saved, self.renamed_types)
+        state: S = decode(self.state_type, saved, "state")
         self._check_invariants(state, "saved state")
         return state
 
@@ -768,3 +876,16 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             return self.parse_action(data)
         except ParseError as exc:
             raise SerializationError(str(exc)) from None
+
+
+def _renamed(data: Any, names: Mapping[str, str]) -> Any:
+    """Saved data with every object's old ``type`` name replaced by its new one."""
+    if isinstance(data, list):
+        return [_renamed(item, names) for item in data]
+    if isinstance(data, dict):
+        renamed = {key: _renamed(value, names) for key, value in data.items()}
+        kind = renamed.get("type")
+        if isinstance(kind, str) and kind in names:
+            renamed["type"] = names[kind]
+        return renamed
+    return data

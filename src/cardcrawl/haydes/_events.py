@@ -12,7 +12,7 @@ import attrs
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import Cell
+from cardcrawl.kit._grid import Cell, cell_text
 
 __all__ = [
     "AllTrapped",
@@ -36,12 +36,9 @@ __all__ = [
     "Trapped",
     "TurnBegan",
     "TurnEnded",
+    "TurnStarted",
     "TurnedFaceDown",
 ]
-
-
-def _at(cell: Cell) -> str:
-    return f"({cell[0]}, {cell[1]})"
 
 
 @attrs.frozen
@@ -71,8 +68,12 @@ class FirstPlayerDrawn:
 
 
 @attrs.frozen
-class TurnBegan:
+class TurnStarted:
     """A player's turn began (H-5); ``round`` counts from 1 (H-13).
+
+    Named like The Mapless House's :class:`~cardcrawl.mapless.TurnStarted`, so that
+    code that follows turns looks for one name in both games. ``TurnBegan``, its former
+    name, is the same class and still works, but is deprecated.
 
     Attributes:
         seat: whose turn it is.
@@ -80,11 +81,16 @@ class TurnBegan:
 
     Examples:
         >>> import cardcrawl
+        >>> from cardcrawl.haydes import TurnBegan, TurnStarted
         >>> game = cardcrawl.load("escape-from-haydes", players=2)
         >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
         >>> state = game.initial_state(seed=1, stack=stack)
+        >>> state.events[1]
+        TurnStarted(seat=1, round=1)
         >>> print(state.events[1])
         Round 1: Player 1's turn.
+        >>> TurnBegan is TurnStarted
+        True
     """
 
     seat: int
@@ -92,6 +98,11 @@ class TurnBegan:
 
     def __str__(self) -> str:
         return f"Round {self.round}: Player {self.seat}'s turn."
+
+
+#: Deprecated: the former name of :class:`TurnStarted`. The same class, so that
+#: ``isinstance(event, TurnBegan)`` keeps working; new code should use ``TurnStarted``.
+TurnBegan = TurnStarted
 
 
 @attrs.frozen
@@ -125,7 +136,7 @@ class Announced:
 
     def __str__(self) -> str:
         how = "rides the Tuybe toward" if self.tuybe else "moves toward"
-        return f"Player {self.seat} {how} {_at(self.target)}, announcing {self.guess.value}."
+        return f"Player {self.seat} {how} {cell_text(self.target)}, announcing {self.guess.value}."
 
 
 @attrs.frozen
@@ -170,7 +181,7 @@ class Revealed:
     def __str__(self) -> str:
         verdict = "correct" if self.correct else "wrong"
         return (
-            f"The card at {_at(self.cell)} is turned: {self.card.symbol}; "
+            f"The card at {cell_text(self.cell)} is turned: {self.card.symbol}; "
             f"{self.guess.value} than {self.from_value}: {verdict}."
         )
 
@@ -201,7 +212,7 @@ class Moved:
     target: Cell
 
     def __str__(self) -> str:
-        return f"Player {self.seat} moves to {_at(self.target)}."
+        return f"Player {self.seat} moves to {cell_text(self.target)}."
 
 
 @attrs.frozen
@@ -343,7 +354,7 @@ class Overcame:
     card: Card
 
     def __str__(self) -> str:
-        return f"The creature of {self.card.symbol} at {_at(self.cell)} is gone."
+        return f"The creature of {self.card.symbol} at {cell_text(self.cell)} is gone."
 
 
 @attrs.frozen
@@ -369,7 +380,7 @@ class Held:
     cell: Cell
 
     def __str__(self) -> str:
-        return f"Player {self.seat} is held at {_at(self.cell)}."
+        return f"Player {self.seat} is held at {cell_text(self.cell)}."
 
 
 @attrs.frozen
@@ -391,7 +402,7 @@ class Released:
 
     def __str__(self) -> str:
         who = ", ".join(f"Player {s}" for s in self.seats)
-        return f"{who} freed at {_at(self.cell)}."
+        return f"{who} freed at {cell_text(self.cell)}."
 
 
 @attrs.frozen
@@ -435,7 +446,7 @@ class AlmostThere:
     cell: Cell
 
     def __str__(self) -> str:
-        return f"Almost there: the Red Joker at {_at(self.cell)} escapes Player {self.seat}."
+        return f"Almost there: the Red Joker at {cell_text(self.cell)} escapes Player {self.seat}."
 
 
 @attrs.frozen
@@ -510,7 +521,7 @@ class JokerShuffledIn:
     cells: tuple[Cell, ...]
 
     def __str__(self) -> str:
-        where = ", ".join(_at(c) for c in self.cells)
+        where = ", ".join(cell_text(c) for c in self.cells)
         return f"The Red Joker is shuffled in among the new cards: it lies under one of {where}."
 
 
@@ -552,7 +563,7 @@ class TurnedFaceDown:
     card: Card
 
     def __str__(self) -> str:
-        return f"No card to deal: {self.card.symbol} is turned face down at {_at(self.cell)}."
+        return f"No card to deal: {self.card.symbol} is turned face down at {cell_text(self.cell)}."
 
 
 @attrs.frozen
@@ -614,7 +625,7 @@ class TimeUp:
 
 HaydesEvent = (
     FirstPlayerDrawn
-    | TurnBegan
+    | TurnStarted
     | Announced
     | Revealed
     | Moved

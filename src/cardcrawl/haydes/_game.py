@@ -16,7 +16,7 @@ import attrs
 from cardcrawl.core._engine import GameBase, replacer
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_below, rng_from_seed
-from cardcrawl.errors import ParseError, PlayerError, StackError
+from cardcrawl.errors import StackError
 from cardcrawl.haydes._actions import (
     Action,
     Choose,
@@ -51,9 +51,9 @@ from cardcrawl.haydes._events import (
     Rolled,
     TimeUp,
     Trapped,
-    TurnBegan,
     TurnedFaceDown,
     TurnEnded,
+    TurnStarted,
 )
 from cardcrawl.haydes._render import render
 from cardcrawl.haydes._rules import (
@@ -79,9 +79,9 @@ from cardcrawl.haydes._state import (
     unstacked_beliefs,
 )
 from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances, take
-from cardcrawl.kit._cards import Card, parse_cards, standard_deck
+from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import Cell, neighbours
+from cardcrawl.kit._grid import Cell, cell_text, neighbours
 
 __all__ = ["RULES_VERSION", "EscapeFromHaydes"]
 
@@ -152,7 +152,7 @@ def _build(state: HaydesState, changes: Fields) -> HaydesState:
 _LOWER = Guess.LOWER
 _CHARISMA = Characteristic.CHARISMA
 _CELL_OF = operator.attrgetter("cell")
-# TurnBegan events are interned up to this round only: a game without a round limit
+# TurnStarted events are interned up to this round only: a game without a round limit
 # could otherwise grow the table without bound.
 _INTERNED_ROUNDS = 1000
 
@@ -188,12 +188,15 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     """
 
     game_name: ClassVar[str] = "escape-from-haydes"
+    title: ClassVar[str] = "Escape from Haydes"
     rules_version: ClassVar[str] = RULES_VERSION
     options_type: ClassVar[type[Any]] = HaydesOptions
     state_type: ClassVar[type[Any]] = HaydesState
     action_type: ClassVar[Any] = (Move, Step, Tuybe, EndTurn, Choose, FirstPlayer, Reveal, Roll)
     #: The chance sources a stack may name.
     stack_sources: ClassVar[tuple[str, ...]] = ("build", "replacement", "rolls", "first_player")
+    # States saved before TurnBegan was renamed (to match The Mapless House) still load.
+    renamed_types: ClassVar[Mapping[str, str]] = {"TurnBegan": "TurnStarted"}
     # Every path of _apply and _new_state builds a new state (with _finish, _build or
     # HaydesState(...)), never returning one it was given or kept: the engine may finish
     # a step's last state in place instead of copying it once more.
@@ -282,8 +285,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._first_chances = tuple((FirstPlayer(seat), 1) for seat in range(opts.players))
         self._first_drawn = tuple(FirstPlayerDrawn(seat) for seat in range(opts.players))
         self._turn_ended = tuple(TurnEnded(seat) for seat in range(opts.players))
-        # By seat, by round: the TurnBegan events made so far (see _turn_began).
-        self._began: tuple[list[TurnBegan], ...] = tuple([] for _ in range(opts.players))
+        # By seat, by round: the TurnStarted events made so far (see _turn_started).
+        self._began: tuple[list[TurnStarted], ...] = tuple([] for _ in range(opts.players))
         # The fields of the setup with nothing stacked (see _new_state).
         unstacked = (Belief(1, (self._build_deck, self._replacement_deck), ()),)
         self._setup_fields = self._setup(0, False, unstacked, None, ()).__dict__
@@ -478,15 +481,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             fields["rng"] = rng
             fields["explicit_chance"] = explicit_chance
             return _finish(fields)
-        unknown = sorted(set(stack) - set(self.stack_sources))
-        if unknown:
-            raise StackError(
-                f"Escape from Haydes has no chance source {unknown}; "
-                f"a stack may name: {', '.join(self.stack_sources)}"
-            )
-        build = _stacked_deck("build", self._build_deck, stack.get("build", ()))
-        replacement = _stacked_deck(
-            "replacement", self._replacement_deck, stack.get("replacement", ())
+        # The engine has refused any source not in stack_sources already.
+        build = Deck.stacked_from("build", self._build_cards, stack.get("build", ()))
+        replacement = Deck.stacked_from(
+            "replacement", self._replacement_cards, stack.get("replacement", ())
         )
         return self._setup(
             rng,
@@ -648,7 +646,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             return f"player {state.current} to face the creature (charisma / endurance)"
         if phase is _REVEAL:
             assert state.aim is not None
-            return f"the chance turn of the card at {state.aim.cell}"
+            return f"the chance turn of the card at {cell_text(state.aim.cell)}"
         if phase is _ROLL:
             return "the chance roll of 2D6"
         if phase is _FIRST:
@@ -703,7 +701,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if round_ < len(began):
             events.append(began[round_])
         else:
-            events.append(self._turn_began(seat, round_))
+            events.append(self._turn_started(seat, round_))
         cell = fields["seats"][seat].cell
         assert cell is not None
         i = self._index[cell]
@@ -727,13 +725,13 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             return state
         return self._turn(fields, i, up)
 
-    def _turn_began(self, seat: int, round_: int) -> TurnBegan:
+    def _turn_started(self, seat: int, round_: int) -> TurnStarted:
         """The event of ``seat``'s turn in ``round_``, kept for reuse up to round
         _INTERNED_ROUNDS (see _begin_turn)."""
         began = self._began[seat]
         while len(began) <= min(round_, _INTERNED_ROUNDS):
-            began.append(TurnBegan(seat, len(began)))
-        return began[round_] if round_ < len(began) else TurnBegan(seat, round_)
+            began.append(TurnStarted(seat, len(began)))
+        return began[round_] if round_ < len(began) else TurnStarted(seat, round_)
 
     def _turn(self, fields: Fields, i: int, up: tuple[Card | None, ...]) -> HaydesState:
         """The new state waiting for a turn's decision (H-6), the figure on cell ``i`` and
@@ -1211,17 +1209,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             return Outcome(label="escaped", returns=returns, winners=(state.winner,))
         return Outcome(label=state.ending.value, returns=(0.0,) * n)
 
-    def _check_player(self, player: int) -> None:
-        if type(player) is not int or not 0 <= player < self.num_players:
-            raise PlayerError(
-                f"this game of Escape from Haydes has seats 0 to {self.num_players - 1}; "
-                f"not {player!r}"
-            )
-
     def observe(self, state: HaydesState, player: int) -> HaydesObservation:
         """What ``player`` knows: everything but the generator, the stacks and the order of
         the unseen cards. Face-down cells show where their card came from, never the card."""
-        self._check_player(player)
+        self.check_player(player)
         return HaydesObservation(
             player=player, phase=state.phase, seats=state.seats, current=state.current,
             first=state.first, round=state.round, layout=state.layout,
@@ -1240,7 +1231,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         all there is to redraw; every face-down card, the Red Joker's cell among its
         mix, and the Replacement deck's order are then drawn afresh as they are turned.
         """
-        self._check_player(player)
+        self.check_player(player)
         return _evolve(
             state,
             beliefs=unstacked_beliefs(state.beliefs),
@@ -1288,16 +1279,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             >>> game.state_problems(attrs.evolve(state, round=-1))
             ['the round is never negative']
         """
-        problems = []
-        census = Counter(c for cards in self.card_census(state).values() for c in cards)
-        if census != self._all_cards:
-            missing = sorted((self._all_cards - census).elements())
-            extra = sorted((census - self._all_cards).elements())
-            problems.append(
-                f"it does not hold each of the {sum(self._all_cards.values())} cards "
-                f"once: missing {' '.join(map(str, missing)) or 'none'}, "
-                f"extra {' '.join(map(str, extra)) or 'none'}"
-            )
+        problems = self.census_problems(state, self._all_cards)
         problems.extend(self._inconsistencies(state))
         return problems
 
@@ -1315,7 +1297,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         pools = len(state.beliefs[0].unseen) if state.beliefs else 0
         for i, (card, pool) in enumerate(zip(state.face_up, state.pool_of, strict=True)):
             if (card is None) != (pool != FACE_UP) or not MIXED <= pool < pools:
-                problems.append(f"cell {self._cells[i]} has a bad face-up card or pool")
+                problems.append(f"cell {cell_text(self._cells[i])} has a bad face-up card or pool")
                 break
         up_cells = {c for c, card in zip(self._cells, state.face_up, strict=True) if card}
         if set(state.shown) != up_cells - {BLACK_JOKER_CELL} or len(set(state.shown)) != len(
@@ -1362,7 +1344,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         for cell in state.overcome:
             card = state.face_up[self._index[cell]] if cell in self._index else None
             if card is None or self._creatures[card.index] is None:
-                problems.append(f"overcome cell {cell} holds no face-up creature")
+                problems.append(f"overcome cell {cell_text(cell)} holds no face-up creature")
         if (state.aim is not None) != (state.phase is _REVEAL):
             problems.append("a pending aim must exist exactly in phase reveal")
         if (state.chosen is not None) != (state.phase is _ROLL):
@@ -1382,26 +1364,6 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if state.round < 0:
             problems.append("the round is never negative")
         return problems
-
-
-def _stacked_deck(name: str, deck: Deck, top: Any) -> Deck:
-    """``deck`` (shuffled, nothing stacked) with the cards ``top`` names stacked first."""
-    if not top:
-        return deck
-    cards = deck.rest
-    try:
-        order = parse_cards(top)
-    except (ParseError, TypeError) as exc:
-        raise StackError(f"stack[{name!r}]: {exc}") from None
-    left = Counter(cards)
-    left.subtract(order)
-    bad = sorted(c for c, n in left.items() if n < 0)
-    if bad:
-        raise StackError(
-            f"stack[{name!r}] names {', '.join(map(str, bad))} more often than the {name} deck "
-            "holds it"
-        )
-    return Deck(order, tuple(left.elements()))
 
 
 def _stacked_rolls(value: Any) -> tuple[int, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Phase
 from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import bounds, cell_text
 
 __all__ = ["render"]
 
@@ -39,15 +40,14 @@ def render(state: HaydesState) -> str:
         if figure.cell is not None:
             marks[figure.cell] = marks.get(figure.cell, "") + str(seat)
     width = max((len(m) for m in marks.values()), default=0)
-    xs = [c[0] for c in layout]
-    ys = [c[1] for c in layout]
+    min_x, min_y, max_x, max_y = bounds(layout)
     cells = dict(zip(layout, range(len(layout)), strict=True))
     joker_mix = next((m for m in state.mixes if Card.RED_JOKER in m.known), None)
-    lines = ["    " + "".join(f"{x:>4}".ljust(4 + width + 1) for x in range(min(xs), max(xs) + 1))]
+    lines = ["    " + "".join(f"{x:>4}".ljust(4 + width + 1) for x in range(min_x, max_x + 1))]
     lines[0] = lines[0].rstrip()
-    for y in range(max(ys), min(ys) - 1, -1):
+    for y in range(max_y, min_y - 1, -1):
         row = [f"{y:>3} "]
-        for x in range(min(xs), max(xs) + 1):
+        for x in range(min_x, max_x + 1):
             i = cells.get((x, y))
             if i is None:
                 row.append(" " * (5 + width))
@@ -68,7 +68,7 @@ def render(state: HaydesState) -> str:
     lines.append(_status(state))
     for seat, figure in enumerate(state.seats):
         pointer = "*" if seat == state.current and state.phase is not Phase.OVER else " "
-        where = "out" if figure.cell is None else f"at ({figure.cell[0]}, {figure.cell[1]})"
+        where = "out" if figure.cell is None else f"at {cell_text(figure.cell)}"
         if state.winner == seat:
             where = "escaped"
         elif figure.cell is not None:

@@ -13,7 +13,7 @@ from typing import Any
 from cardcrawl.haydes._game import EscapeFromHaydes
 from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Mix, Phase
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import Cell
+from cardcrawl.kit._grid import Cell, bounds, cell_code, cell_text
 from cardcrawl.kit._svg import (
     back_svg,
     card_svg,
@@ -91,8 +91,7 @@ def _status(state: HaydesState) -> str:
         return "Drawing the first player"
     parts = [f"Round {state.round}", f"player {state.current} to play"]
     if state.phase is Phase.REVEAL and state.aim is not None:
-        x, y = state.aim.cell
-        parts.append(f"turning ({x}, {y}): {state.aim.guess.value}?")
+        parts.append(f"turning {cell_text(state.aim.cell)}: {state.aim.guess.value}?")
     elif state.phase is Phase.ENCOUNTER:
         parts.append("facing a creature: choose a characteristic")
     elif state.phase is Phase.ROLL and state.chosen is not None:
@@ -106,10 +105,7 @@ def _status(state: HaydesState) -> str:
 def _haydes(state: HaydesState, left: int, top: int) -> tuple[list[str], int, int]:
     """The map with its axes: (SVG parts, width, bottom y)."""
     layout = state.layout
-    min_x = min(c[0] for c in layout)
-    max_x = max(c[0] for c in layout)
-    min_y = min(c[1] for c in layout)
-    max_y = max(c[1] for c in layout)
+    min_x, min_y, max_x, max_y = bounds(layout)
     origin_x, origin_y = left + _AXIS, top + _AXIS
 
     def at(cell: Cell) -> tuple[int, int]:
@@ -148,8 +144,8 @@ def _haydes(state: HaydesState, left: int, top: int) -> tuple[list[str], int, in
     aim = state.aim.cell if state.aim is not None else None
     for i, cell in sorted(enumerate(layout), key=lambda item: item[1]):
         x, y = at(cell)
-        where = f"({cell[0]}, {cell[1]})"
-        data = {"data-cell": f"{cell[0]},{cell[1]}"}
+        where = cell_text(cell)
+        data = {"data-cell": cell_code(cell)}
         card = state.face_up[i]
         if card is not None:
             overcome = cell in state.overcome
@@ -197,7 +193,7 @@ def _haydes(state: HaydesState, left: int, top: int) -> tuple[list[str], int, in
         parts.append(
             element(
                 "g",
-                {"class": "aim", "data-cell": f"{aim[0]},{aim[1]}"},
+                {"class": "aim", "data-cell": cell_code(aim)},
                 element("title", None, f"Aimed at, announcing {guess}"),
                 element(
                     "rect",
@@ -271,7 +267,7 @@ def _figures(state: HaydesState, at: Any) -> list[str]:
             parts.append(
                 element(
                     "g",
-                    {"class": "figure", "data-seat": seat, "data-cell": f"{cell[0]},{cell[1]}"},
+                    {"class": "figure", "data-seat": seat, "data-cell": cell_code(cell)},
                     ring,
                     pawn_svg(
                         px,
@@ -279,7 +275,7 @@ def _figures(state: HaydesState, at: Any) -> list[str]:
                         size=18,
                         fill=colour,
                         classes=["player", f"seat-{seat}", *(["current"] if current else [])],
-                        title=f"Player {seat} at ({cell[0]}, {cell[1]})",
+                        title=f"Player {seat} at {cell_text(cell)}",
                     ),
                     label_svg(px + 9, py + 17, str(seat), size=7, anchor="middle", bold=True),
                 )
@@ -357,7 +353,7 @@ def _panel(state: HaydesState, left: int, top: int) -> tuple[list[str], int, int
         elif figure.cell is None:
             where = "out"
         else:
-            where = f"at ({figure.cell[0]}, {figure.cell[1]})"
+            where = f"at {cell_text(figure.cell)}"
         current = seat == state.current and state.ending is None and state.phase is not Phase.FIRST
         text = (
             f"Player {seat}: Charisma {figure.charisma} · Endurance {figure.endurance} · {where}"

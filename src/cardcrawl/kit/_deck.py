@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_left as _bisect_left
+from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
 from cardcrawl.core._random import rng_below
-from cardcrawl.kit._cards import Card
+from cardcrawl.errors import ParseError, StackError
+from cardcrawl.kit._cards import Card, parse_cards
 
 __all__ = ["Deck"]
 
@@ -56,6 +59,56 @@ class Deck:
     def stacked_on(cls, top: Iterable[Card], deck: Deck) -> Deck:
         """``deck`` with ``top`` laid on it, to be drawn first in the order given."""
         return cls(tuple(top) + deck.stacked, deck.rest)
+
+    @classmethod
+    def stacked_from(cls, source: str, cards: Iterable[Card], top: Any) -> Deck:
+        """The deck of ``cards`` with the cards a user's stack names for it on top.
+
+        This is how a game reads one deck's entry of ``initial_state(stack=...)``: the
+        cards named come off first, in the order named, and the rest of ``cards`` stays
+        shuffled. Every game reads its decks' entries here, so a bad entry is refused
+        with the same message in every game.
+
+        Args:
+            source: the stack's name for the deck (``"mind"``), which messages repeat.
+            cards: every card of the deck, a multiset in any order.
+            top: the stack's entry: card codes or :class:`~cardcrawl.Card` values (an
+                iterable, or one string of codes); empty or ``None`` for no stack.
+
+        Returns:
+            The deck, its stacked top drawn first.
+
+        Raises:
+            StackError: ``top`` is not a sequence of cards, or names a card more often
+                than ``cards`` holds it.
+
+        Examples:
+            >>> from cardcrawl import Deck, parse_cards
+            >>> deck = Deck.stacked_from("mind", parse_cards("2H 3H 4H"), ["4H", "2H"])
+            >>> deck.stacked, len(deck)
+            ((Card.parse('4H'), Card.parse('2H')), 3)
+            >>> from cardcrawl import StackError
+            >>> try:
+            ...     Deck.stacked_from("mind", parse_cards("2H 3H"), "2H 2H")
+            ... except StackError as error:
+            ...     print(error)
+            stack['mind'] names 2H, which the mind deck does not hold (or not that many times)
+        """
+        if not top:
+            return cls((), tuple(cards))
+        try:
+            order = parse_cards(top)
+        except (ParseError, TypeError) as exc:
+            raise StackError(f"stack[{source!r}]: {exc}") from None
+        left = Counter(cards)
+        left.subtract(order)
+        bad = sorted(c for c, n in left.items() if n < 0)
+        if bad:
+            raise StackError(
+                f"stack[{source!r}] names {', '.join(map(str, bad))}, which the {source} deck "
+                "does not hold (or not that many times)"
+            )
+        return cls(order, tuple(left.elements()))
 
     def __len__(self) -> int:
         return len(self.stacked) + len(self.rest)

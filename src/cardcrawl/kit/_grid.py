@@ -2,6 +2,8 @@
 
 A cell is a pair ``(x, y)`` of integers; "across" is x, "up and down" is y. Two cells
 *touch* when they share an edge, never diagonally; *distance* is Manhattan distance.
+A cell has two text forms: :func:`cell_text`, ``"(1, 0)"``, in narration and messages,
+and :func:`cell_code`, ``"1,0"``, in action text and data attributes.
 """
 
 from __future__ import annotations
@@ -10,7 +12,16 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from cardcrawl.kit._cards import Card
 
-__all__ = ["Cell", "Grid", "distance", "neighbours", "touching"]
+__all__ = [
+    "Cell",
+    "Grid",
+    "bounds",
+    "cell_code",
+    "cell_text",
+    "distance",
+    "neighbours",
+    "touching",
+]
 
 Cell = tuple[int, int]
 
@@ -97,6 +108,72 @@ def distance(a: Cell, b: Cell) -> int:
         5
     """
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def bounds(cells: Iterable[Cell]) -> tuple[int, int, int, int]:
+    """The smallest box holding ``cells``: ``(min_x, min_y, max_x, max_y)``.
+
+    Every map, text or SVG, is drawn over this box, north (larger y) at the top.
+
+    Args:
+        cells: ``(x, y)`` cells, at least one.
+
+    Returns:
+        The least and greatest x and y among them.
+
+    Raises:
+        ValueError: ``cells`` is empty.
+
+    Examples:
+        >>> from cardcrawl.kit._grid import bounds
+        >>> bounds([(0, 0), (2, -1), (-1, 3)])
+        (-1, -1, 2, 3)
+    """
+    found = tuple(cells)
+    if not found:
+        raise ValueError("no cells, so no bounds")
+    xs, ys = zip(*found, strict=True)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def cell_text(cell: Cell) -> str:
+    """A cell as narration and messages write it: ``"(x, y)"``.
+
+    Every game's events, pictures and messages write cells this way, so that a cell
+    reads the same wherever it appears.
+
+    Args:
+        cell: an ``(x, y)`` cell.
+
+    Returns:
+        The cell in parentheses, a comma and a space between its coordinates.
+
+    Examples:
+        >>> from cardcrawl.kit._grid import cell_text
+        >>> cell_text((1, -2))
+        '(1, -2)'
+    """
+    return f"({cell[0]}, {cell[1]})"
+
+
+def cell_code(cell: Cell) -> str:
+    """A cell as action text writes it: ``"x,y"``, with no space, so it is one word.
+
+    Action texts (``"move 1,0"``) and the ``data-cell`` attributes of the SVG pictures
+    use this form.
+
+    Args:
+        cell: an ``(x, y)`` cell.
+
+    Returns:
+        The two coordinates joined by a comma.
+
+    Examples:
+        >>> from cardcrawl.kit._grid import cell_code
+        >>> cell_code((1, -2))
+        '1,-2'
+    """
+    return f"{cell[0]},{cell[1]}"
 
 
 class Grid(Mapping[Cell, Card]):
@@ -239,8 +316,4 @@ class Grid(Mapping[Cell, Card]):
 
     def bounds(self) -> tuple[int, int, int, int]:
         """``(min_x, min_y, max_x, max_y)`` over the cards; ``(0, 0, 0, 0)`` when empty."""
-        if not self._cards:
-            return (0, 0, 0, 0)
-        xs = [c[0] for c in self._cards]
-        ys = [c[1] for c in self._cards]
-        return (min(xs), min(ys), max(xs), max(ys))
+        return bounds(self._cards) if self._cards else (0, 0, 0, 0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import Cell
+from cardcrawl.kit._grid import Cell, cell_text
 
 __all__ = [
     "CardDrawn",
@@ -31,10 +31,6 @@ __all__ = [
     "StalkerWaited",
     "TurnStarted",
 ]
-
-
-def _at(cell: Cell) -> str:
-    return f"({cell[0]}, {cell[1]})"
 
 
 @attrs.frozen
@@ -88,7 +84,7 @@ class CardPlaced:
     dread: str
 
     def __str__(self) -> str:
-        return f"{self.card.symbol} goes to {_at(self.cell)}. {self.dread}"
+        return f"{self.card.symbol} goes to {cell_text(self.cell)}. {self.dread}"
 
 
 @attrs.frozen
@@ -148,7 +144,8 @@ class ExitPlaced:
     dread: str
 
     def __str__(self) -> str:
-        return f"The Exit opens at {_at(self.cell)}, and the A♠ Stalker waits on it. {self.dread}"
+        at = cell_text(self.cell)
+        return f"The Exit opens at {at}, and the A♠ Stalker waits on it. {self.dread}"
 
 
 @attrs.frozen
@@ -188,7 +185,7 @@ class Moved:
     target: Cell
 
     def __str__(self) -> str:
-        return f"You move from {_at(self.source)} to {_at(self.target)}."
+        return f"You move from {cell_text(self.source)} to {cell_text(self.target)}."
 
 
 @attrs.frozen
@@ -207,7 +204,7 @@ class MoveSkipped:
     cell: Cell
 
     def __str__(self) -> str:
-        return f"The house holds you at {_at(self.cell)}: you cannot move."
+        return f"The house holds you at {cell_text(self.cell)}: you cannot move."
 
 
 @attrs.frozen
@@ -294,7 +291,7 @@ class StalkerStepped:
     target: Cell
 
     def __str__(self) -> str:
-        return f"The {self.stalker.symbol} Stalker steps to {_at(self.target)}."
+        return f"The {self.stalker.symbol} Stalker steps to {cell_text(self.target)}."
 
 
 @attrs.frozen

@@ -16,10 +16,9 @@ import attrs
 from cardcrawl.core._engine import GameBase, replacer
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_from_seed
-from cardcrawl.errors import ParseError, PlayerError, StackError
-from cardcrawl.kit._cards import Card, Suit, parse_cards
+from cardcrawl.kit._cards import Card, Suit
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import Cell, Grid, neighbours
+from cardcrawl.kit._grid import Cell, Grid, cell_text, neighbours
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
 from cardcrawl.mapless._events import (
     CardDrawn,
@@ -172,6 +171,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     """
 
     game_name: ClassVar[str] = "mapless-house"
+    title: ClassVar[str] = "The Mapless House"
     rules_version: ClassVar[str] = RULES_VERSION
     options_type: ClassVar[type[Any]] = MaplessOptions
     state_type: ClassVar[type[Any]] = MaplessState
@@ -213,14 +213,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def _new_state(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
     ) -> MaplessState:
-        unknown = sorted(set(stack) - set(self.stack_sources))
-        if unknown:
-            raise StackError(
-                f"The Mapless House has no chance source {unknown}; "
-                f"a stack may name: {', '.join(self.stack_sources)}"
-            )
+        # The engine has refused any source not in stack_sources already.
         decks = {
-            name: self._stacked_deck(name, cards, stack.get(name, ()))
+            name: Deck.stacked_from(name, cards, stack.get(name, ()))
             for name, cards in self.stack_sources.items()
         }
         # M-2: the Entrance at (0, 0) with the player on it; Stalkers off the table.
@@ -232,24 +227,6 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             spade_left_exit=False, ran_dry=False, ending=None, rng=rng,
             explicit_chance=explicit_chance, events=(),
         )  # fmt: skip
-
-    @staticmethod
-    def _stacked_deck(name: str, cards: tuple[Card, ...], top: Any) -> Deck:
-        if not top:
-            return Deck((), cards)
-        try:
-            order = parse_cards(top)
-        except (ParseError, TypeError) as exc:
-            raise StackError(f"stack[{name!r}]: {exc}") from None
-        left = Counter(cards)
-        left.subtract(order)
-        bad = sorted(c for c, n in left.items() if n < 0)
-        if bad:
-            raise StackError(
-                f"stack[{name!r}] names {', '.join(map(str, bad))}, which the {name} deck "
-                "does not hold (or names twice)"
-            )
-        return Deck(order, tuple(left.elements()))
 
     # ---------------------------------------------------- protocol hooks
     def is_terminal(self, state: MaplessState) -> bool:
@@ -799,13 +776,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             winners=(0,) if escaped else (),
         )
 
-    def _check_player(self, player: int) -> None:
-        if type(player) is not int or player != 0:
-            raise PlayerError(f"The Mapless House has one player, 0; not {player!r}")
-
     def observe(self, state: MaplessState, player: int) -> MaplessObservation:
         """What the player knows: everything but the generator and the decks' order."""
-        self._check_player(player)
+        self.check_player(player)
         return MaplessObservation(
             phase=state.phase, turn=state.turn, table=state.table, last_room=state.last_room,
             narrative_left=state.narrative.cards, mind_left=state.mind.cards,
@@ -823,7 +796,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         This is the exact posterior: the player knows which cards each deck holds and
         nothing of their order, and every order is equally likely.
         """
-        self._check_player(player)
+        self.check_player(player)
         return _evolve(
             state,
             narrative=state.narrative.unstacked(),
@@ -870,16 +843,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.state_problems(attrs.evolve(state, player=(5, 5)))
             ['the player is not on a table card']
         """
-        problems = []
-        census = Counter(c for cards in self.card_census(state).values() for c in cards)
-        if census != _ALL_CARDS:
-            missing = sorted((_ALL_CARDS - census).elements())
-            extra = sorted((census - _ALL_CARDS).elements())
-            problems.append(
-                "it does not hold each of the 52 cards once: "
-                f"missing {' '.join(map(str, missing)) or 'none'}, "
-                f"extra {' '.join(map(str, extra)) or 'none'}"
-            )
+        problems = self.census_problems(state, _ALL_CARDS)
         problems.extend(_inconsistencies(state, self._corridor, self._room))
         return problems
 
@@ -968,7 +932,7 @@ def _misplaced_cards(state: MaplessState) -> list[str]:
         if expected_here:
             continue
         if card not in _STORY_CARDS:
-            problems.append(f"{card} cannot lie on the table at {cell}")
+            problems.append(f"{card} cannot lie on the table at {cell_text(cell)}")
     drawn = state.drawn
     if drawn is not None and (drawn == EXIT) != (state.phase is Phase.PLACE_EXIT):
         problems.append("the Exit waits to be placed exactly in phase place-exit")

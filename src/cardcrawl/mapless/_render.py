@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import Cell
+from cardcrawl.kit._grid import Cell, bounds
 from cardcrawl.mapless._state import ENTRANCE, EXIT, MaplessState
 
 __all__ = ["render"]
@@ -48,11 +48,7 @@ def render(state: MaplessState, places: Collection[Cell] = ()) -> str:
         marks[state.spade] = marks.get(state.spade, "") + "S"
     if state.club is not None:
         marks[state.club] = marks.get(state.club, "") + "C"
-    cells = [*table, *marks, *table.frontier]
-    min_x = min(c[0] for c in cells)
-    max_x = max(c[0] for c in cells)
-    min_y = min(c[1] for c in cells)
-    max_y = max(c[1] for c in cells)
+    min_x, min_y, max_x, max_y = bounds([*table, *marks, *table.frontier])
     lines = []
     for y in range(max_y, min_y - 1, -1):
         row = []

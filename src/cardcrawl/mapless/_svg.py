@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import Cell
+from cardcrawl.kit._grid import Cell, bounds, cell_code, cell_text
 from cardcrawl.kit._svg import (
     back_svg,
     card_svg,
@@ -146,21 +146,13 @@ def _legal_cells(
     return frozenset(places), frozenset(moves)
 
 
-def _cell_text(cell: Cell) -> str:
-    return f"({cell[0]}, {cell[1]})"
-
-
 def _house(
     state: MaplessState, game: MaplessHouse, left: int, top: int
 ) -> tuple[list[str], int, int]:
     """The map: (SVG parts, width, bottom y)."""
     table = state.table
     tokens = [c for c in (state.player, state.spade, state.club) if c is not None]
-    cells = [*table, *table.frontier, *tokens]
-    min_x = min(c[0] for c in cells)
-    max_x = max(c[0] for c in cells)
-    min_y = min(c[1] for c in cells)
-    max_y = max(c[1] for c in cells)
+    min_x, min_y, max_x, max_y = bounds([*table, *table.frontier, *tokens])
 
     def at(cell: Cell) -> tuple[int, int]:
         return left + (cell[0] - min_x) * _PITCH_X, top + (max_y - cell[1]) * _PITCH_Y
@@ -170,7 +162,7 @@ def _house(
     parts: list[str] = []
     for cell in sorted(table.frontier):
         x, y = at(cell)
-        data = {"data-cell": f"{cell[0]},{cell[1]}"}
+        data = {"data-cell": cell_code(cell)}
         if cell in places:
             what = state.drawn.symbol if state.drawn is not None else "the card"
             parts.append(
@@ -180,7 +172,7 @@ def _house(
                     classes="legal",
                     stroke=_GREEN,
                     fill="#dcefdc",
-                    title=f"{_cell_text(cell)}: {what} may go here",
+                    title=f"{cell_text(cell)}: {what} may go here",
                     extra=data,
                 )
             )
@@ -192,12 +184,12 @@ def _house(
                     classes="closed",
                     fill="#e3dfd4",
                     text="closed",
-                    title=f"{_cell_text(cell)}: closed to Narrative cards",
+                    title=f"{cell_text(cell)}: closed to Narrative cards",
                     extra=data,
                 )
             )
         else:
-            parts.append(slot_svg(x, y, title=f"{_cell_text(cell)}: empty", extra=data))
+            parts.append(slot_svg(x, y, title=f"{cell_text(cell)}: empty", extra=data))
     for cell in sorted(table):
         card = table[cell]
         x, y = at(cell)
@@ -220,10 +212,10 @@ def _house(
                 height=_CARD_H,
                 caption=caption,
                 classes=classes,
-                title=f"{name} at {_cell_text(cell)}",
+                title=f"{name} at {cell_text(cell)}",
                 stroke=stroke,
                 stroke_width=stroke_width,
-                extra={"data-cell": f"{cell[0]},{cell[1]}"},
+                extra={"data-cell": cell_code(cell)},
             )
         )
     stalkers = [(SPADE_STALKER, state.spade), (CLUB_STALKER, state.club)]
@@ -243,8 +235,8 @@ def _house(
                 classes="stalker",
                 stroke=_STALKER_RED,
                 stroke_width=2,
-                title=f"The {stalker.symbol} Stalker at {_cell_text(where)}",
-                extra={"data-cell": f"{where[0]},{where[1]}"},
+                title=f"The {stalker.symbol} Stalker at {cell_text(where)}",
+                extra={"data-cell": cell_code(where)},
             )
         )
     px, py = at(state.player)
@@ -256,7 +248,7 @@ def _house(
             size=22,
             fill="#e57373" if state.held else "#f2b705",
             classes="player",
-            title=f"You, at {_cell_text(state.player)}{held}",
+            title=f"You, at {cell_text(state.player)}{held}",
         )
     )
     width = (max_x - min_x) * _PITCH_X + _CARD_W
