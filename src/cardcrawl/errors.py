@@ -449,12 +449,14 @@ class UnknownFigureError(CardcrawlError, KeyError):
 class UnsupportedTypeError(CardcrawlError, TypeError):
     """The JSON codec was given a value, or a declared field type, that it has no rule for.
 
-    The codec saves and reads ``None``, booleans, integers, floats, strings, cards,
-    enums, tuples, lists, frozensets, grids, decks, mappings with string keys and attrs
-    classes made of those. Saving anything else (a state edited by hand to hold an
-    ``object()``, an option given a set) raises this error; so does reading a field
-    whose declared type is none of those, which is a bug in the game's classes rather
-    than in the data.
+    The codec saves ``None``, booleans, integers, floats, strings, cards, enums,
+    tuples, lists, frozensets, grids, decks, mappings and attrs classes made of those,
+    and reads them back into fields declared as ``tuple[X, ...]``, ``frozenset[X]``,
+    ``Mapping[str, X]`` and the like. Saving anything else (a state edited by hand to
+    hold an ``object()``, an option given a set) raises this error; so does reading a
+    field declared as a type it has no rule for (``list[int]``, ``set[int]``), which is
+    a bug in the game's classes rather than in the data, and so is not called a
+    :class:`SerializationError`.
 
     Examples:
         >>> import attrs, cardcrawl

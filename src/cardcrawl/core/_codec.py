@@ -32,10 +32,14 @@ __all__ = ["decode", "encode"]
 
 T = TypeVar("T")
 
-# What the codec knows, for the message that names a type it does not.
-_KNOWN = (
+# What the codec knows, for the messages that name a type it does not.
+_SAVES = (
     "None, booleans, integers, floats, strings, cards, enums, tuples, lists, frozensets, "
-    "grids, decks, mappings with string keys and attrs classes of those"
+    "grids, decks, mappings and attrs classes of those"
+)
+_READS = (
+    "int, bool, str, float, None, Card, enums, tuple[X, ...], fixed tuples, frozenset[X], "
+    "unions, Grid, Deck, Mapping[str, X] and attrs classes"
 )
 
 
@@ -74,7 +78,7 @@ def encode(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {str(k): encode(v) for k, v in value.items()}
     raise UnsupportedTypeError(
-        f"cannot save a value of type {type(value).__name__}: the codec saves {_KNOWN}"
+        f"cannot save a value of type {type(value).__name__}: the codec saves {_SAVES}"
     )
 
 
@@ -210,7 +214,7 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
     # A bug in the class that declares the field, not in the data: so decode() lets it
     # through rather than calling it bad data.
     raise UnsupportedTypeError(
-        f"{path}: cannot read a field declared as {tp!r}: the codec reads {_KNOWN}"
+        f"{path}: cannot read a field declared as {tp!r}; the codec reads fields of {_READS}"
     )
 
 

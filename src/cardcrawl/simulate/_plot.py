@@ -63,6 +63,8 @@ def rate_by(
 
 
 def _pyplot() -> Any:
+    # Imported when a plot is drawn, not with the module: matplotlib is an optional
+    # extra (and slow to import), and cardcrawl must import without it.
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError:
