@@ -100,11 +100,6 @@ def _build_parser() -> tuple[Parser, dict[str, Parser]]:
     }
 
 
-def _names_a_new_game(args: argparse.Namespace) -> bool:
-    game = getattr(args, "game", None)
-    return isinstance(game, str) and game not in _known_names()
-
-
 def _parse(argv: Sequence[str]) -> tuple[Parser, dict[str, Parser], argparse.Namespace]:
     """The parsed arguments, with the parsers that read them.
 
@@ -117,17 +112,16 @@ def _parse(argv: Sequence[str]) -> tuple[Parser, dict[str, Parser], argparse.Nam
     except ParserExit as exc:
         if exc.final:
             raise
-        retry: ParserExit | None = exc
-    else:
-        retry = None
-    # Not settled with the games registered so far: the game, or a flag, may be a
-    # plug-in's. Load them (a failure is told when the game is looked up) and read the
-    # arguments again; a built-in game's arguments never get here, so never load them.
+        first = exc
+    # A flag the parser does not know may be that of a plug-in's game, and help should
+    # list those too: load the plug-ins (a failure is told when a game is looked up)
+    # and read the arguments again. Arguments that parse never get here, so playing a
+    # built-in game never loads them.
     before = _known_names()
     with contextlib.suppress(PluginError):
         game_names()
-    if retry is not None and _known_names() == before:
-        raise retry
+    if _known_names() == before:
+        raise first
     parser, commands = _build_parser()
     return parser, commands, parser.parse_args(argv)
 
