@@ -274,7 +274,7 @@ def states_of(path: Path) -> list[Any]:
 
 def test_render_writes_the_last_state_by_default(record_path: Path, tmp_path: Path) -> None:
     out = tmp_path / "last.svg"
-    code, stdout, err = run("render", str(record_path), "-o", str(out))
+    code, stdout, err = run("render", str(record_path), "--output", str(out))
     states = states_of(record_path)
     assert (code, err) == (0, "")
     assert stdout == f"Step {len(states) - 1} of {len(states) - 1} drawn to {out}.\n"
@@ -294,7 +294,7 @@ def test_render_a_step_to_standard_output(record_path: Path) -> None:
         (["--step", "9999"], "--step 9999"),
         (["--step", "-1"], "--step -1"),
         (["--step", "two"], "two"),
-        (["-o", "/no/such/dir/x.svg"], "does not exist"),
+        (["--output", "/no/such/dir/x.svg"], "does not exist"),
         (["--colour"], "--colour"),
     ],
 )

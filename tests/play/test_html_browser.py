@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_svg import expected_card_count, haydes_expected
 
 import cardcrawl
 from cardcrawl import Match
 from cardcrawl.cli._main import main
 from cardcrawl.mapless import STANDARD_DREAD_LINES, render_svg
+from kit.test_svg import expected_card_count, haydes_expected
 
 GAME = "mapless-house"
 CHROMIUM = Path("/usr/bin/chromium")
