@@ -62,20 +62,22 @@ from cardcrawl.errors import (
     CardcrawlError,
     IllegalActionError,
     InvalidStateError,
+    NoRendererError,
     OptionsError,
     ParseError,
     PlayerError,
     RecordError,
     SerializationError,
     StackError,
+    UndoError,
     UnknownGameError,
 )
 from cardcrawl.kit._cards import RANK_NAMES, Card, Suit, parse_cards, standard_deck
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid, distance, neighbours, touching
-from cardcrawl.kit._svg import NoRendererError, Picture, find_renderer, register_svg, svg
+from cardcrawl.kit._svg import Picture, find_renderer, register_svg, svg
 from cardcrawl.play._html import replay_html
-from cardcrawl.play._match import Match, MatchEntry, UndoError
+from cardcrawl.play._match import Match, MatchEntry
 from cardcrawl.play._record import Record
 
 __all__ = [

@@ -101,7 +101,12 @@ def test_register_a_variant_with_preset_options(registry: None) -> None:
         "mapless-brief", base="mapless-house", options={"max_turns": 5}, description="short"
     )
     assert spec == GameSpec(
-        "mapless-brief", MaplessHouse, {"max_turns": 5}, "short", "mapless-house"
+        "mapless-brief",
+        MaplessHouse,
+        {"max_turns": 5},
+        "short",
+        "mapless-house",
+        cardcrawl.tools_for("mapless-house"),  # a variant has its base's tools
     )
     game = cardcrawl.load("mapless-brief")
     assert (game.name, game.options.max_turns) == ("mapless-brief", 5)
