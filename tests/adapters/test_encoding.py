@@ -19,21 +19,28 @@ from hypothesis import strategies as st
 import cardcrawl
 from cardcrawl import CHANCE, Card, rng_below, rng_from_seed
 from cardcrawl.encoding import Encoding, EncodingError, encoding_for
-from cardcrawl.haydes import HaydesEncoding
-from cardcrawl.mapless import MAPLESS_RADIUS, MAPLESS_SIDE, MaplessEncoding
 from cardcrawl.haydes import (
     Characteristic,
     Choose,
     EndTurn,
     FirstPlayer,
     Guess,
+    HaydesEncoding,
     Reveal,
     Roll,
     Step,
     Tuybe,
 )
 from cardcrawl.haydes import Move as HMove
-from cardcrawl.mapless import Draw, Move, Place, PlaceExit
+from cardcrawl.mapless import (
+    MAPLESS_RADIUS,
+    MAPLESS_SIDE,
+    Draw,
+    MaplessEncoding,
+    Move,
+    Place,
+    PlaceExit,
+)
 
 # (name, options) of every built-in game and variant, with limits that keep games short.
 GAMES: list[tuple[str, dict[str, Any]]] = [

@@ -27,16 +27,20 @@ from cardcrawl.bots import (
     register_search_model,
     search_model,
 )
+from cardcrawl.bots._search import chance_leaves
 from cardcrawl.mapless import (
+    BODY_CARDS,
+    MIND_CARDS,
     EncounterOdds,
     HuntPlanner,
     MaplessHeuristicBot,
     MaplessSearchModel,
+    Move,
+    Phase,
     ShortestPathBot,
+    card_value,
     state_from_observation,
 )
-from cardcrawl.bots._search import chance_leaves
-from cardcrawl.mapless import BODY_CARDS, MIND_CARDS, Move, Phase, card_value
 
 GAME = cardcrawl.load("mapless-house", max_turns=200)
 MAPLESS_BOTS = ("random", "shortest-path", "heuristic", "search")
@@ -582,8 +586,8 @@ def test_haydes_heuristic_guesses_lower_onto_a_possible_red_joker() -> None:
     """H-9: only *lower* from a card worth 1 or more escapes onto the Red Joker; H-7:
     otherwise the likelier announcement."""
     pytest.importorskip("cardcrawl.haydes")
-    from cardcrawl.haydes._bots import _score
     from cardcrawl.haydes import Guess
+    from cardcrawl.haydes._bots import _score
 
     game = cardcrawl.load("escape-from-haydes")
 

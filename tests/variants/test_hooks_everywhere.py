@@ -46,7 +46,7 @@ class RichHouse(MaplessHouse):
 
 def test_the_haydes_heuristic_weighs_the_variants_guess() -> None:
     """H-7: the heuristic's odds of a right guess come from the game's hook."""
-    from cardcrawl.bots._haydes_bots import _score
+    from cardcrawl.haydes._bots import _score
 
     equal = [(Reveal(Card.parse(c)), Fraction(1, 4)) for c in ("8S", "8H", "8D", "8C")]
     stock = cardcrawl.load("escape-from-haydes")
@@ -71,7 +71,7 @@ def test_the_hunt_planner_steps_stalkers_by_the_hook() -> None:
     """M-18: with Stalkers that never move, the planner's values are those of a hunt in
     which no Stalker ever closes in: a position it values below 1 in the stock game is
     valued higher in the variant, and never lower anywhere."""
-    from cardcrawl.bots._mapless_bots import position_value
+    from cardcrawl.mapless._bots import position_value
 
     stock = cardcrawl.load("mapless-house", max_turns=100)
     still = StillStalkers({"max_turns": 100})
@@ -87,7 +87,7 @@ def test_the_hunt_planner_steps_stalkers_by_the_hook() -> None:
 
 def test_the_heuristic_reads_card_values_from_the_hook() -> None:
     """M-1 and M-15: with every card worth 13, the planner's Encounter odds are certain."""
-    from cardcrawl.bots._mapless_bots import position_value
+    from cardcrawl.mapless._bots import position_value
 
     stock = cardcrawl.load("mapless-house", max_turns=100)
     rich = RichHouse({"max_turns": 100})

@@ -25,8 +25,8 @@ from cardcrawl.bots._base import BotFactory, game_family, get_bot_spec, make_bot
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import TERMINAL
 from cardcrawl.core._random import rng_derive, rng_from_seed
+from cardcrawl.core._registry import tools_for
 from cardcrawl.errors import OptionsError
-from cardcrawl.kit._grid import distance
 from cardcrawl.simulate._results import Figure, GameResult, SimulationResult
 
 __all__ = ["FigureTracker", "Progress", "play_game", "register_figures", "simulate"]
@@ -76,6 +76,9 @@ _FIGURES: dict[str, Callable[[Any], FigureTracker]] = {}
 def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> None:
     """Record figures for every game of ``family``: ``tracker(game)`` is made for each game.
 
+    A game declares its own figures when it registers (``GameTools(figures=...)``); this
+    replaces them for a family, from the program's side.
+
     Args:
         family: the base game's registry name (variants share it).
         tracker: builds a :class:`FigureTracker` for one game, ``tracker(game)``; it
@@ -91,31 +94,6 @@ def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> No
         See :class:`FigureTracker` for registering a tracker of your own.
     """
     _FIGURES[family] = tracker
-
-
-class _MaplessFigures:
-    """turns, house_size (the score, M-21), house_at_exit (cards on the table when the
-    Exit opened), refused, exit_distance (from the Entrance, M-11)."""
-
-    def __init__(self, game: Any) -> None:
-        self._at_exit = 0
-
-    def step(self, state: Any) -> None:
-        if not self._at_exit and state.exit_cell is not None:
-            self._at_exit = len(state.table)
-
-    def figures(self, state: Any) -> tuple[tuple[str, Figure], ...]:
-        exit_cell = state.exit_cell
-        return (
-            ("turns", state.turn),
-            ("house_size", state.score),
-            ("house_at_exit", self._at_exit),
-            ("refused", len(state.refused)),
-            ("exit_distance", -1 if exit_cell is None else distance((0, 0), exit_cell)),
-        )
-
-
-register_figures("mapless-house", _MaplessFigures)
 
 
 # -------------------------------------------------------------- one game
@@ -153,7 +131,8 @@ def play_game(
         ('escaped', True)
     """
     players = [make_bot(bots[seat], game, seed, seat) for seat in range(game.num_players)]
-    tracker_factory = _FIGURES.get(game_family(game))
+    # A tracker registered by the program wins over the one the game declared.
+    tracker_factory = _FIGURES.get(game_family(game)) or tools_for(game).figures
     tracker = tracker_factory(game) if tracker_factory is not None else None
     state = game.initial_state(seed)
     if tracker is not None:
@@ -299,12 +278,15 @@ def _lineup(
 def _check_limit(game: Any) -> None:
     """Bots and simulations always run with a limit (M-22, H-13)."""
     options = game.options
-    for limit in ("max_turns", "max_rounds"):
-        if hasattr(options, limit) and getattr(options, limit) is None:
-            raise OptionsError(
-                f"simulations always run with a limit: load {game.name} with {limit}=N "
-                f"(for example cardcrawl.load({game.name!r}, {limit}=200))"
-            )
+    declared = tools_for(game).limit
+    if declared is None:
+        return
+    limit, default = declared
+    if getattr(options, limit, None) is None:
+        raise OptionsError(
+            f"simulations always run with a limit: load {game.name} with {limit}=N "
+            f"(for example cardcrawl.load({game.name!r}, {limit}={default}))"
+        )
 
 
 def _default_workers() -> int:
