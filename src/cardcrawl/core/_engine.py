@@ -29,7 +29,7 @@ from cardcrawl.errors import (
 )
 from cardcrawl.kit._cards import Card
 
-__all__ = ["FORMAT_VERSION", "GameBase", "memo", "replacer"]
+__all__ = ["FORMAT_VERSION", "GameBase", "MemoState", "memo", "replacer"]
 
 #: The version of the saved-data layout written by :meth:`GameBase.state_to_data`.
 FORMAT_VERSION = 1
@@ -134,6 +134,35 @@ def memo(state: Any, key: str, compute: Any) -> Any:
         return value
 
 
+class MemoState:
+    """A base for a game's state class that keeps a private ``_memo`` cache (see :func:`memo`).
+
+    A pickled or deep-copied state keeps its data and starts its cache afresh: the cache
+    holds only what the data gives again, and a cache made by another version of
+    cardcrawl might not mean what this one expects. The state class declares ``_memo``
+    itself, as an attrs field left out of ``__init__``, equality and ``repr``.
+
+    Examples:
+        >>> import copy, attrs
+        >>> from cardcrawl.core._engine import MemoState, memo
+        >>> @attrs.frozen(slots=False)
+        ... class Box(MemoState):
+        ...     value: int
+        ...     _memo: dict = attrs.field(factory=dict, init=False, eq=False, repr=False)
+        >>> box = Box(3)
+        >>> memo(box, "square", lambda: box.value**2)
+        9
+        >>> copied = copy.deepcopy(box)
+        >>> copied == box, copied._memo, box._memo
+        (True, {}, {'square': 9})
+    """
+
+    def __getstate__(self) -> dict[str, Any]:
+        fields = self.__dict__.copy()
+        fields["_memo"] = {}
+        return fields
+
+
 class GameBase(abc.ABC, Generic[S, A, O]):
     """The :class:`~cardcrawl.Game` protocol, implemented once on top of a few hooks.
 
@@ -157,7 +186,8 @@ class GameBase(abc.ABC, Generic[S, A, O]):
       to draw faster, never differently);
     - ``_apply(state, action, events)``: one decision or chance outcome, behind ``step``;
     - ``_describe(state)``: what the state waits for, behind ``describe`` and the
-      messages of :class:`~cardcrawl.IllegalActionError`;
+      messages of :class:`~cardcrawl.IllegalActionError` (never asked once the game is
+      over: ``describe`` says so itself);
     - ``state_problems(state)`` (public, optional): the rules' invariants a state
       breaks, behind ``validate`` and ``state_from_data``.
 
@@ -301,7 +331,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
 
     @abc.abstractmethod
     def _describe(self, state: S) -> str:
-        """The decision or chance event the state waits for, in words."""
+        """The decision or chance event the state waits for, in words (never at the end)."""
 
     @abc.abstractmethod
     def outcome(self, state: S) -> Outcome | None:
@@ -726,6 +756,8 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             >>> game.describe(game.initial_state(seed=1, stack={"narrative": ["KS"]}))
             'the player to choose where KS goes (place X,Y)'
         """
+        if self._to_move(state) == TERMINAL:
+            return "nothing: the game is over"
         return self._describe(state)
 
     def is_terminal(self, state: S) -> bool:

@@ -649,9 +649,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             return f"the chance turn of the card at {cell_text(state.aim.cell)}"
         if phase is _ROLL:
             return "the chance roll of 2D6"
-        if phase is _FIRST:
-            return "the chance draw of the first player"
-        return "nothing: the game is over"
+        return "the chance draw of the first player"
 
     def _apply(self, state: HaydesState, action: Action, events: Events) -> HaydesState:
         # Each path works on one copy of the state's fields (see _finish) and builds one

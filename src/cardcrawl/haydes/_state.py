@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from cardcrawl.core._engine import MemoState
 from cardcrawl.core._options import OptionsBase, optional_positive_int
 from cardcrawl.errors import OptionsError
 from cardcrawl.haydes._actions import Guess
@@ -457,7 +458,7 @@ MIXED = -2
 # Not slotted: the engine's replacer copies a state's __dict__ in C, which makes the
 # intermediate states of one step cheap (see cardcrawl.core._engine.replacer).
 @attrs.frozen(slots=False)
-class HaydesState:
+class HaydesState(MemoState):
     """A position of Escape from Haydes. Immutable; build it with the game's methods.
 
     Attributes:
@@ -529,14 +530,6 @@ class HaydesState:
     explicit_chance: bool
     events: tuple[HaydesEvent, ...]
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
-
-    def __getstate__(self) -> dict[str, Any]:
-        # pickle and copy.deepcopy keep the data and start the copy's _memo afresh: the
-        # cache holds only what the data gives again, and a cache from another version
-        # of cardcrawl might not mean what this one expects.
-        fields = self.__dict__.copy()
-        fields["_memo"] = {}
-        return fields
 
     def card_at(self, cell: Cell) -> Card | None:
         """The face-up card on ``cell``, ``None`` if it is face down.

@@ -290,7 +290,6 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             _MOVE: "the player to move to a touching card (move X,Y)",
             _DRAW_MIND: "the chance draw of the top Mind card",
             _DRAW_BODY: "the chance draw of the top Body card",
-            _OVER: "nothing: the game is over",
         }[phase]
 
     def _apply(self, state: MaplessState, action: Action, events: Events) -> MaplessState:

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from cardcrawl.core._engine import MemoState
 from cardcrawl.core._options import OptionsBase, optional_positive_int
 from cardcrawl.errors import OptionsError
 from cardcrawl.kit._cards import Card, Suit
@@ -185,7 +186,7 @@ class MaplessOptions(OptionsBase):
 # Not slotted: the engine's replacer copies a state's __dict__ in C, which makes the
 # several intermediate states of one step cheap (see cardcrawl.core._engine.replacer).
 @attrs.frozen(slots=False)
-class MaplessState:
+class MaplessState(MemoState):
     """A position of The Mapless House. Immutable; build it with the game's methods.
 
     Attributes:
@@ -266,14 +267,6 @@ class MaplessState:
     explicit_chance: bool
     events: tuple[MaplessEvent, ...]
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
-
-    def __getstate__(self) -> dict[str, Any]:
-        # pickle and copy.deepcopy keep the data and start the copy's _memo afresh: the
-        # cache holds only what the data gives again, and a cache from another version
-        # of cardcrawl might not mean what this one expects.
-        fields = self.__dict__.copy()
-        fields["_memo"] = {}
-        return fields
 
     @property
     def score(self) -> int:
