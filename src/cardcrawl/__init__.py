@@ -60,6 +60,7 @@ from cardcrawl.core._tools import GameTools, OpenSpielSettings
 from cardcrawl.errors import (
     ActionError,
     CardcrawlError,
+    HookError,
     IllegalActionError,
     InvalidStateError,
     NoRendererError,
@@ -97,6 +98,7 @@ __all__ = [
     "GameState",
     "GameTools",
     "Grid",
+    "HookError",
     "IllegalActionError",
     "InvalidStateError",
     "Match",

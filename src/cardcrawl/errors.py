@@ -21,6 +21,7 @@ __all__ = [
     "CardcrawlError",
     "ConformanceError",
     "EncodingError",
+    "HookError",
     "IllegalActionError",
     "InvalidStateError",
     "MissingExtraError",
@@ -481,4 +482,28 @@ class MissingExtraError(CardcrawlError, ImportError):
         ...     "plots need matplotlib: pip install 'cardcrawl[plot]'", name="matplotlib")
         >>> error.name, isinstance(error, ImportError)
         ('matplotlib', True)
+    """
+
+
+class HookError(CardcrawlError, RuntimeError):
+    """A game's rule hook gave an answer its rule cannot use.
+
+    A variant's hook broke the contract its docstring states: for instance an
+    ``exit_cells`` that returns no cell, although the Exit must open somewhere (M-11).
+    The state stepped from is unchanged.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.mapless import MaplessHouse
+        >>> class Nowhere(MaplessHouse):
+        ...     def exit_cells(self, state):
+        ...         return []
+        >>> game = Nowhere()
+        >>> spades = "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH".split()
+        >>> state = game.initial_state(seed=1, stack={"narrative": spades})
+        >>> while game.legal_actions(state):
+        ...     state = game.step(state, game.legal_actions(state)[0])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.HookError: Nowhere.exit_cells returned no cell: the Exit must open ...
     """

@@ -129,3 +129,63 @@ def test_the_haydes_encoding_lists_the_variants_dice() -> None:
     stock = encoding_for(cardcrawl.load("escape-from-haydes"))
     varied = encoding_for(ThreeDice())
     assert varied.num_chance_outcomes == stock.num_chance_outcomes + 5
+
+
+class ExitByTheDoor(MaplessHouse):
+    """The Exit opens next to the Entrance (M-11 varied)."""
+
+    rules_version = "door-1"
+
+    def exit_cells(self, state: MaplessState) -> list[Any]:
+        return [c for c in super().room_cells(state) if abs(c[0]) + abs(c[1]) == 1] or (
+            super().exit_cells(state)
+        )
+
+
+def test_a_states_legal_actions_are_each_games_own() -> None:
+    """The legal actions a variant worked out for a state are not reused by the stock
+    game asked about the same state: each game keeps its own."""
+    door, stock = ExitByTheDoor(), cardcrawl.load("mapless-house")
+    spades = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AH"]
+    state = door.initial_state(seed=1, stack={"narrative": spades})
+    while state.phase.value != "place-exit":
+        state = door.step(state, door.legal_actions(state)[-1])
+    ours, theirs = door.legal_actions(state), stock.legal_actions(state)
+    assert {a.cell for a in ours} <= {(1, 0), (-1, 0), (0, 1), (0, -1)}
+    assert set(ours) != set(theirs)
+    assert not stock.is_legal(state, ours[0]) or ours[0] in theirs
+
+
+def test_the_tuybe_jumps_over_the_games_own_touching_cells() -> None:
+    """H-6 varied with the Tuybe: with diagonal moves, the Tuybe aims over a diagonal too."""
+    from cardcrawl.haydes import Tuybe
+
+    class Diagonals(EscapeFromHaydes):
+        def touching_cells(self, cell: Any) -> list[Any]:
+            x, y = cell
+            return sorted((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+    stock = cardcrawl.load("escape-from-haydes-tuybe")
+    diagonal = Diagonals({"tuybe": True})
+    state = stock.initial_state(seed=2)
+    aims = {a.cell for a in diagonal.legal_actions(state) if isinstance(a, Tuybe)}
+    assert (2, 2) in aims
+    assert (2, 2) not in {a.cell for a in stock.legal_actions(state) if isinstance(a, Tuybe)}
+
+
+def test_an_exit_hook_that_gives_no_cell_is_a_hook_error() -> None:
+    class Nowhere(MaplessHouse):
+        def exit_cells(self, state: MaplessState) -> list[Any]:
+            return []
+
+    game = Nowhere()
+    spades = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AH"]
+    state = game.initial_state(seed=1, stack={"narrative": spades})
+
+    def play_on() -> None:
+        now = state
+        while game.legal_actions(now):
+            now = game.step(now, game.legal_actions(now)[0])
+
+    with pytest.raises(cardcrawl.HookError, match=r"Nowhere.exit_cells returned no cell"):
+        play_on()

@@ -8,6 +8,7 @@ the whole public :class:`~cardcrawl.Game` protocol, is written here once.
 from __future__ import annotations
 
 import abc
+import itertools
 import operator
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -33,6 +34,9 @@ __all__ = ["FORMAT_VERSION", "GameBase", "MemoState", "memo", "replacer"]
 
 #: The version of the saved-data layout written by :meth:`GameBase.state_to_data`.
 FORMAT_VERSION = 1
+
+# Numbers each game object, for the key its legal actions are kept under (see __init__).
+_GAME_NUMBERS = itertools.count()
 
 S = TypeVar("S", bound=GameState)
 A = TypeVar("A")
@@ -278,6 +282,10 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         #: The registry name this game was loaded under (a variant's own name, if any).
         self.name: str = name if name is not None else self.game_name
         self._replace_state: Callable[..., S] = replacer(self.state_type)
+        # A state's legal actions are kept in its memo under a key of this game's own:
+        # the same state asked by another game (a variant whose hooks differ) finds
+        # nothing kept and works its own out.
+        self._legal_key = f"legal#{next(_GAME_NUMBERS)}"
 
     @property
     def options(self) -> Any:
@@ -592,11 +600,12 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         """
         # Inlined memo: this is the hottest call of random play.
         cache = state._memo  # type: ignore[attr-defined]
-        legal: tuple[A, ...] | None = cache.get("legal")
+        key = self._legal_key
+        legal: tuple[A, ...] | None = cache.get(key)
         if legal is None:
             if self._to_move(state) < 0:
                 return ()
-            legal = cache["legal"] = self._decisions(state)
+            legal = cache[key] = self._decisions(state)
         return legal
 
     def chance_outcomes(self, state: S) -> tuple[tuple[A, Fraction], ...]:
@@ -707,7 +716,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         # Most actions come straight from legal_actions: one membership test against the
         # legal tuple kept with the state (an identity hit, usually) accepts them, and
         # anything else gets the full check.
-        legal = state._memo.get("legal")  # type: ignore[attr-defined]
+        legal = state._memo.get(self._legal_key)  # type: ignore[attr-defined]
         if legal is None or action not in legal:
             self.check(state, action)
         events: list[Any] = []

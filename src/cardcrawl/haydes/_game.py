@@ -217,14 +217,17 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._adj = tuple(
             tuple(index[n] for n in sorted(self.touching_cells(c)) if n in index) for c in cells
         )
+        # The Tuybe aims over a touching cell at the next one in the same line, which
+        # must touch it in turn: both steps are the game's own (touching_cells).
         self._jumps = tuple(
             tuple(
-                index[(c[0] + 2 * dx, c[1] + 2 * dy)]
-                # Sorted directions give the targets in sorted cell order.
-                for dx, dy in ((-1, 0), (0, -1), (0, 1), (1, 0))
-                if (c[0] + dx, c[1] + dy) in index and (c[0] + 2 * dx, c[1] + 2 * dy) in index
+                index[far]
+                # Touching cells come sorted, and so do the cells beyond them.
+                for near in (cells[j] for j in adj)
+                if (far := (2 * near[0] - c[0], 2 * near[1] - c[1])) in index
+                and far in self.touching_cells(near)
             )
-            for c in cells
+            for c, adj in zip(cells, self._adj, strict=True)
         )
         # Per cell, (cell index, bit) for its touching cells (bits 0-3) and, with the
         # Tuybe, its cells two away (bits 4-7): see _turn_legal_at.
@@ -717,7 +720,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             if legal is None:
                 legal = self._solo_turns[i] = self._turn_legal_at(i, up)
             fields["phase"] = _TURN
-            fields["_memo"] = {"legal": legal} if self._prefill else {}
+            fields["_memo"] = {self._legal_key: legal} if self._prefill else {}
             state: HaydesState = _new(HaydesState)  # _finish, inlined
             _set(state, "__dict__", fields)
             return state
@@ -735,7 +738,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         """The new state waiting for a turn's decision (H-6), the figure on cell ``i`` and
         the cards ``up``: its legal actions, known from those already, are filled in."""
         fields["phase"] = _TURN
-        fields["_memo"] = {"legal": self._turn_legal_at(i, up)} if self._prefill else {}
+        fields["_memo"] = {self._legal_key: self._turn_legal_at(i, up)} if self._prefill else {}
         state: HaydesState = _new(HaydesState)  # _finish, inlined
         _set(state, "__dict__", fields)
         return state
@@ -924,7 +927,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         events.append(EncounterBegan(seat, cell, card, creature.name))
         fields["phase"] = _ENCOUNTER
         # The choices are known already: the new state's legal actions are filled in.
-        fields["_memo"] = {"legal": self._choices[card.index]} if self._prefill else {}
+        fields["_memo"] = {self._legal_key: self._choices[card.index]} if self._prefill else {}
         state: HaydesState = _new(HaydesState)  # _finish, inlined
         _set(state, "__dict__", fields)
         return state

@@ -16,6 +16,7 @@ import attrs
 from cardcrawl.core._engine import GameBase, replacer
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_from_seed
+from cardcrawl.errors import HookError
 from cardcrawl.kit._cards import Card, Suit
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid, cell_text, neighbours
@@ -549,13 +550,18 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
                 events.append(_SHUFFLED_BACK)
                 return _next(state, events, narrative=narrative.shuffle_in((EXIT,)))
             candidates = self.exit_cells(state)
+            if not candidates:
+                raise HookError(
+                    f"{type(self).__name__}.exit_cells returned no cell: the Exit must open "
+                    "somewhere once it may (M-11); return at least one empty cell"
+                )
             if len(candidates) == 1:
                 state = _next(state, events, drawn=EXIT)
                 return self._open_exit(state, candidates[0], events, candidates)
             # M-11: the player breaks the tie.
             state = _next(state, events, drawn=EXIT, phase=_PLACE_EXIT)
             if self._prefill:
-                state._memo["legal"] = tuple(PlaceExit(c) for c in candidates)
+                state._memo[self._legal_key] = tuple(PlaceExit(c) for c in candidates)
             return state
         cells = self.placement_cells(state, card)
         if not cells:
@@ -566,7 +572,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         # so the new state's legal actions are filled in rather than found again.
         state = _next(state, events, narrative=narrative, drawn=card, phase=_PLACE)
         if self._prefill:
-            state._memo["legal"] = tuple(map(_PLACES.__getitem__, cells))
+            state._memo[self._legal_key] = tuple(map(_PLACES.__getitem__, cells))
         return state
 
     def _place(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
