@@ -26,8 +26,8 @@ from cardcrawl.haydes import (
     Moved,
     Revealed,
     Rolled,
-    TurnBegan,
     TurnEnded,
+    TurnStarted,
     card_value,
     is_court,
 )
@@ -98,13 +98,13 @@ def test_an_encounter_starts_exactly_when_a_figure_meets_a_live_creature(
                 assert card is not None
                 live = is_court(card) and event.target not in before.overcome
                 assert follows == live
-            elif isinstance(event, TurnBegan):
+            elif isinstance(event, TurnStarted):
                 cell = after.seats[event.seat].cell
                 assert cell is not None
                 assert follows == _live_creature(after, cell)
             elif isinstance(event, EncounterBegan):
                 assert k > 0
-                assert isinstance(events[k - 1], (Moved, TurnBegan))
+                assert isinstance(events[k - 1], (Moved, TurnStarted))
 
 
 @given(st.data())
@@ -132,7 +132,7 @@ def test_a_held_players_turn_begins_with_an_encounter(
     for before, after in play(data, game):
         events = after.events
         for k, event in enumerate(events):
-            if isinstance(event, TurnBegan):
+            if isinstance(event, TurnStarted):
                 cell = before.seats[event.seat].cell
                 assert cell is not None
                 # Held at the end of the previous turn, and nobody overcame it since.
@@ -172,7 +172,7 @@ def test_replacement_never_touches_the_black_joker_or_a_figure(
             if isinstance(event, CardsReplaced):
                 assert BLACK_JOKER_CELL not in event.cells
                 assert not figures & set(event.cells)
-        if any(isinstance(e, TurnBegan) for e in after.events):
+        if any(isinstance(e, TurnStarted) for e in after.events):
             up = {c for c, card in zip(after.layout, after.face_up, strict=True) if card}
             assert up <= figures | {BLACK_JOKER_CELL}
 
@@ -194,7 +194,7 @@ def test_players_who_are_out_never_get_a_turn(game: EscapeFromHaydes, data: st.D
     out: set[int] = set()
     for before, after in play(data, game):
         for event in after.events:
-            if isinstance(event, TurnBegan):
+            if isinstance(event, TurnStarted):
                 assert event.seat not in out
                 assert after.seats[event.seat].cell is not None
         out |= {s for s, f in enumerate(after.seats) if f.cell is None}

@@ -34,9 +34,9 @@ from cardcrawl.haydes import (
     Mix,
     Phase,
     ReplacementReshuffled,
-    TurnBegan,
     TurnedFaceDown,
     TurnEnded,
+    TurnStarted,
 )
 from cardcrawl.testing import check_state
 
@@ -171,7 +171,7 @@ def test_a_starved_deal_keeps_every_card_and_every_cell(
         ended += sum(isinstance(e, TurnEnded) for e in state.events)
         # The census of state_from_data: every one of the 106 cards exactly once.
         assert game.state_from_data(game.state_to_data(state)) == state
-        if isinstance(state.events[-1], TurnBegan) and state.phase is Phase.TURN:
+        if isinstance(state.events[-1], TurnStarted) and state.phase is Phase.TURN:
             figures = {f.cell for f in state.seats if f.cell is not None}
             face_up = {c for c in state.layout if state.card_at(c) is not None}
             assert face_up <= figures | {(0, 0)}

@@ -37,8 +37,8 @@ from cardcrawl.haydes import (
     Reveal,
     Revealed,
     Trapped,
-    TurnBegan,
     TurnedFaceDown,
+    TurnStarted,
     Tuybe,
 )
 from cardcrawl.haydes._unseen import reveal_chances
@@ -200,7 +200,7 @@ def test_players_who_are_out_get_no_turn() -> None:
     for _ in range(4):
         seen.append(state.current)
         state = run(game, state, "end")
-        assert all(e.seat != 1 for e in state.events if isinstance(e, TurnBegan))
+        assert all(e.seat != 1 for e in state.events if isinstance(e, TurnStarted))
     assert seen == [2, 0, 2, 0]
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from cardcrawl.core._random import rng_from_seed
 from cardcrawl.haydes._actions import Choose, EndTurn, Guess, Move, Step, Tuybe
-from cardcrawl.haydes._events import TurnBegan
+from cardcrawl.haydes._events import TurnStarted
 from cardcrawl.haydes._state import HaydesObservation, HaydesState, Phase
 from cardcrawl.kit._cards import Card
 
@@ -122,7 +122,7 @@ class HaydesHeuristicBot:
             score = _score(game, chances, action.guess, from_value, creature)
             if score > best_score:
                 best, best_score = action, score
-        starting = any(isinstance(e, TurnBegan) for e in obs.events)
+        starting = any(isinstance(e, TurnStarted) for e in obs.events)
         if best is not None and best_score > (_START if starting else _GO_ON):
             return best
         end = next((a for a in legal_actions if isinstance(a, EndTurn)), None)

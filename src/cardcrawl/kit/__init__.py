@@ -4,8 +4,10 @@
   one small integer, with the text forms ``"QS"``, ``"10H"``, ``"RJ"``;
 - :class:`Deck`: a shuffled multiset with an optional stacked top, drawn with the state's
   generator (so a shuffle needs no chance event of its own);
-- :class:`Grid`, :func:`neighbours`, :func:`touching`, :func:`distance`: an immutable map
-  of cells with an incremental frontier of empty cells;
+- :class:`Grid`, :func:`neighbours`, :func:`touching`, :func:`distance`, :func:`bounds`:
+  an immutable map of cells with an incremental frontier of empty cells; a cell's two
+  text forms, :func:`cell_text` (``"(1, 0)"``, in events) and :func:`cell_code`
+  (``"1,0"``, in actions);
 - :func:`svg`, :func:`register_svg`, and the primitives the games draw with
   (:func:`card_svg`, :func:`back_svg`, :func:`slot_svg`, :func:`pawn_svg`,
   :func:`label_svg`, :func:`element`, :func:`document`).
@@ -22,7 +24,16 @@ Examples:
 
 from cardcrawl.kit._cards import RANK_NAMES, Card, Suit, parse_cards, standard_deck
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import Cell, Grid, distance, neighbours, touching
+from cardcrawl.kit._grid import (
+    Cell,
+    Grid,
+    bounds,
+    cell_code,
+    cell_text,
+    distance,
+    neighbours,
+    touching,
+)
 from cardcrawl.kit._svg import (
     CARD_HEIGHT,
     CARD_WIDTH,
@@ -53,7 +64,10 @@ __all__ = [
     "Picture",
     "Suit",
     "back_svg",
+    "bounds",
     "card_svg",
+    "cell_code",
+    "cell_text",
     "distance",
     "document",
     "element",
