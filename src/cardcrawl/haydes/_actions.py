@@ -36,7 +36,7 @@ import attrs
 from cardcrawl.errors import ActionError, ParseError, action_argument_error, short_repr
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import Cell
+from cardcrawl.kit._grid import Cell, cell_code, check_cell_argument, parse_cell_code
 
 __all__ = [
     "Action",
@@ -75,23 +75,8 @@ _HIGHER = Guess.HIGHER
 _CHARISMA = Characteristic.CHARISMA
 _set = object.__setattr__
 
-#: The largest coordinate of an action's cell: nine digits, all that parse_action reads.
-#: No layout of a real game comes near it; the bound keeps every action's text short.
-_BOUND = 999_999_999
-_LOW = -_BOUND
-_A_CELL = f"a cell, a tuple (x, y) of two integers from {-_BOUND} to {_BOUND}"
 #: The seats of the most players a game can have (H-5: one to four).
 _SEATS = 4
-
-
-def _check_cell(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    # Exact types only: an int subclass (bool above all) or a tuple subclass could
-    # compare, hash or print unlike the plain values the rules and the codec expect.
-    if type(value) is tuple and len(value) == 2:
-        x, y = value
-        if type(x) is int and type(y) is int and _LOW <= x <= _BOUND and _LOW <= y <= _BOUND:
-            return
-    raise action_argument_error(type(action), attribute.name, _A_CELL, value)
 
 
 def _check_guess(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -187,10 +172,6 @@ class _Ordered:
         return self._k >= other._k
 
 
-def _cell_text(cell: Cell) -> str:
-    return f"{cell[0]},{cell[1]}"
-
-
 @attrs.frozen(eq=False)
 class Move(_Ordered):
     """Move onto the touching face-down card on ``cell``, announcing ``guess`` (H-6).
@@ -201,7 +182,7 @@ class Move(_Ordered):
         (Move(cell=(1, 0), guess=Guess.HIGHER), 'lower 1,0')
     """
 
-    cell: Cell = attrs.field(validator=_check_cell)
+    cell: Cell = attrs.field(validator=check_cell_argument)
     guess: Guess = attrs.field(validator=_check_guess)
 
     def __attrs_post_init__(self) -> None:
@@ -209,7 +190,7 @@ class Move(_Ordered):
         _set(self, "_k", (0, cell[0], cell[1], 0 if self.guess is _HIGHER else 1))
 
     def __str__(self) -> str:
-        return f"{self.guess.value} {_cell_text(self.cell)}"
+        return f"{self.guess.value} {cell_code(self.cell)}"
 
 
 @attrs.frozen(eq=False)
@@ -222,14 +203,14 @@ class Step(_Ordered):
         'step 0,1'
     """
 
-    cell: Cell = attrs.field(validator=_check_cell)
+    cell: Cell = attrs.field(validator=check_cell_argument)
 
     def __attrs_post_init__(self) -> None:
         cell = self.cell
         _set(self, "_k", (1, cell[0], cell[1]))
 
     def __str__(self) -> str:
-        return f"step {_cell_text(self.cell)}"
+        return f"step {cell_code(self.cell)}"
 
 
 @attrs.frozen(eq=False)
@@ -242,7 +223,7 @@ class Tuybe(_Ordered):
         'tuybe higher 2,0'
     """
 
-    cell: Cell = attrs.field(validator=_check_cell)
+    cell: Cell = attrs.field(validator=check_cell_argument)
     guess: Guess = attrs.field(validator=_check_guess)
 
     def __attrs_post_init__(self) -> None:
@@ -250,7 +231,7 @@ class Tuybe(_Ordered):
         _set(self, "_k", (2, cell[0], cell[1], 0 if self.guess is _HIGHER else 1))
 
     def __str__(self) -> str:
-        return f"tuybe {self.guess.value} {_cell_text(self.cell)}"
+        return f"tuybe {self.guess.value} {cell_code(self.cell)}"
 
 
 @attrs.frozen(eq=False)
@@ -358,17 +339,11 @@ _FORMS = (
 
 # ASCII digits only, with an optional minus: int() alone would also read "+1", "1_0"
 # and Unicode digits such as "١", and spend quadratic time on thousands of digits.
-_CELL_TEXT = re.compile(r"(-?[0-9]{1,9}),(-?[0-9]{1,9})")
 _INT_TEXT = re.compile(r"-?[0-9]{1,9}")
 #: The longest text read, once stripped: far more than any action's text needs
 #: ("tuybe higher -999999999,-999999999" has 34 characters); junk beyond it is not
 #: looked at.
 _LONGEST = 64
-
-
-def _parse_cell(text: str) -> Cell | None:
-    xy = _CELL_TEXT.fullmatch(text)
-    return None if xy is None else (int(xy[1]), int(xy[2]))
 
 
 def _parse_int(text: str) -> int | None:
@@ -386,10 +361,10 @@ def _parse_parts(parts: list[str]) -> Any:
     if len(parts) == 2:
         arg = parts[1]
         if verb in ("higher", "lower"):
-            cell = _parse_cell(arg)
+            cell = parse_cell_code(arg)
             return None if cell is None else Move(cell, Guess(verb))
         if verb == "step":
-            cell = _parse_cell(arg)
+            cell = parse_cell_code(arg)
             return None if cell is None else Step(cell)
         if verb == "reveal":
             return Reveal(Card.parse(arg))
@@ -400,7 +375,7 @@ def _parse_parts(parts: list[str]) -> Any:
             return Roll(number)
         return None
     if len(parts) == 3 and verb == "tuybe" and parts[1].lower() in ("higher", "lower"):
-        cell = _parse_cell(parts[2])
+        cell = parse_cell_code(parts[2])
         return None if cell is None else Tuybe(cell, Guess(parts[1].lower()))
     return None
 

@@ -25,13 +25,16 @@ Examples:
 from cardcrawl.kit._cards import RANK_NAMES, Card, Suit, parse_cards, standard_deck
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import (
+    CELL_BOUND,
     Cell,
     Grid,
     bounds,
     cell_code,
     cell_text,
+    check_cell_argument,
     distance,
     neighbours,
+    parse_cell_code,
     touching,
 )
 from cardcrawl.kit._svg import (
@@ -55,6 +58,7 @@ from cardcrawl.kit._svg import (
 __all__ = [
     "CARD_HEIGHT",
     "CARD_WIDTH",
+    "CELL_BOUND",
     "RANK_NAMES",
     "Card",
     "Cell",
@@ -68,6 +72,7 @@ __all__ = [
     "card_svg",
     "cell_code",
     "cell_text",
+    "check_cell_argument",
     "distance",
     "document",
     "element",
@@ -76,6 +81,7 @@ __all__ = [
     "label_svg",
     "neighbours",
     "parse_cards",
+    "parse_cell_code",
     "pawn_svg",
     "register_svg",
     "slot_svg",

@@ -8,18 +8,24 @@ and :func:`cell_code`, ``"1,0"``, in action text and data attributes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
+from cardcrawl.errors import action_argument_error
 from cardcrawl.kit._cards import Card
 
 __all__ = [
+    "CELL_BOUND",
     "Cell",
     "Grid",
     "bounds",
     "cell_code",
     "cell_text",
+    "check_cell_argument",
     "distance",
     "neighbours",
+    "parse_cell_code",
     "touching",
 ]
 
@@ -317,3 +323,58 @@ class Grid(Mapping[Cell, Card]):
     def bounds(self) -> tuple[int, int, int, int]:
         """``(min_x, min_y, max_x, max_y)`` over the cards; ``(0, 0, 0, 0)`` when empty."""
         return bounds(self._cards) if self._cards else (0, 0, 0, 0)
+
+
+#: The largest coordinate of a cell an action may name: nine digits, all that
+#: :func:`parse_cell_code` reads. No game comes near it; the bound keeps every action's
+#: text short and readable back.
+CELL_BOUND = 999_999_999
+_A_CELL = f"a cell, a tuple (x, y) of two integers from {-CELL_BOUND} to {CELL_BOUND}"
+# ASCII digits only, with an optional minus: int() alone would also read "+1", "1_0"
+# and Unicode digits such as "١", and spend quadratic time on thousands of digits.
+_CELL_CODE = re.compile(r"(-?[0-9]{1,9}),(-?[0-9]{1,9})")
+
+
+def check_cell_argument(action: object, attribute: Any, value: Any) -> None:
+    """An attrs validator for an action's cell: a plain tuple of two plain ``int`` within
+    :data:`CELL_BOUND`; anything else is an :class:`~cardcrawl.errors.ActionError`.
+
+    Exact types only: an int subclass (``bool`` above all) or a tuple subclass could
+    compare, hash or print unlike the plain values the rules and the codec expect.
+
+    Examples:
+        >>> import attrs
+        >>> from cardcrawl.kit import check_cell_argument
+        >>> @attrs.frozen
+        ... class Go:
+        ...     cell: tuple[int, int] = attrs.field(validator=check_cell_argument)
+        >>> Go((1, 0)).cell
+        (1, 0)
+        >>> Go((1.0, 0))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.ActionError: Go(cell=...) takes a cell, a tuple (x, y) of two ...
+    """
+    if type(value) is tuple and len(value) == 2:
+        x, y = value
+        if (
+            type(x) is int
+            and type(y) is int
+            and -CELL_BOUND <= x <= CELL_BOUND
+            and -CELL_BOUND <= y <= CELL_BOUND
+        ):
+            return
+    raise action_argument_error(type(action), attribute.name, _A_CELL, value)
+
+
+def parse_cell_code(text: str) -> Cell | None:
+    """The cell written ``"x,y"`` (see :func:`cell_code`), or ``None`` if ``text`` is not
+    one: one to nine ASCII digits each, with an optional minus.
+
+    Examples:
+        >>> from cardcrawl.kit import parse_cell_code
+        >>> parse_cell_code("-1,2"), parse_cell_code("+1,2"), parse_cell_code("1_0,0")
+        ((-1, 2), None, None)
+    """
+    xy = _CELL_CODE.fullmatch(text)
+    return None if xy is None else (int(xy[1]), int(xy[2]))

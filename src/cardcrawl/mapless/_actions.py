@@ -13,32 +13,15 @@ nine digits so that its text reads back; a card is a :class:`~cardcrawl.Card`.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import attrs
 
 from cardcrawl.errors import ParseError, action_argument_error, short_repr
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import Cell
+from cardcrawl.kit._grid import Cell, cell_code, check_cell_argument, parse_cell_code
 
 __all__ = ["Action", "Draw", "Move", "Place", "PlaceExit", "parse_action"]
-
-#: The largest coordinate of an action's cell: nine digits, all that parse_action reads.
-#: No game comes near it; the bound keeps every action's text short and readable back.
-_BOUND = 999_999_999
-_LOW = -_BOUND
-_A_CELL = f"a cell, a tuple (x, y) of two integers from {-_BOUND} to {_BOUND}"
-
-
-def _check_cell(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    # Exact types only: an int subclass (bool above all) or a tuple subclass could
-    # compare, hash or print unlike the plain values the rules and the codec expect.
-    if type(value) is tuple and len(value) == 2:
-        x, y = value
-        if type(x) is int and type(y) is int and _LOW <= x <= _BOUND and _LOW <= y <= _BOUND:
-            return
-    raise action_argument_error(type(action), attribute.name, _A_CELL, value)
 
 
 def _check_card(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -46,10 +29,6 @@ def _check_card(action: object, attribute: attrs.Attribute[Any], value: Any) -> 
         raise action_argument_error(
             type(action), attribute.name, "a Card such as Card.parse('QS')", value
         )
-
-
-def _cell_text(cell: Cell) -> str:
-    return f"{cell[0]},{cell[1]}"
 
 
 @attrs.frozen(order=True)
@@ -62,10 +41,10 @@ class Place:
         (Place(cell=(1, 0)), 'place 1,0')
     """
 
-    cell: Cell = attrs.field(validator=_check_cell)
+    cell: Cell = attrs.field(validator=check_cell_argument)
 
     def __str__(self) -> str:
-        return f"place {_cell_text(self.cell)}"
+        return f"place {cell_code(self.cell)}"
 
 
 @attrs.frozen(order=True)
@@ -78,10 +57,10 @@ class PlaceExit:
         'exit 0,3'
     """
 
-    cell: Cell = attrs.field(validator=_check_cell)
+    cell: Cell = attrs.field(validator=check_cell_argument)
 
     def __str__(self) -> str:
-        return f"exit {_cell_text(self.cell)}"
+        return f"exit {cell_code(self.cell)}"
 
 
 @attrs.frozen(order=True)
@@ -94,10 +73,10 @@ class Move:
         'move 0,1'
     """
 
-    cell: Cell = attrs.field(validator=_check_cell)
+    cell: Cell = attrs.field(validator=check_cell_argument)
 
     def __str__(self) -> str:
-        return f"move {_cell_text(self.cell)}"
+        return f"move {cell_code(self.cell)}"
 
 
 @attrs.frozen(order=True)
@@ -127,9 +106,6 @@ _CELL_ACTIONS: dict[str, type[Place] | type[PlaceExit] | type[Move]] = {
     "exit": PlaceExit,
     "move": Move,
 }
-# ASCII digits only, with an optional minus: int() alone would also read "+1", "1_0"
-# and Unicode digits such as "١", and spend quadratic time on thousands of digits.
-_CELL_TEXT = re.compile(r"(-?[0-9]{1,9}),(-?[0-9]{1,9})")
 #: The longest text read, once stripped: far more than any action's text needs
 #: ("place -999999999,-999999999" has 27 characters); junk beyond it is not looked at.
 _LONGEST = 64
@@ -168,9 +144,9 @@ def parse_action(text: str) -> Action:
             if verb == "draw":
                 return Draw(Card.parse(arg))
             kind = _CELL_ACTIONS.get(verb)
-            xy = _CELL_TEXT.fullmatch(arg)
-            if kind is not None and xy is not None:
-                return kind((int(xy[1]), int(xy[2])))
+            cell = parse_cell_code(arg)
+            if kind is not None and cell is not None:
+                return kind(cell)
     raise ParseError(
         f"{short_repr(text)} is not an action of The Mapless House: expected {_FORMS}, "
         "X and Y being integers of one to nine ASCII digits with an optional minus"
