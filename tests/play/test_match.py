@@ -317,11 +317,15 @@ def test_an_explicit_record_missing_a_chance_outcome_names_the_entry() -> None:
         Match.from_record(broken)
 
 
-def test_a_truncated_record_is_an_earlier_point_of_the_same_game() -> None:
+def test_a_truncated_record_is_refused_by_its_claims() -> None:
     match = first_actions(GAME_OBJ, 9, 10)
     record = match.to_record()
     short = attrs.evolve(record, actions=record.actions[:4])
-    assert Match.from_record(short).states == match.states[:5]
+    with pytest.raises(RecordError, match=r"claims 10 actions.*cut short"):
+        Match.from_record(short)
+    # Without its claims (format 1), it is an earlier point of the same game.
+    unclaimed = attrs.evolve(short, claims=None)
+    assert Match.from_record(unclaimed).states == match.states[:5]
 
 
 def test_a_record_from_another_rules_version_says_so() -> None:

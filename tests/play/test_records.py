@@ -61,7 +61,7 @@ def test_a_record_holds_what_it_says(finished: tuple[Playthrough, Record]) -> No
     assert record.actions == tuple(str(a) for a in game.actions)
     assert not record.explicit_chance
     data = record.to_data()
-    assert data["format"] == FORMAT_VERSION
+    assert data["format"] == Record.FORMAT == 2
     assert set(data) == {
         "format",
         "game",
@@ -71,19 +71,28 @@ def test_a_record_holds_what_it_says(finished: tuple[Playthrough, Record]) -> No
         "explicit_chance",
         "actions",
         "stack",
+        "claims",
     }
     assert data["stack"] is None
+    assert data["claims"]["length"] == len(record.actions)
+    assert data["claims"]["state_format"] == FORMAT_VERSION
     assert record.load_game() == game.game
+    assert record.verified
 
 
-def test_a_record_cut_short_replays_to_the_game_in_progress(
+def test_a_record_of_a_game_in_progress_replays_to_where_it_stopped(
     finished: tuple[Playthrough, Record],
 ) -> None:
-    """A record of a game not yet over is valid: it replays to the state it stopped at."""
+    """A record of a game not yet over is valid: it replays to the state it stopped at.
+    (A record of the whole game cut short is not: its claims say how long it was.)"""
     game, record = finished
     half = len(record.actions) // 2
-    partial = attrs.evolve(record, actions=record.actions[:half])
+    partial = Record.of(game.game, 5, record.actions[:half])
+    assert partial.claims is not None
+    assert partial.claims.ending is None
     assert partial.replay() == game.states[half]
+    with pytest.raises(RecordError, match="cut short"):
+        attrs.evolve(record, actions=record.actions[:half]).replay()
 
 
 def test_a_record_of_a_variant_loads_the_variant(registry: None) -> None:
@@ -200,7 +209,9 @@ def test_malformed_record_data_is_a_serialization_error(
         ([], "a record is an object"),
         ({k: v for k, v in good.items() if k != "seed"}, "found"),
         ({**good, "extra": 1}, "found"),
-        ({**good, "format": 2}, "record format 2"),
+        ({**good, "format": 3}, "record format 3 is not one this library reads"),
+        ({**good, "format": "2"}, "record format '2' is not 2 or 1"),
+        ({**good, "format": 1}, "a record of format 1 is an object with keys"),
         ({**good, "seed": "5"}, "malformed seed"),
         ({**good, "seed": True}, "malformed seed"),
         ({**good, "actions": "move 1,0"}, "malformed actions"),

@@ -29,7 +29,7 @@ from cardcrawl.core._registry import load
 from cardcrawl.errors import CardcrawlError, UndoError
 from cardcrawl.kit._svg import find_renderer, svg
 from cardcrawl.play._html import replay_html
-from cardcrawl.play._record import Record
+from cardcrawl.play._record import Record, _record_of_play
 
 __all__ = ["Match", "MatchEntry", "UndoError"]
 
@@ -216,8 +216,8 @@ class Match:
 
         Raises:
             RecordError: the record's game cannot be loaded, it was made under another
-                rules version, or an entry is malformed or illegal; the message names
-                the first entry that fails.
+                rules version, an entry is malformed or illegal, or a claim of the
+                record fails; the message names the first entry that fails, or the claim.
 
         Examples:
             >>> import cardcrawl
@@ -394,19 +394,23 @@ class Match:
     # ------------------------------------------------------------ saving
     def to_record(self) -> Record:
         """The match so far as a :class:`~cardcrawl.Record`: options, seed, stacked start
-        (if any) and actions (chance outcomes included when chance is explicit).
+        (if any) and actions (chance outcomes included when chance is explicit), with the
+        claims that its states make (see :class:`~cardcrawl.Record`).
 
         Examples:
             >>> import cardcrawl
             >>> match = cardcrawl.Match.start("mapless-house", seed=3)
             >>> _ = match.play("place 1,0")
-            >>> match.to_record().actions
-            ('place 1,0',)
+            >>> record = match.to_record()
+            >>> record.actions, record.claims.length, record.verified
+            (('place 1,0',), 1, True)
         """
-        return Record.of(
+        # The states are at hand, so the claims are made from them without a replay.
+        return _record_of_play(
             self._game,
             self._seed,
             self.actions,
+            self.states,
             explicit_chance=self.explicit_chance,
             stack=self._stack,
         )
