@@ -10,7 +10,8 @@
   in their :class:`~cardcrawl.GameTools` (:func:`registered_shortcuts`,
   :func:`add_option_arguments`, :func:`game_options`);
 * records: :func:`read_record` and :func:`record_states` read and verify a record file,
-  saying clearly why one cannot be used.
+  saying clearly why one cannot be used, and :func:`verification_note` says whether it
+  was checked against claims.
 
 Examples:
     >>> from cardcrawl.cli._common import parse_option
@@ -472,8 +473,8 @@ def read_record(console: Console, path: str) -> Record | None:
 def record_states(console: Console, path: str, record: Record) -> tuple[AnyGame, list[Any]] | None:
     """The game of a record and every state of it, verified; ``None`` after saying why not.
 
-    Every entry is verified, even past a step the caller shows: a story or a picture
-    that stops at a broken entry would pass off a broken record as a good one.
+    Every entry and every claim is verified, even past a step the caller shows: a story
+    or a picture that stops at a broken entry would pass off a broken record as a good one.
 
     Examples:
         >>> import io, cardcrawl
@@ -492,6 +493,34 @@ def record_states(console: Console, path: str, record: Record) -> tuple[AnyGame,
         console.error(f"cardcrawl: {path}: {exc}{unknown_game_hint(exc)}")
         return None
     return game, states
+
+
+def verification_note(path: str, record: Record) -> str:
+    """Whether a record that replayed was checked against claims, as a line for stderr.
+
+    Examples:
+        >>> import attrs, cardcrawl
+        >>> from cardcrawl.cli._common import verification_note
+        >>> game = cardcrawl.load("mapless-house")
+        >>> record = cardcrawl.Record.of(game, 3, ["place 1,0"])
+        >>> verification_note("game.json", record)  # doctest: +ELLIPSIS
+        'cardcrawl: game.json: verified: its 1 action make the states ... it claims...'
+        >>> verification_note("old.json", attrs.evolve(record, claims=None))  # doctest: +ELLIPSIS
+        'cardcrawl: old.json: not verified: ...'
+    """
+    claims = record.claims
+    if claims is None:
+        return (
+            f"cardcrawl: {path}: not verified: it is a record of format 1, without the "
+            "claims (length, ending, digest of every state) to check it against, so an "
+            "entry cut off or changed to another legal action would go unseen"
+        )
+    actions = f"{claims.length} action{'' if claims.length == 1 else 's'}"
+    ending = "a game not over" if claims.ending is None else f"the ending {claims.ending[0]!r}"
+    return (
+        f"cardcrawl: {path}: verified: its {actions} make the states and {ending} it claims "
+        f"(final digest {claims.digest[:16]})"
+    )
 
 
 def check_step(step: int | None, last: int) -> int:

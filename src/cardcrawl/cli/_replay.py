@@ -1,7 +1,10 @@
 """``cardcrawl replay RECORD.json``: a record verified, and its story told.
 
 ``--step K`` stops after K actions; ``--html FILE`` writes instead one self-contained
-HTML page that steps through the game picture by picture.
+HTML page that steps through the game picture by picture. A record whose claims fail
+is refused (exit status 1); one that replays is told, with a line on stderr saying
+whether it was verified against claims (a record of format 1 has none, and its story's
+first line says ``unverified`` too). The story on stdout stays the game's alone.
 
 Examples:
     >>> import io, pathlib, tempfile
@@ -31,6 +34,7 @@ from cardcrawl.cli._common import (
     read_record,
     record_states,
     unknown_game_hint,
+    verification_note,
     write_file,
 )
 from cardcrawl.cli._play import result_line, say_events
@@ -73,6 +77,7 @@ def _replay_html(console: Console, args: argparse.Namespace) -> int:
     step = check_step(0 if args.step is None else args.step, len(record.actions))
     if not write_file(console, args.html, replay_html(match, step=step)):
         return EXIT_FAILURE
+    console.error(verification_note(args.record, record))
     console.say(f"Replay of {len(record.actions)} actions written to {args.html}.")
     return 0
 
@@ -93,7 +98,10 @@ def run(console: Console, args: argparse.Namespace) -> int:
     game, states = replayed
     last = len(record.actions)
     step = check_step(args.step, last)
-    console.say(f"Replaying {game.name} with seed {record.seed} ({last} actions).")
+    # Said on stderr, as gpg --verify says it: the story on stdout is the game's alone.
+    console.error(verification_note(args.record, record))
+    unverified = "" if record.verified else ", unverified"
+    console.say(f"Replaying {game.name} with seed {record.seed} ({last} actions{unverified}).")
     for state in states[: step + 1]:
         say_events(console, state)
     console.say(game.render(states[step]))
