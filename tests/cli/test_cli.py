@@ -451,6 +451,64 @@ def test_replay_of_a_tampered_record_names_the_entry(tmp_path: Path) -> None:
     assert "entry 3" in err
 
 
+def played_record(tmp_path: Path, seed: int) -> tuple[Path, dict[str, Any]]:
+    path = tmp_path / "game.json"
+    run("play", GAME, "--bot", "random", "--seed", str(seed), "--record", str(path))
+    return path, json.loads(path.read_text("utf-8"))
+
+
+def another_legal_action(data: dict[str, Any], i: int) -> str:
+    """An action legal before entry ``i`` of a record's data, other than the one there."""
+    record = cardcrawl.Record.from_data(data)
+    game = record.load_game()
+    state = list(record.states())[i]
+    texts = [game.format_action(a) for a in game.legal_actions(state)]
+    return next(t for t in texts if t != data["actions"][i])
+
+
+@pytest.mark.parametrize("command", ["replay", "replay --html page.html", "render"])
+@pytest.mark.parametrize("tamper", ["decision", "cut", "seed"])
+def test_a_record_whose_claims_fail_is_refused(tmp_path: Path, command: str, tamper: str) -> None:
+    """A plausible edit (another legal decision, a cut, another seed) replays no more:
+    the message names the changed entry or the failing claim, and the exit status is 1."""
+    path, data = played_record(tmp_path, 9)
+    if tamper == "decision":
+        # Entry 0 places the first card; placing it elsewhere is as legal.
+        text = another_legal_action(data, 0)
+        data["actions"][0] = text
+        expected = f"record entry 0 ({text!r}) is not the action recorded"
+    elif tamper == "cut":
+        n = len(data["actions"])
+        data["actions"] = data["actions"][:10]
+        expected = f"record fails its length, ending and final digest claims: the record claims {n}"
+    else:
+        data["seed"] = 10
+        expected = "record's start claim fails"
+    path.write_text(json.dumps(data), "utf-8")
+    page = tmp_path / "page.html"
+    name = command.split()[0]
+    html = ["--html", str(page)] if "--html" in command else []
+    code, out, err = run(name, str(path), *html)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"cardcrawl: {path}: {expected}")
+    assert "Traceback" not in err
+    assert not page.exists()
+
+
+def test_an_old_record_replays_marked_unverified(tmp_path: Path) -> None:
+    path, data = played_record(tmp_path, 9)
+    _, verified, _ = run("replay", str(path))
+    del data["claims"]
+    path.write_text(json.dumps({**data, "format": 1}), "utf-8")
+    code, out, err = run("replay", str(path))
+    assert code == 0
+    assert err.startswith(f"cardcrawl: {path}: not verified: it is a record of format 1")
+    n = len(data["actions"])
+    header, *story = out.splitlines()
+    assert header == f"Replaying {GAME} with seed 9 ({n} actions, unverified)."
+    assert story == verified.splitlines()[1:]
+
+
 # ------------------------------------------------------------- streams
 def test_symbols_the_output_cannot_encode_are_replaced() -> None:
     raw = io.BytesIO()
