@@ -184,15 +184,15 @@ class RecordClaims:
 
 def _claims_of(record: Record, game: Any, states: Sequence[Any]) -> RecordClaims:
     """The claims of ``record``, whose states (the initial one first) are ``states``."""
-    state_format, initial = _state_data(game, states[0])
-    digests = [_canonical_digest(_state_data(game, s)[1]) for s in states]
+    saved = [_state_data(game, s) for s in states]
+    digests = [_canonical_digest(data) for _, data in saved]
     return RecordClaims(
         length=len(states) - 1,
         ending=_ending(game, states[-1]),
         digest=digests[-1],
-        start=record._start_digest(initial),
+        start=record._start_digest(saved[0][1]),
         trail=tuple(d[:_PREFIX] for d in digests[1:]),
-        state_format=state_format,
+        state_format=saved[0][0],
     )
 
 
@@ -233,7 +233,8 @@ def _claims_from_data(data: Any) -> RecordClaims:
         "digest": ("64 hex digits (0-9, a-f)", _is_hex(data["digest"], 64)),
         "start": (f"{_PREFIX} hex digits (0-9, a-f)", _is_hex(data["start"], _PREFIX)),
         "trail": (
-            f"a list of {length} strings of {_PREFIX} hex digits, one per action",
+            f"a list of {length if _is_count(length) else 'claims.length'} strings of "
+            f"{_PREFIX} hex digits, one per action",
             isinstance(trail, list)
             and all(_is_hex(d, _PREFIX) for d in trail)
             and (not _is_count(length) or len(trail) == length),
