@@ -196,6 +196,15 @@ def _claims_of(record: Record, game: Any, states: Sequence[Any]) -> RecordClaims
     )
 
 
+def _shown(value: Any) -> str:
+    """``repr(value)``, short, for a message about data that may be hostile."""
+    # Python refuses to write integers of over 4300 digits as text (ValueError).
+    if type(value) is int and value.bit_length() > 64:
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
 def _is_count(value: Any) -> bool:
     return type(value) is int and value >= 0
 
@@ -210,7 +219,10 @@ def _is_ending(value: Any) -> bool:
         and set(value) == {"label", "returns"}
         and isinstance(value["label"], str)
         and isinstance(value["returns"], list)
-        and all(type(r) in (int, float) for r in value["returns"])
+        # An integer return must fit a float exactly; the claim holds returns as floats.
+        and all(
+            type(r) is float or (type(r) is int and r.bit_length() <= 53) for r in value["returns"]
+        )
     )
 
 
@@ -233,7 +245,7 @@ def _claims_from_data(data: Any) -> RecordClaims:
         "digest": ("64 hex digits (0-9, a-f)", _is_hex(data["digest"], 64)),
         "start": (f"{_PREFIX} hex digits (0-9, a-f)", _is_hex(data["start"], _PREFIX)),
         "trail": (
-            f"a list of {length if _is_count(length) else 'claims.length'} strings of "
+            f"a list of {_shown(length) if _is_count(length) else 'claims.length'} strings of "
             f"{_PREFIX} hex digits, one per action",
             isinstance(trail, list)
             and all(_is_hex(d, _PREFIX) for d in trail)
@@ -480,7 +492,7 @@ class Record:
         if state_format != claims.state_format:
             raise RecordError(
                 f"record's digests were made from {self.game} states saved in format "
-                f"{claims.state_format}; this library saves them in format {state_format}, "
+                f"{_shown(claims.state_format)}; this library saves them in format {state_format}, "
                 "so it cannot check them"
             )
         found = self._start_digest(data)
@@ -677,22 +689,23 @@ class Record:
                 f"a record is an object with keys {sorted(_KEYS)}; found {type(data).__name__}"
             )
         fmt = data.get("format")
-        readable = (_UNCLAIMED_FORMAT, RECORD_FORMAT)
-        if type(fmt) is int and fmt not in readable:
+        # Compared as an int only: JSON true is no format, though True == 1 in Python.
+        known = fmt if type(fmt) is int else None
+        if known is not None and known not in (_UNCLAIMED_FORMAT, RECORD_FORMAT):
             raise SerializationError(
-                f"record format {fmt} is not one this library reads: it reads format "
+                f"record format {_shown(fmt)} is not one this library reads: it reads format "
                 f"{RECORD_FORMAT}, and format {_UNCLAIMED_FORMAT}, which has no claims"
             )
-        keys = _KEYS - {"claims"} if fmt == _UNCLAIMED_FORMAT else _KEYS
+        keys = _KEYS - {"claims"} if known == _UNCLAIMED_FORMAT else _KEYS
         # "stack" is optional: records of unstacked games may leave it out.
         if set(data) - {"stack"} != keys:
-            of = f" of format {fmt}" if fmt in readable else ""
+            of = "" if known is None else f" of format {known}"
             raise SerializationError(
                 f"a record{of} is an object with keys {sorted(keys)}; found {sorted(data)}"
             )
-        if type(fmt) is not int:
+        if known is None:
             raise SerializationError(
-                f"record format {fmt!r} is not {RECORD_FORMAT} or {_UNCLAIMED_FORMAT}, "
+                f"record format {_shown(fmt)} is not {RECORD_FORMAT} or {_UNCLAIMED_FORMAT}, "
                 "the ones this library reads"
             )
         checks = {
@@ -712,7 +725,7 @@ class Record:
         bad = [k for k, ok in checks.items() if not ok]
         if bad:
             raise SerializationError(f"record has malformed {', '.join(bad)}")
-        claims = None if fmt == _UNCLAIMED_FORMAT else _claims_from_data(data["claims"])
+        claims = None if known == _UNCLAIMED_FORMAT else _claims_from_data(data["claims"])
         _check_depth(data)
         return cls(
             game=data["game"],
