@@ -8,14 +8,16 @@ Examples:
     >>> import cardcrawl
     >>> from cardcrawl.testing import check_game
     >>> report = check_game(cardcrawl.load("mapless-house", max_turns=60), games=2)
-    >>> report.games, report.terminal
-    (4, 4)
+    >>> report.games, report.terminal, report.terminates
+    (4, 4, True)
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -24,6 +26,7 @@ import attrs
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_below, rng_derive
+from cardcrawl.core._registry import tools_for
 from cardcrawl.errors import CardcrawlError, ConformanceError, IllegalActionError
 
 __all__ = ["ConformanceError", "ConformanceReport", "check_game", "check_state"]
@@ -39,6 +42,14 @@ class ConformanceReport:
         chance_events: chance events met in explicit-chance play.
         terminal: games that reached their end within ``max_steps``.
         outcomes: how many games ended with each outcome label.
+        terminates: whether the game promises that every game ends. ``False`` for a
+            game whose limit option (the one its :class:`~cardcrawl.GameTools` names in
+            ``limit``) is off, as in the standard Escape from Haydes and The Mapless
+            House: their rules allow a game without end (H-13, M-22), so a random game
+            still going at ``max_steps`` is cut off there, and ``terminal`` may be less
+            than ``games`` without any promise being broken. ``True`` for a game with
+            that option set, and for a game that declares no limit option (one that
+            always ends on its own).
 
     Examples:
         >>> import cardcrawl
@@ -46,6 +57,8 @@ class ConformanceReport:
         >>> report = check_game(cardcrawl.load("mapless-house", max_turns=60), games=2, seed=3)
         >>> report.games, report.steps, report.chance_events, report.terminal, report.outcomes
         (4, 212, 76, 4, {'consumed': 4})
+        >>> check_game(cardcrawl.load("escape-from-haydes"), games=1).terminates
+        False
     """
 
     games: int
@@ -53,10 +66,40 @@ class ConformanceReport:
     chance_events: int
     terminal: int
     outcomes: dict[str, int]
+    terminates: bool = True
 
 
 def _fail(where: str, what: str) -> ConformanceError:
     return ConformanceError(f"{where}: {what}")
+
+
+@contextlib.contextmanager
+def _game_calls(where: str) -> Iterator[None]:
+    """Report an exception that the game raises, where the checker did not ask for one,
+    as the broken promise it is, with the original as ``__cause__``."""
+    try:
+        yield
+    except ConformanceError:
+        raise
+    except Exception as exc:
+        raise _fail(
+            where,
+            f"the game raised {type(exc).__name__} ({exc}); a game raises only on bad "
+            "input, never on its own states and legal actions",
+        ) from exc
+
+
+def _promised_length(game: Any) -> tuple[bool, int | None]:
+    """Whether every game of ``game`` ends (see :attr:`ConformanceReport.terminates`),
+    and the bound on its decisions that its OpenSpiel settings declare, if it must end."""
+    tools = tools_for(game)
+    if tools.limit is None:
+        return True, None
+    if getattr(game.options, tools.limit[0], None) is None:
+        return False, None
+    if tools.openspiel is None:
+        return True, None
+    return True, int(tools.openspiel.max_game_length(game.options))
 
 
 def check_state(game: Any, state: Any, where: str = "state") -> None:
@@ -68,7 +111,9 @@ def check_state(game: Any, state: Any, where: str = "state") -> None:
         where: a label for messages.
 
     Raises:
-        ConformanceError: naming the broken promise.
+        ConformanceError: naming the broken promise; an exception that the game raises
+            on ``state`` (a ``KeyError`` in ``render``, say) is reported as one, and
+            chained as its ``__cause__``.
 
     Examples:
         >>> import cardcrawl
@@ -78,6 +123,11 @@ def check_state(game: Any, state: Any, where: str = "state") -> None:
         >>> check_state(game, state)  # a chance event: checks its probabilities too
         >>> check_state(game, game.step(state, game.chance_outcomes(state)[0][0]))
     """
+    with _game_calls(where):
+        _check_state(game, state, where)
+
+
+def _check_state(game: Any, state: Any, where: str) -> None:
     to_move = game.current_player(state)
     legal = game.legal_actions(state)
     chances = game.chance_outcomes(state)
@@ -110,8 +160,12 @@ def check_state(game: Any, state: Any, where: str = "state") -> None:
         text = game.format_action(action)
         if game.parse_action(text) != action:
             raise _fail(where, f"action {action!r} does not survive its text form {text!r}")
-    data = json.loads(json.dumps(game.state_to_data(state)))
-    loaded = game.state_from_data(data)
+    saved = game.state_to_data(state)
+    try:
+        text = json.dumps(saved)
+    except ValueError as exc:  # such as an integer of more digits than Python writes
+        raise _fail(where, f"the saved state cannot be written as JSON text: {exc}") from exc
+    loaded = game.state_from_data(json.loads(text))
     if loaded != state:
         raise _fail(where, "the state does not survive a JSON round trip")
     # The loaded copy carries nothing derived: its legal actions are found afresh, so
@@ -158,45 +212,47 @@ def _same_but_events(game: Any, state: Any, after: Any) -> bool:
 
 def _play(game: Any, seed: int, explicit: bool, max_steps: int, report: dict[str, Any]) -> None:
     mode = "explicit" if explicit else "sampled"
+    _, max_length = _promised_length(game)
     reference_step = _reference_step(game)
-    state = game.initial_state(seed, explicit_chance=explicit)
-    cards = _census(game, state)
+    with _game_calls(f"{game.name} seed {seed} ({mode} chance), at setup"):
+        state = game.initial_state(seed, explicit_chance=explicit)
+        cards = _census(game, state)
     choice_rng = rng_derive(seed, 0xC4EC)
     states = [state]
     actions = []
+    decisions = 0
     for step in range(max_steps):
         where = f"{game.name} seed {seed} ({mode} chance), step {step}"
-        check_state(game, state, where)
-        if _census(game, state) != cards:
-            raise _fail(where, "cards are not conserved")
-        to_move = game.current_player(state)
-        if to_move == TERMINAL:
-            report["terminal"] += 1
-            label = game.outcome(state).label
-            report["outcomes"][label] = report["outcomes"].get(label, 0) + 1
-            break
-        if to_move == CHANCE and not explicit:
-            raise _fail(where, "sampled play stopped at a chance event")
-        if to_move == CHANCE:
-            report["chance"] += 1
-            options = [a for a, _ in game.chance_outcomes(state)]
-        else:
-            options = list(game.legal_actions(state))
-        choice_rng, i = rng_below(choice_rng, len(options))
-        before = json.dumps(game.state_to_data(state), sort_keys=True)
-        try:
-            game.step(state, object())
-        except IllegalActionError:
-            pass
-        else:
-            raise _fail(where, "step accepted an object that is no action")
-        nxt = game.step(state, options[i])
-        if json.dumps(game.state_to_data(state), sort_keys=True) != before:
-            raise _fail(where, "step changed its input state")
-        if reference_step is not None and reference_step(game, state, options[i]) != nxt:
-            raise _fail(where, f"{type(game).__name__}.step differs from GameBase.step")
-        if explicit and to_move == CHANCE and _same_but_events(game, state, nxt):
-            raise _fail(where, "a chance outcome leads back to the same state (a loop)")
+        with _game_calls(where):
+            if _step(game, state, explicit, where, cards, report):
+                break
+            to_move = game.current_player(state)
+            if to_move == CHANCE:
+                report["chance"] += 1
+                options = [a for a, _ in game.chance_outcomes(state)]
+            else:
+                decisions += 1
+                if max_length is not None and decisions > max_length:
+                    raise _fail(
+                        where,
+                        f"decision {decisions} of a game whose max_game_length is {max_length}",
+                    )
+                options = list(game.legal_actions(state))
+            choice_rng, i = rng_below(choice_rng, len(options))
+            before = json.dumps(game.state_to_data(state), sort_keys=True)
+            try:
+                game.step(state, object())
+            except IllegalActionError:
+                pass
+            else:
+                raise _fail(where, "step accepted an object that is no action")
+            nxt = game.step(state, options[i])
+            if json.dumps(game.state_to_data(state), sort_keys=True) != before:
+                raise _fail(where, "step changed its input state")
+            if reference_step is not None and reference_step(game, state, options[i]) != nxt:
+                raise _fail(where, f"{type(game).__name__}.step differs from GameBase.step")
+            if explicit and to_move == CHANCE and _same_but_events(game, state, nxt):
+                raise _fail(where, "a chance outcome leads back to the same state (a loop)")
         actions.append(options[i])
         states.append(nxt)
         state = nxt
@@ -204,13 +260,33 @@ def _play(game: Any, seed: int, explicit: bool, max_steps: int, report: dict[str
     report["games"] += 1
 
     # The same seed and actions must give the same game, state for state.
-    again = game.initial_state(seed, explicit_chance=explicit)
-    for i, action in enumerate(actions):
-        if again != states[i]:
-            raise _fail(f"{game.name} seed {seed} ({mode})", f"replay differs at step {i}")
-        again = game.step(again, action)
-    if again != states[-1]:
-        raise _fail(f"{game.name} seed {seed} ({mode})", "replay differs at the end")
+    where = f"{game.name} seed {seed} ({mode})"
+    with _game_calls(f"{where}, replaying"):
+        again = game.initial_state(seed, explicit_chance=explicit)
+        for i, action in enumerate(actions):
+            if again != states[i]:
+                raise _fail(where, f"replay differs at step {i}")
+            again = game.step(again, action)
+        if again != states[-1]:
+            raise _fail(where, "replay differs at the end")
+
+
+def _step(
+    game: Any, state: Any, explicit: bool, where: str, cards: Counter[Any], report: dict[str, Any]
+) -> bool:
+    """Check ``state``; count it and return True if the game is over there."""
+    check_state(game, state, where)
+    if _census(game, state) != cards:
+        raise _fail(where, "cards are not conserved")
+    to_move = game.current_player(state)
+    if to_move == TERMINAL:
+        report["terminal"] += 1
+        label = game.outcome(state).label
+        report["outcomes"][label] = report["outcomes"].get(label, 0) + 1
+        return True
+    if to_move == CHANCE and not explicit:
+        raise _fail(where, "sampled play stopped at a chance event")
+    return False
 
 
 def check_game(
@@ -233,21 +309,35 @@ def check_game(
     conserved, a game that overrides ``step`` (to go faster) gives exactly what
     :meth:`cardcrawl.GameBase.step` gives, and in explicit-chance play no chance outcome
     leads back to the state it came from (which would make the chance tree infinite).
-    After every game: the same seed and actions replay the same states.
+    After every game: the same seed and actions replay the same states. Throughout: the
+    game raises nothing it was not asked to (an exception from the game's own code on
+    its own states and legal actions is a broken promise too), and a game with its
+    limit option set makes no more decisions than its OpenSpiel settings'
+    ``max_game_length`` allows.
+
+    Termination is checked only where it is promised. A game whose limit option is off
+    (the standard Escape from Haydes, and The Mapless House without ``max_turns``) may
+    never end by the rules (H-13, M-22): its random games are cut off at ``max_steps``,
+    no error, and the report says so (:attr:`ConformanceReport.terminates` is
+    ``False``).
 
     Args:
         game: any object implementing :class:`cardcrawl.Game`; give it a turn or round
             limit, since random play may otherwise wander for a long time.
         games: games per chance mode.
         seed: the first game's seed; the others follow it.
-        max_steps: steps after which a game is abandoned (not an error).
+        max_steps: steps after which a game is abandoned (not an error, even for a
+            game that promises to end: ``max_steps`` may be less than its bound).
         explicit_chance: which chance modes to play.
 
     Returns:
         A :class:`ConformanceReport` of what was played.
 
     Raises:
-        ConformanceError: naming the game, seed, step and broken promise.
+        ConformanceError: naming the game, the seed, the step and the broken promise.
+            When the game itself raised (a ``SerializationError`` while saving a state
+            of play, say), the error says so and chains the game's exception as its
+            ``__cause__``.
 
     Examples:
         >>> import cardcrawl
@@ -258,6 +348,7 @@ def check_game(
         (2, True, True)
     """
     report: dict[str, Any] = {"games": 0, "steps": 0, "chance": 0, "terminal": 0, "outcomes": {}}
+    terminates, _ = _promised_length(game)
     for explicit in explicit_chance:
         for k in range(games):
             _play(game, seed + k, explicit, max_steps, report)
@@ -267,4 +358,5 @@ def check_game(
         chance_events=report["chance"],
         terminal=report["terminal"],
         outcomes=report["outcomes"],
+        terminates=terminates,
     )
