@@ -441,3 +441,113 @@ def test_players_and_chance_numbers_are_openspiels() -> None:
     assert state.current_player() == pyspiel.PlayerId.CHANCE
     # 24 Narrative cards: the ♥A cannot come this early (M-10).
     assert {p for _, p in state.exact_chance_outcomes()} == {Fraction(1, 24)}
+
+
+# ------------------------------------------------------------------ bounds
+def _onward(game: Any) -> Any:
+    """A Haydes policy that never ends its turn while it can go on: the most decisions a
+    turn can hold (H-6, H-7)."""
+    from cardcrawl.haydes import EndTurn
+
+    def decide(state: Any, rng: Any) -> int:
+        legal = state.legal_actions()
+        moves = [a for a in legal if not isinstance(game.encoding.decode_action(a), EndTurn)]
+        options = moves or legal
+        return int(options[rng.randint(len(options))])
+
+    return decide
+
+
+def _evasive(game: Any) -> Any:
+    """A Mapless House policy that keeps away from the Stalkers: long hunts (M-22)."""
+    from cardcrawl.mapless import Move
+
+    def decide(state: Any, rng: Any) -> int:
+        inner = state.cardcrawl_state
+        legal = state.legal_actions()
+        actions = [game.encoding.decode_action(a) for a in legal]
+        if isinstance(actions[0], Move):
+            stalkers = [c for c in (inner.spade, inner.club) if c is not None]
+
+            def room(move: Any) -> int:
+                x, y = move.cell
+                return min([4] + [abs(x - sx) + abs(y - sy) for sx, sy in stalkers])
+
+            best = max(room(a) for a in actions)
+            legal = [i for i, a in zip(legal, actions, strict=True) if room(a) == best]
+        return int(legal[rng.randint(len(legal))])
+
+    return decide
+
+
+def _uniform(game: Any) -> Any:
+    def decide(state: Any, rng: Any) -> int:
+        legal = state.legal_actions()
+        return int(legal[rng.randint(len(legal))])
+
+    return decide
+
+
+#: (cardcrawl name, OpenSpiel parameters, policy): games that run long for their bound.
+BOUNDED = [
+    ("mapless-house", {"max_turns": 20}, _evasive),
+    ("mapless-house", {}, _uniform),
+    ("escape-from-haydes", {"max_rounds": 3}, _onward),
+    ("escape-from-haydes", {"players": 3, "max_rounds": 2}, _uniform),
+    ("escape-from-haydes-tuybe", {"players": 2, "max_rounds": 2}, _onward),
+    ("escape-from-haydes-denizens", {"players": 2, "max_rounds": 3}, _onward),
+]
+GAMES = 100
+BOUNDED_IDS = ["mapless-20-evasive", "mapless", "haydes-onward", "haydes-3", "tuybe", "denizens"]
+
+
+def _lengths(game: Any, policy: Any, seed: int) -> tuple[int, int]:
+    """The decisions and chance nodes of one game: chance by its odds."""
+    rng = np.random.RandomState(seed)
+    decide = policy(game)
+    state = game.new_initial_state()
+    decisions = chances = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            chances += 1
+        else:
+            state.apply_action(decide(state, rng))
+            decisions += 1
+    return decisions, chances
+
+
+@pytest.mark.parametrize(("name", "params", "policy"), BOUNDED, ids=BOUNDED_IDS)
+def test_no_game_is_longer_than_max_game_length(name: str, params: Any, policy: Any) -> None:
+    """M-22, H-13: with its limit (always set here) a game ends within max_game_length
+    decisions, whoever plays it."""
+    game = osp.load_game(name, **params)
+    longest = max(_lengths(game, policy, seed)[0] for seed in range(GAMES))
+    assert longest <= game.max_game_length()
+    assert longest > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "policy"),
+    [
+        pytest.param(
+            *case,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="library bug: OpenSpielSettings declares no bound on chance nodes, so "
+                "max_chance_nodes_in_history() is OpenSpiel's default, max_game_length(), "
+                "and The Mapless House draws two cards a turn (M-15): a long hunt has more",
+            ),
+        )
+        if case[2] is _evasive
+        else case
+        for case in BOUNDED
+    ],
+    ids=BOUNDED_IDS,
+)
+def test_no_game_has_more_chance_nodes_than_promised(name: str, params: Any, policy: Any) -> None:
+    game = osp.load_game(name, **params)
+    most = max(_lengths(game, policy, seed)[1] for seed in range(GAMES))
+    assert most <= game.max_chance_nodes_in_history()
+    assert game.max_history_length() >= game.max_game_length() + most

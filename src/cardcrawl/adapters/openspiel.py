@@ -343,6 +343,21 @@ class CardcrawlGame(pyspiel.Game):  # type: ignore[misc]
         """The cardcrawl game, loaded with the options that the parameters give."""
         return self._shared.game
 
+    def max_chance_nodes_in_history(self) -> int:
+        """An upper bound on the chance nodes of one game.
+
+        The game's OpenSpiel settings give it, from the options, as ``max_chance_nodes``
+        when they declare it; else it is OpenSpiel's own default for a Python game,
+        ``max_game_length()``, which bounds the chance nodes of a game with at most one
+        chance node per decision (Escape from Haydes: a reveal per move, a roll per
+        choice, and the first player) but not those of The Mapless House, whose every
+        turn draws two cards, held or not (M-15, M-16).
+        """
+        bound = getattr(_settings(self.base), "max_chance_nodes", None)
+        if bound is None:
+            return int(super().max_chance_nodes_in_history())
+        return int(bound(self._shared.game.options))
+
     @property
     def encoding(self) -> Encoding:
         """The game's :class:`~cardcrawl.encoding.Encoding`, which numbers the actions."""
