@@ -262,16 +262,21 @@ HUGE = 10**5000  # over Python's limit of 4,300 digits for str(int)
 
 
 def test_hostile_numbers_in_claims_are_messages() -> None:
-    """Integers too long to write as text, or to make floats of, are named, not raised
-    as a bare ValueError or OverflowError while the message is written."""
+    """Integers too long to write as text, or to make floats of, and lists too deep to
+    repr are named, not raised as a bare ValueError, OverflowError or RecursionError
+    while the message is written."""
     record = Record.of(cardcrawl.load("mapless-house"), 3, ["place 1,0"])
     good = record.to_data()
     claims = good["claims"]
+    deep: list[Any] = []
+    for _ in range(5000):
+        deep = [deep]
     for bad, message in [
         ({**good, "format": HUGE}, "record format an integer of about 5000 digits"),
         ({**good, "claims": {**claims, "length": HUGE}}, "a list of an integer of about"),
         ({**good, "claims": {**claims, "ending": {"label": "x", "returns": [HUGE]}}}, "ending"),
         ({**good, "format": True}, "record format True is not 2 or 1"),
+        ({**good, "format": deep}, "record format a list is not 2 or 1"),
     ]:
         with pytest.raises(SerializationError, match=message):
             Record.from_data(bad)

@@ -198,9 +198,14 @@ def _claims_of(record: Record, game: Any, states: Sequence[Any]) -> RecordClaims
 
 def _shown(value: Any) -> str:
     """``repr(value)``, short, for a message about data that may be hostile."""
-    # Python refuses to write integers of over 4300 digits as text (ValueError).
+    # Python refuses to write integers of over 4300 digits as text (ValueError), and
+    # the repr of lists nested thousands deep reaches the recursion limit.
     if type(value) is int and value.bit_length() > 64:
         return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
     shown = repr(value)
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
