@@ -79,7 +79,7 @@ from cardcrawl.kit._grid import Cell, Grid, distance, neighbours, touching
 from cardcrawl.kit._svg import Picture, find_renderer, register_svg, svg
 from cardcrawl.play._html import replay_html
 from cardcrawl.play._match import Match, MatchEntry
-from cardcrawl.play._record import Record
+from cardcrawl.play._record import Record, RecordClaims
 
 __all__ = [
     "CHANCE",
@@ -113,6 +113,7 @@ __all__ = [
     "PlayerError",
     "PluginError",
     "Record",
+    "RecordClaims",
     "RecordError",
     "SerializationError",
     "StackError",

@@ -247,7 +247,8 @@ class SerializationError(CardcrawlError, ValueError):
 
 
 class RecordError(CardcrawlError, ValueError):
-    """A game record does not replay: the message names the first entry that fails.
+    """A game record does not replay, or does not keep its claims: the message names the
+    first entry that fails, or the claim.
 
     Examples:
         >>> import cardcrawl

@@ -19,6 +19,6 @@ Examples:
 
 from cardcrawl.play._html import replay_html
 from cardcrawl.play._match import Match, MatchEntry
-from cardcrawl.play._record import Record
+from cardcrawl.play._record import Record, RecordClaims
 
-__all__ = ["Match", "MatchEntry", "Record", "replay_html"]
+__all__ = ["Match", "MatchEntry", "Record", "RecordClaims", "replay_html"]
