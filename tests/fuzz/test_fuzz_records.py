@@ -1,0 +1,65 @@
+"""Game records, mutated (their actions, seed, options, game name, rules version,
+claims, stack) as data and as JSON text: each is refused with a library error or
+replays; a record that replays ends in a state that behaves and plays to its end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import Phase, event, given, settings
+from hypothesis import strategies as st
+
+import cardcrawl
+from strategies import seeds
+
+from ._fuzz import (
+    CONFIGS,
+    config_id,
+    load,
+    mutate,
+    mutate_text,
+    random_state,
+    record_replays_or_is_refused,
+)
+
+EXAMPLES = settings.default.max_examples * 2
+NO_EXPLAIN = [p for p in Phase if p is not Phase.explain]
+
+
+def _record(config: tuple[str, dict[str, Any], bool], seed: int, steps: int) -> Any:
+    name, options, explicit = config
+    game = load(name, options)
+    _, actions = random_state(game, seed, steps, explicit=explicit)
+    return cardcrawl.Record.of(game, seed, actions, explicit_chance=explicit)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[config_id(c) for c in CONFIGS])
+@settings(max_examples=EXAMPLES, phases=NO_EXPLAIN)
+@given(seed=seeds, steps=st.integers(0, 80), data=st.data())
+def test_a_mutated_record_is_refused_or_replays(
+    config: tuple[str, dict[str, Any], bool], seed: int, steps: int, data: st.DataObject
+) -> None:
+    doc = _record(config, seed, steps).to_data()
+    if "claims" in doc and data.draw(st.booleans(), label="without claims"):
+        # A record of format 1 has no claims, so an edited action may still replay.
+        del doc["claims"]
+        doc["format"] = 1
+    if doc["actions"] and data.draw(st.booleans(), label="edit an action"):
+        i = data.draw(st.integers(0, len(doc["actions"]) - 1), label="entry")
+        doc["actions"][i] = mutate_text(data, doc["actions"][i])
+    else:
+        doc = mutate(data, doc)
+    event(record_replays_or_is_refused(cardcrawl.Record.from_data, doc, seed))
+
+
+@pytest.mark.parametrize("config", CONFIGS[:1] + CONFIGS[-2:-1], ids=config_id)
+@settings(max_examples=EXAMPLES, phases=NO_EXPLAIN)
+@given(seed=seeds, steps=st.integers(0, 40), data=st.data())
+def test_mutated_record_text_is_refused_or_replays(
+    config: tuple[str, dict[str, Any], bool], seed: int, steps: int, data: st.DataObject
+) -> None:
+    text = _record(config, seed, steps).to_json()
+    for _ in range(data.draw(st.integers(1, 4), label="edits")):
+        text = mutate_text(data, text)
+    event(record_replays_or_is_refused(cardcrawl.Record.from_json, text, seed))
