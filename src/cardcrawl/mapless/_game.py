@@ -19,7 +19,7 @@ from cardcrawl.core._random import rng_from_seed
 from cardcrawl.errors import HookError
 from cardcrawl.kit._cards import Card, Suit
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import Cell, Grid, cell_text, neighbours
+from cardcrawl.kit._grid import Cell, Grid, bounds, cell_text, neighbours
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
 from cardcrawl.mapless._events import (
     CardDrawn,
@@ -876,6 +876,20 @@ def _closed_cells(table: Grid, corridors: Sequence[bool]) -> frozenset[Cell]:
     return frozenset(closed)
 
 
+def _unreachable(table: Grid) -> bool:
+    """Whether some table card cannot be reached from the Entrance over touching cards."""
+    if ENTRANCE_CELL not in table:
+        return bool(table)
+    seen = {ENTRANCE_CELL}
+    todo = [ENTRANCE_CELL]
+    while todo:
+        for n in neighbours(todo.pop()):
+            if n in table and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) != len(table)
+
+
 def _inconsistencies(
     state: MaplessState, corridors: Sequence[bool], rooms: Sequence[bool]
 ) -> list[str]:
@@ -883,6 +897,19 @@ def _inconsistencies(
     table = state.table
     if table.get(ENTRANCE_CELL) != ENTRANCE:
         problems.append("the Entrance is not at (0, 0)")
+    # Every card is placed touching the house (M-4, M-5, M-11), so the house is one
+    # piece around the Entrance; and the Stalkers only ever step toward the player from
+    # a card (M-18), so they stay within the house's bounds. Both keep a loaded state
+    # as small as the cards it holds, whatever coordinates a save names.
+    if _unreachable(table):
+        problems.append("the house is not one piece: a table card touches no path to (0, 0)")
+    else:
+        low_x, low_y, high_x, high_y = bounds(table)
+        for name, where in (("♠A", state.spade), ("♣A", state.club)):
+            if where is not None and not (
+                low_x <= where[0] <= high_x and low_y <= where[1] <= high_y
+            ):
+                problems.append(f"the {name} Stalker at {where} is outside the house's bounds")
     if state.closed != _closed_cells(table, corridors):
         problems.append("closed cells do not match the table")
     if state.player not in table:
