@@ -322,8 +322,8 @@ def check_game(
     ``False``).
 
     Args:
-        game: any object implementing :class:`cardcrawl.Game`; give it a turn or round
-            limit, since random play may otherwise wander for a long time.
+        game: any object implementing :class:`cardcrawl.Game`; give it its turn or
+            round limit, since without one a game need not end (H-13, M-22).
         games: games per chance mode.
         seed: the first game's seed; the others follow it.
         max_steps: steps after which a game is abandoned (not an error, even for a
