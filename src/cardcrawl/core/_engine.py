@@ -270,7 +270,8 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     renamed_types: ClassVar[Mapping[str, str]] = {}
     #: True for a game whose states are frozen attrs classes without slots and whose
     #: ``_apply`` and ``_new_state`` always return newly built states (never one they
-    #: were given or kept): the engine may then finish a step's last state in place.
+    #: were given or kept, nor one sharing the ``__dict__`` of a state made before the
+    #: step): the engine may then finish a step's last state in place.
     _fresh_states: ClassVar[bool] = False
 
     def __init__(self, options: Any = None, *, name: str | None = None) -> None:
@@ -635,7 +636,13 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             return ()
         chances = self._chances(state)
         total = sum(w for _, w in chances)
-        return tuple((a, Fraction(w, total)) for a, w in chances)
+        # The outcomes of one event share a handful of weights (a deck's cards weigh
+        # how many copies of them are left): each probability is made once per weight,
+        # since making a Fraction (its gcd, in Python code) costs more than the lookup.
+        shares: dict[int, Fraction] = {}
+        return tuple(
+            (a, shares.get(w) or shares.setdefault(w, Fraction(w, total))) for a, w in chances
+        )
 
     def check(self, state: S, action: A) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``.
@@ -664,7 +671,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             raise IllegalActionError(state, action, "nothing", (), "the game is over")
         if to_move == CHANCE:
             outcomes = tuple(a for a, _ in self._chances(state))
-            if action not in outcomes:
+            if not _listed(action, outcomes):
                 raise IllegalActionError(
                     state,
                     action,
@@ -674,7 +681,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
                 )
             return
         legal = self.legal_actions(state)
-        if action not in legal:
+        if not _listed(action, legal):
             reason = "it is not one of the legal actions"
             if not isinstance(action, self.action_type):
                 reason = f"{type(action).__name__} is not an action of {self.name}"
@@ -713,11 +720,15 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         Raises:
             IllegalActionError: ``action`` is not legal here; nothing has changed.
         """
-        # Most actions come straight from legal_actions: one membership test against the
-        # legal tuple kept with the state (an identity hit, usually) accepts them, and
-        # anything else gets the full check.
-        legal = state._memo.get(self._legal_key)  # type: ignore[attr-defined]
-        if legal is None or action not in legal:
+        # Most actions come straight from legal_actions: the very object, found by
+        # identity in the legal tuple kept with the state, is legal. (A membership test,
+        # ``in``, would call the action's __eq__, Python code, for every legal action
+        # listed before it.) An equal action that is another object, and anything else,
+        # gets the full check.
+        for listed in state._memo.get(self._legal_key, ()):  # type: ignore[attr-defined]
+            if listed is action:
+                break
+        else:
             self.check(state, action)
         events: list[Any] = []
         return self._settle(self._apply(state, action, events), events, state.rng, state)
@@ -917,6 +928,16 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             return self.parse_action(data)
         except ParseError as exc:
             raise SerializationError(str(exc)) from None
+
+
+def _listed(action: Any, actions: tuple[Any, ...]) -> bool:
+    """Whether ``action`` is one of ``actions``: the very object, usually (an action
+    taken from the list), found by identity first; else an equal one. (``in`` alone
+    would call the action's ``__eq__``, Python code, for every action listed before.)"""
+    for listed in actions:
+        if listed is action:
+            return True
+    return action in actions
 
 
 def _renamed(data: Any, names: Mapping[str, str]) -> Any:

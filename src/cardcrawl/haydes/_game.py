@@ -110,9 +110,7 @@ _new = object.__new__
 _set = object.__setattr__
 # Frozen, slotted attrs classes refuse assignment; their slots' own setters make a new
 # instance faster than the generated __init__ (no validators or converters to skip):
-# used for the Deck, Belief and Revealed event that every card turned makes anew.
-_set_stacked = Deck.__dict__["stacked"].__set__
-_set_rest = Deck.__dict__["rest"].__set__
+# used for the Belief and Revealed event that every card turned makes anew.
 _set_weight, _set_unseen, _set_mixed = (
     Belief.__dict__[name].__set__ for name in ("weight", "unseen", "mixed")
 )
@@ -141,11 +139,43 @@ def _finish(fields: Fields) -> HaydesState:
     return result
 
 
-def _build(state: HaydesState, changes: Fields) -> HaydesState:
-    """``_evolve(state, **changes)``, faster (see _finish)."""
+def _pending(
+    state: HaydesState, phase: Phase, name: str, value: Any, events: Events
+) -> HaydesState:
+    """The state a decision leads to when it waits for a chance event, in the middle of
+    the step whose events are ``events``: ``state`` with ``phase`` (REVEAL, the card of a
+    move; ROLL, the roll of an encounter) and its pending field ``name`` (``aim``,
+    ``chosen``) set to ``value``.
+
+    It holds the step's own ``events`` list, where a finished state holds a tuple: that
+    marks it as made during this step and seen by nobody outside it, so the rule step of
+    the chance outcome applied to it next takes its fields as they are (see _working).
+    The engine finishes the step's last state (generator, events tuple) before anyone
+    else sees it. (_finish, inlined: this is made at every move.)
+    """
     fields = state.__dict__.copy()
-    fields.update(changes)
-    return _finish(fields)
+    fields["phase"] = phase
+    fields[name] = value
+    fields["events"] = events
+    fields["_memo"] = {}
+    result: HaydesState = _new(HaydesState)
+    _set(result, "__dict__", fields)
+    return result
+
+
+def _working(state: HaydesState, events: Events) -> Fields:
+    """The fields a rule step changes to make the state after ``state``, in the step
+    whose events are ``events``: a copy of ``state.__dict__`` or, when ``state`` was
+    made during this very step (_pending), that dict itself.
+
+    Such a state has been seen only by the engine and the chance hooks it asked about
+    it (``_sample``, ``_chances``), which read it and must not keep it: the rule step
+    makes the next state out of its fields instead of copying them once more. The
+    state given to ``step`` holds a tuple of events, never this list, so it is never
+    changed.
+    """
+    fields = state.__dict__
+    return fields if fields["events"] is events else fields.copy()
 
 
 # Enum members compared by identity (hashing them is a Python-level call).
@@ -197,9 +227,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     stack_sources: ClassVar[tuple[str, ...]] = ("build", "replacement", "rolls", "first_player")
     # States saved before TurnBegan was renamed (to match The Mapless House) still load.
     renamed_types: ClassVar[Mapping[str, str]] = {"TurnBegan": "TurnStarted"}
-    # Every path of _apply and _new_state builds a new state (with _finish, _build or
-    # HaydesState(...)), never returning one it was given or kept: the engine may finish
-    # a step's last state in place instead of copying it once more.
+    # Every path of _apply and _new_state builds a new state (with _finish, _pending or
+    # HaydesState(...)), never returning one it was given or kept, and never sharing the
+    # fields of one made before the step (_working): the engine may finish a step's last
+    # state in place instead of copying it once more.
     _fresh_states: ClassVar[bool] = True
 
     options: HaydesOptions
@@ -656,13 +687,16 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
 
     def _apply(self, state: HaydesState, action: Action, events: Events) -> HaydesState:
         # Each path works on one copy of the state's fields (see _finish) and builds one
-        # new state at the end: intermediate states would cost a copy each.
+        # new state at the end. A decision that waits for a chance event (a move's card,
+        # an encounter's roll) builds the state waiting for it (_pending), and the
+        # outcome's rule step, next in the same step, works on that state's fields
+        # themselves (_working): one copy of the fields per step either way.
         phase = state.phase
         if phase is _REVEAL:
             assert isinstance(action, Reveal)
             assert state.aim is not None
             card = _CARDS[action.card.index]
-            return self._revealed(state.__dict__.copy(), state.aim, card, events)
+            return self._revealed(_working(state, events), state.aim, card, events)
         kind = type(action)
         if phase is _TURN:
             if kind is Move or kind is Tuybe:
@@ -670,21 +704,21 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 aims = self._aims[self._index[action.cell]]
                 aim = aims[(action.guess is _LOWER) + 2 * (kind is Tuybe)]
                 self._announce(state, aim, events)
-                return _build(state, {"phase": _REVEAL, "aim": aim})
+                return _pending(state, _REVEAL, "aim", aim, events)
             if kind is Step:
                 assert isinstance(action, Step)
                 return self._step(state.__dict__.copy(), action.cell, events)
             return self._end_turn(state.__dict__.copy(), events)
         if phase is _ENCOUNTER:
             assert isinstance(action, Choose)
-            return _build(state, {"phase": _ROLL, "chosen": action.characteristic})
+            return _pending(state, _ROLL, "chosen", action.characteristic, events)
         if phase is _ROLL:
             assert isinstance(action, Roll)
             assert state.chosen is not None
-            return self._rolled(state.__dict__.copy(), state.chosen, action.total, events)
+            return self._rolled(_working(state, events), state.chosen, action.total, events)
         assert isinstance(action, FirstPlayer)
         events.append(self._first_drawn[action.seat])
-        fields = state.__dict__.copy()
+        fields = _working(state, events)
         fields["first"] = fields["current"] = action.seat
         fields["round"] = 1
         fields["stacked_first"] = None
@@ -762,15 +796,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         aim: Aim,
         card: Card,
         events: Events,
-        at: int = -1,
-        moved: Moved | None = None,
     ) -> HaydesState:
         """The card aimed at (``aim``) turned out to be ``card``. ``fields`` are those of
-        the state waiting for the reveal or (fused sampled play, see :meth:`step`) of the
-        turn's state the move was made in: they differ only in ``phase`` and ``aim``,
-        which every path below sets. ``at``, when not -1, is where ``card`` lies in the
-        unstacked rest of its pool (as sampled): that copy is the one taken out.
-        ``moved``, if known already, is the event of the figure moving there."""
+        the state waiting for the reveal (see _working): every path below sets its
+        ``phase`` and ``aim``."""
         cell, guess = aim.cell, aim.guess
         index = self._index[cell]
         seat: int = fields["current"]
@@ -798,22 +827,12 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         pool_of = list(before)
         pool = before[index]
         beliefs: tuple[Belief, ...] = fields["beliefs"]
-        if at >= 0 or (pool >= 0 and len(beliefs) == 1):
-            # apply_reveal's common case, inlined: one draw from one pool (always so when
-            # step has drawn the card, at >= 0).
+        if pool >= 0 and len(beliefs) == 1:
+            # apply_reveal's common case, inlined: one draw from one pool.
             pool_of[index] = FACE_UP
             belief = beliefs[0]
             unseen = list(belief.unseen)
-            if at < 0:
-                unseen[pool] = take(unseen[pool], card)
-            else:
-                # Equal cards are interchangeable: taking out this copy leaves the same
-                # sorted multiset as take(), without looking for the card.
-                rest = unseen[pool].rest
-                deck = _new(Deck)
-                _set_stacked(deck, ())
-                _set_rest(deck, rest[:at] + rest[at + 1 :])
-                unseen[pool] = deck
+            unseen[pool] = take(unseen[pool], card)
             new = _new(Belief)  # Belief(1, tuple(unseen), belief.mixed)
             _set_weight(new, 1)
             _set_unseen(new, tuple(unseen))
@@ -845,11 +864,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             # The Tuybe: wrong or equal, the figure stays (and meets no creature).
             return self._end_turn(fields, events, face_up, pool_of)
         # H-6: the figure moves onto the turned card, right or wrong.
-        if moved is None:
-            key = (Moved, seat, source, cell)
-            interned = self._interned
-            moved = interned.get(key) or interned.setdefault(key, Moved(seat, source, cell))
-        events.append(moved)
+        key = (Moved, seat, source, cell)
+        interned = self._interned
+        events.append(interned.get(key) or interned.setdefault(key, Moved(seat, source, cell)))
         fields["seats"] = self._moved(seats, seat, cell, index)
         if self._creatures[card.index] is not None:
             fields["face_up"] = tuple(face_up)
@@ -936,9 +953,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self, fields: Fields, chosen: Characteristic, total: int, events: Events
     ) -> HaydesState:
         """The 2D6 roll of an encounter faced with ``chosen`` came out ``total``.
-        ``fields`` are those of the state waiting for the roll or (fused sampled play, see
-        :meth:`step`) of the encounter's state: they differ only in ``phase`` and
-        ``chosen``, which every path below sets."""
+        ``fields`` are those of the state waiting for the roll (see _working): every path
+        below sets its ``phase`` and ``chosen``."""
         seat: int = fields["current"]
         seats: tuple[Figure, ...] = fields["seats"]
         figure = seats[seat]
