@@ -694,10 +694,6 @@ KNOWN_BUGS = (
         "test_a_record_holding_a_5000_digit_integer_is_refused",
         lambda exc, doc, state: _is_unprintable_int(exc) and _is_record(doc) and _long_int_in(doc),
     ),
-    KnownBug("test_a_haydes_move_aimed_off_the_face_down_cells_is_refused", _haydes_aim_off),
-    KnownBug("test_a_haydes_encounter_on_a_plain_card_is_refused", _haydes_plain_encounter),
-    KnownBug("test_a_haydes_first_player_off_the_seats_is_refused", _haydes_stacked_first),
-    KnownBug("test_a_haydes_save_without_beliefs_is_refused", _haydes_no_belief),
     KnownBug("test_a_hand_built_state_with_a_field_of_another_type_is_refused", _retyped_field),
 )
 

@@ -879,7 +879,7 @@ def _closed_cells(table: Grid, corridors: Sequence[bool]) -> frozenset[Cell]:
 def _unreachable(table: Grid) -> bool:
     """Whether some table card cannot be reached from the Entrance over touching cards."""
     if ENTRANCE_CELL not in table:
-        return bool(table)
+        return True  # with no Entrance (reported already), no card is reached
     seen = {ENTRANCE_CELL}
     todo = [ENTRANCE_CELL]
     while todo:
