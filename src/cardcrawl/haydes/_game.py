@@ -1296,6 +1296,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             >>> game.state_problems(attrs.evolve(state, round=-1))
             ['the round is never negative']
         """
+        if not state.beliefs:
+            # The census reads the unseen cards from the first belief.
+            return ["there must be at least one belief about the unseen cards"]
         problems = self.census_problems(state, self._all_cards)
         problems.extend(self._inconsistencies(state))
         return problems
@@ -1380,7 +1383,41 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             problems.append(f"stacked rolls are totals among {sorted(self._rolls)}")
         if state.round < 0:
             problems.append("the round is never negative")
+        if state.stacked_first is not None and not 0 <= state.stacked_first < len(state.seats):
+            problems.append("a stacked first player must be a seat of the game")
+        problems.extend(self._pending_problems(state))
         return problems
+
+    def _pending_problems(self, state: HaydesState) -> list[str]:
+        """What a state waiting on a reveal, an encounter or a roll needs (H-6 to H-8):
+        the aimed cell face down in the layout, or a creature not overcome under the
+        figure of the player to move."""
+        phase = state.phase
+        if phase not in (_REVEAL, _ENCOUNTER, _ROLL):
+            return []
+        if not 0 <= state.current < len(state.seats):
+            return []  # reported already: the player to move is no seat
+        figure_cell = state.seats[state.current].cell
+        if figure_cell is None or figure_cell not in self._index:
+            return []  # reported already: the figure is not on a face-up card
+        if phase is _REVEAL:
+            aim = state.aim
+            if aim is None:
+                return []  # reported already
+            i = self._index.get(aim.cell)
+            if i is None or state.face_up[i] is not None:
+                return [f"the card aimed at, {aim.cell}, is not face down in the layout"]
+            reach = self._jumps if aim.tuybe else self._adj
+            if i not in reach[self._index[figure_cell]]:
+                return [f"the card aimed at, {aim.cell}, is not one a move can aim at"]
+            return []
+        card = state.face_up[self._index[figure_cell]]
+        creature = None if card is None else self._creatures[card.index]
+        if creature is None or figure_cell in state.overcome:
+            return ["an encounter needs a creature not yet overcome under the figure to move"]
+        if phase is _ROLL and state.chosen not in creature.allowed:
+            return ["the characteristic chosen is not one this creature may be faced with"]
+        return []
 
 
 def _stacked_rolls(value: Any) -> tuple[int, ...]:
