@@ -622,47 +622,6 @@ def _is_unprintable_int(exc: BaseException) -> bool:
     return "integer string conversion" in str(exc)
 
 
-def _haydes_no_belief(exc: BaseException, doc: Json, state: Any) -> bool:
-    from cardcrawl.haydes import HaydesState
-
-    if isinstance(state, HaydesState):
-        return not state.beliefs
-    saved = doc.get("state") if isinstance(doc, dict) else None
-    return isinstance(exc, IndexError) and isinstance(saved, dict) and saved.get("beliefs") == []
-
-
-def _haydes_aim_off(exc: BaseException, doc: Json, state: Any) -> bool:
-    from cardcrawl.haydes import HaydesState, Phase
-
-    if not isinstance(state, HaydesState) or state.phase is not Phase.REVEAL or not state.aim:
-        return False
-    cell = state.aim.cell
-    return cell not in state.layout or state.card_at(cell) is not None
-
-
-def _haydes_plain_encounter(exc: BaseException, doc: Json, state: Any) -> bool:
-    from cardcrawl.haydes import HaydesState, Phase
-
-    if not isinstance(state, HaydesState) or state.phase not in (Phase.ENCOUNTER, Phase.ROLL):
-        return False
-    if not 0 <= state.current < len(state.seats):
-        return False
-    cell = state.seats[state.current].cell
-    card = state.card_at(cell) if cell in state.layout else None
-    live = card is not None and card.rank in (11, 12, 13) and cell not in state.overcome
-    return not live
-
-
-def _haydes_stacked_first(exc: BaseException, doc: Json, state: Any) -> bool:
-    from cardcrawl.haydes import HaydesState
-
-    return (
-        isinstance(state, HaydesState)
-        and state.stacked_first is not None
-        and not 0 <= state.stacked_first < len(state.seats)
-    )
-
-
 def _retyped_field(exc: BaseException, doc: Json, state: Any) -> bool:
     """A field of ``state`` holds a value of another type than the one declared, which
     saves as a value of that type does (a list for a tuple, a tuple for a Grid)."""

@@ -251,23 +251,16 @@ def _at_reveal(state: Any) -> bool:
     ],
 )
 def test_a_haydes_move_aimed_off_the_face_down_cells_is_refused(cell: list[int]) -> None:
+    """Found with chance_outcomes raising KeyError or AssertionError; fixed since, H-6."""
     game, doc = _save("escape-from-haydes", {}, _at_reveal)
     doc["state"]["aim"]["cell"] = cell
     load_and_play(game, doc, seed=1)
 
 
-@pytest.mark.parametrize(
-    "phase",
-    [
-        pytest.param(
-            HaydesPhase.ENCOUNTER,
-        ),
-        pytest.param(
-            HaydesPhase.ROLL,
-        ),
-    ],
-)
+@pytest.mark.parametrize("phase", [HaydesPhase.ENCOUNTER, HaydesPhase.ROLL], ids=str)
 def test_a_haydes_encounter_on_a_plain_card_is_refused(phase: HaydesPhase) -> None:
+    """Found with no legal action (an encounter) or a step raising AssertionError (a
+    roll); fixed since, H-8."""
     game, doc = _save("escape-from-haydes", {"players": 2}, lambda s: s.phase is phase)
     saved = copy.deepcopy(doc["state"])
     index = saved["layout"].index(list(saved["seats"][saved["current"]]["cell"]))
@@ -282,6 +275,8 @@ def test_a_haydes_encounter_on_a_plain_card_is_refused(phase: HaydesPhase) -> No
 
 
 def test_a_haydes_first_player_off_the_seats_is_refused() -> None:
+    """Found with step raising IndexError; fixed since, H-5."""
+
     def at_first(state: Any) -> bool:
         return state.phase is HaydesPhase.FIRST
 
@@ -291,6 +286,7 @@ def test_a_haydes_first_player_off_the_seats_is_refused() -> None:
 
 
 def test_a_haydes_save_without_beliefs_is_refused() -> None:
+    """Found with loading raising IndexError; fixed since."""
     game, doc = _start("escape-from-haydes")()
     doc["state"]["beliefs"] = []
     load_and_play(game, doc, seed=1)
