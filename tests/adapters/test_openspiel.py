@@ -528,24 +528,7 @@ def test_no_game_is_longer_than_max_game_length(name: str, params: Any, policy: 
     assert longest > 0
 
 
-@pytest.mark.parametrize(
-    ("name", "params", "policy"),
-    [
-        pytest.param(
-            *case,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="library bug: OpenSpielSettings declares no bound on chance nodes, so "
-                "max_chance_nodes_in_history() is OpenSpiel's default, max_game_length(), "
-                "and The Mapless House draws two cards a turn (M-15): a long hunt has more",
-            ),
-        )
-        if case[2] is _evasive
-        else case
-        for case in BOUNDED
-    ],
-    ids=BOUNDED_IDS,
-)
+@pytest.mark.parametrize(("name", "params", "policy"), BOUNDED, ids=BOUNDED_IDS)
 def test_no_game_has_more_chance_nodes_than_promised(name: str, params: Any, policy: Any) -> None:
     game = osp.load_game(name, **params)
     most = max(_lengths(game, policy, seed)[1] for seed in range(GAMES))

@@ -36,6 +36,9 @@ class OpenSpielSettings:
             of the same names.
         max_game_length: an upper bound on the decisions of one game, from the game's
             options (OpenSpiel's ``max_game_length``).
+        max_chance_nodes: an upper bound on the chance events of one game, from its
+            options (OpenSpiel's ``max_chance_nodes_in_history``); ``None``: at most one
+            chance event per decision, so ``max_game_length`` bounds them too.
 
     Examples:
         >>> import cardcrawl
@@ -52,6 +55,7 @@ class OpenSpielSettings:
     max_game_length: Callable[[Any], int]
     parameters: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen)
     options: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    max_chance_nodes: Callable[[Any], int] | None = None
 
 
 @attrs.frozen

@@ -28,6 +28,13 @@ def _max_game_length(options: Any) -> int:
     return 24 + 1 + 1 + int(options.max_turns)
 
 
+def _max_chance_nodes(options: Any) -> int:
+    """An upper bound on the chance events of one game: each of the 25 Narrative cards is
+    drawn at most once as an explicit outcome (M-9, M-13; the Exit drawn too early is
+    folded into the draw, M-10), and every turn turns a Mind and a Body card (M-15)."""
+    return 25 + 2 * int(options.max_turns)
+
+
 TOOLS = GameTools(
     limit=("max_turns", TRAINING_TURNS),
     shortcuts={"max_turns": "--max-turns"},
@@ -38,6 +45,7 @@ TOOLS = GameTools(
         long_name="cardcrawl: The Mapless House",
         max_players=1,
         max_game_length=_max_game_length,
+        max_chance_nodes=_max_chance_nodes,
     ),
     gymnasium={"cardcrawl/MaplessHouse-v0": {"game": "mapless-house", "max_turns": TRAINING_TURNS}},
 )
