@@ -283,10 +283,12 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         #: The registry name this game was loaded under (a variant's own name, if any).
         self.name: str = name if name is not None else self.game_name
         self._replace_state: Callable[..., S] = replacer(self.state_type)
-        # A state's legal actions are kept in its memo under a key of this game's own:
-        # the same state asked by another game (a variant whose hooks differ) finds
-        # nothing kept and works its own out.
-        self._legal_key = f"legal#{next(_GAME_NUMBERS)}"
+        # A state's legal actions, and at a chance event its outcomes, are kept in its
+        # memo under keys of this game's own: the same state asked by another game (a
+        # variant whose hooks differ) finds nothing kept and works its own out.
+        number = next(_GAME_NUMBERS)
+        self._legal_key = f"legal#{number}"
+        self._chances_key = f"chances#{number}"
 
     @property
     def options(self) -> Any:
@@ -326,6 +328,17 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     @abc.abstractmethod
     def _chances(self, state: S) -> tuple[tuple[A, int], ...]:
         """At a chance event, each outcome with an integer weight."""
+
+    def _kept_chances(self, state: S) -> tuple[tuple[A, int], ...]:
+        """``_chances(state)``, kept with the state as its legal actions are: explicit
+        play asks for them up to three times per chance event (``_settle``,
+        ``chance_outcomes``, then ``check`` in ``step``)."""
+        cache = state._memo  # type: ignore[attr-defined]
+        key = self._chances_key
+        chances: tuple[tuple[A, int], ...] | None = cache.get(key)
+        if chances is None:
+            chances = cache[key] = self._chances(state)
+        return chances
 
     def _sample(self, state: S, rng: int) -> tuple[A, int]:
         """Pick a chance outcome with the generator; override only to do it faster,
@@ -634,7 +647,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         """
         if self._to_move(state) != CHANCE:
             return ()
-        chances = self._chances(state)
+        chances = self._kept_chances(state)
         total = sum(w for _, w in chances)
         # The outcomes of one event share a handful of weights (a deck's cards weigh
         # how many copies of them are left): each probability is made once per weight,
@@ -670,7 +683,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         if to_move == TERMINAL:
             raise IllegalActionError(state, action, "nothing", (), "the game is over")
         if to_move == CHANCE:
-            outcomes = tuple(a for a, _ in self._chances(state))
+            outcomes = tuple(a for a, _ in self._kept_chances(state))
             if not _listed(action, outcomes):
                 raise IllegalActionError(
                     state,
@@ -741,7 +754,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         explicit = state.explicit_chance
         while self._to_move(state) == CHANCE:
             if explicit:
-                chances = self._chances(state)
+                chances = self._kept_chances(state)
                 if len(chances) != 1:
                     break
                 outcome = chances[0][0]
