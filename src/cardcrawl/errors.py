@@ -32,11 +32,13 @@ __all__ = [
     "PluginError",
     "RecordError",
     "SerializationError",
+    "SolverBudgetError",
     "StackError",
     "UndoError",
     "UnknownBotError",
     "UnknownFigureError",
     "UnknownGameError",
+    "UnsolvableError",
     "UnsupportedTypeError",
 ]
 
@@ -87,7 +89,7 @@ class IllegalActionError(CardcrawlError, ValueError):
         ...     for part in (error.reason, error.decision, error.legal[0]):
         ...         print(part)
         it is not one of the legal actions
-        the player to choose where 4C goes (place X,Y)
+        the player to choose where 4♣ goes (place X,Y)
         place -1,0
     """
 
@@ -197,6 +199,8 @@ def short_repr(value: object, limit: int = 60) -> str:
         return f"an integer of about {round(value.bit_length() * 0.30103)} digits"
     try:
         text = repr(value)
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deep to show"
     except Exception:
         return f"a {type(value).__name__} whose repr fails"
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -508,3 +512,60 @@ class HookError(CardcrawlError, RuntimeError):
         ...
         cardcrawl.errors.HookError: Nowhere.exit_cells returned no cell: the Exit must open ...
     """
+
+
+class SolverBudgetError(CardcrawlError, RuntimeError):
+    """The exact solver (:mod:`cardcrawl.solve`) ran out of its node or time budget.
+
+    It is a ``RuntimeError``: the arguments were sound, the position is only too large
+    for the budget given. Nothing is returned half-solved.
+
+    Attributes:
+        budget: which budget ran out, ``"max_nodes"`` or ``"seconds"``.
+        limit: the budget's value.
+        nodes: how many states the search had valued when it stopped.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.solve import solve
+        >>> game = cardcrawl.load("mapless-house", max_turns=2)
+        >>> state = game.initial_state(seed=1, explicit_chance=True)
+        >>> try:
+        ...     solve(game, state, max_nodes=100)
+        ... except cardcrawl.errors.SolverBudgetError as error:
+        ...     print(error.budget, error.limit, error.nodes)
+        max_nodes 100 101
+    """
+
+    def __init__(self, message: str, budget: str = "", limit: float = 0, nodes: int = 0) -> None:
+        super().__init__(message)
+        self.budget = budget
+        self.limit = limit
+        self.nodes = nodes
+
+
+class UnsolvableError(CardcrawlError, ValueError):
+    """A position the exact solver (:mod:`cardcrawl.solve`) cannot solve soundly.
+
+    The message says why and what would work: a state of sampled play (its generator
+    decides the draws), a state with information hidden from the player (a stacked
+    deck), another seat's decision with no policy given for it, a chance tree that
+    comes back to a state it left (a game with no turn limit), or probabilities that
+    are not exact.
+
+    Attributes:
+        state: the state where the search found the problem, or ``None``.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.solve import solve
+        >>> game = cardcrawl.load("mapless-house", max_turns=2)
+        >>> solve(game, game.initial_state(seed=1))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.UnsolvableError: the state is in sampled play: ...
+    """
+
+    def __init__(self, message: str, state: Any = None) -> None:
+        super().__init__(message)
+        self.state = state

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from cardcrawl.core._codec import _fields
+from cardcrawl.core._codec import saved_fields
 from cardcrawl.core._protocol import Game
 from cardcrawl.core._registry import PluginError, _import_module, _known_names, get_spec
 from cardcrawl.errors import CardcrawlError, UnknownGameError
@@ -423,7 +423,7 @@ def game_options(game_name: str, args: argparse.Namespace) -> dict[str, Any]:
         spec = get_spec(game_name)
     except CardcrawlError as exc:
         raise UsageError(f"{exc}{unknown_game_hint(exc)}") from None
-    known = {f.name for f in _fields(spec.game_class.options_type)}
+    known = {f.name for f in saved_fields(spec.game_class.options_type)}
     allowed = f"its options are: {', '.join(sorted(known)) or 'none'}"
     options: dict[str, Any] = {}
     for text in args.options:

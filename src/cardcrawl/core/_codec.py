@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from cardcrawl.errors import ParseError, SerializationError, UnsupportedTypeError
+from cardcrawl.errors import ParseError, SerializationError, UnsupportedTypeError, short_repr
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Grid
@@ -72,7 +72,7 @@ def encode(value: Any) -> Any:
         return {"stacked": [c.code for c in value.stacked], "rest": [c.code for c in value.rest]}
     if attrs.has(type(value)):
         data: dict[str, Any] = {"type": type(value).__name__}
-        for field in _fields(type(value)):
+        for field in saved_fields(type(value)):
             data[field.name] = encode(getattr(value, field.name))
         return data
     if isinstance(value, Mapping):
@@ -98,17 +98,14 @@ def decode(tp: Any, data: Any, path: str = "data") -> Any:
 
 
 def _fail(path: str, expected: str, data: Any) -> SerializationError:
-    shown = repr(data)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    return SerializationError(f"{path}: expected {expected}, found {shown}")
+    return SerializationError(f"{path}: expected {expected}, found {short_repr(data)}")
 
 
 _FIELDS: dict[type, tuple[attrs.Attribute[Any], ...]] = {}
 _HINTS: dict[type, dict[str, Any]] = {}
 
 
-def _fields(cls: type) -> tuple[attrs.Attribute[Any], ...]:
+def saved_fields(cls: type) -> tuple[attrs.Attribute[Any], ...]:
     """The saved fields of an attrs class: those set by ``__init__``, private ones left out."""
     if cls not in _FIELDS:
         _FIELDS[cls] = tuple(f for f in attrs.fields(cls) if f.init and not f.name.startswith("_"))
@@ -121,9 +118,16 @@ def _hints(cls: type) -> dict[str, Any]:
     return _HINTS[cls]
 
 
+#: The most bits a saved integer may have: about 4,200 digits, within the 4,300 that
+#: Python writes as text, so that whatever loads saves again as JSON text.
+MAX_INT_BITS = 14_000
+
+
 def _decode_int(data: Any, path: str) -> int:
     if not isinstance(data, int) or isinstance(data, bool):
         raise _fail(path, "an integer", data)
+    if data.bit_length() > MAX_INT_BITS:
+        raise _fail(path, "an integer that JSON text can hold", data)
     return data
 
 
@@ -243,7 +247,7 @@ def _decode_attrs(cls: type[T], data: Any, path: str) -> T:
         raise _fail(path, f"an object ({cls.__name__})", data)
     if data.get("type", cls.__name__) != cls.__name__:
         raise _fail(f"{path}.type", repr(cls.__name__), data.get("type"))
-    fields = _fields(cls)
+    fields = saved_fields(cls)
     names = {f.name for f in fields}
     unknown = sorted(set(data) - names - {"type"})
     if unknown:

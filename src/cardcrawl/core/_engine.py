@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
-from cardcrawl.core._codec import decode, encode
+from cardcrawl.core._codec import decode, encode, saved_fields
 from cardcrawl.core._protocol import CHANCE, TERMINAL, GameState, Outcome
 from cardcrawl.core._random import rng_choice_weighted
 from cardcrawl.errors import (
@@ -27,6 +27,7 @@ from cardcrawl.errors import (
     PlayerError,
     SerializationError,
     StackError,
+    short_repr,
 )
 from cardcrawl.kit._cards import Card
 
@@ -238,7 +239,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
 
         >>> state = game.initial_state(seed=1, stack={"narrative": ["KS", "5C"]})
         >>> game.describe(state)
-        'the player to choose where KS goes (place X,Y)'
+        'the player to choose where K♠ goes (place X,Y)'
         >>> [str(a) for a in game.legal_actions(state)]
         ['place -1,0', 'place 0,-1', 'place 0,1', 'place 1,0']
 
@@ -520,12 +521,27 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             )
         try:
             # The codec checks every field against its declared type on the way back.
-            decode(self.state_type, encode(state), "state")
+            decoded = decode(self.state_type, encode(state), "state")
         except SerializationError as exc:
             raise InvalidStateError(f"state is malformed: {exc}") from None
-        except (TypeError, ValueError, AttributeError, KeyError) as exc:
-            raise InvalidStateError(f"state is malformed: {exc!r}") from None
-        self._check_invariants(state, "state")
+        except (TypeError, ValueError, AttributeError, KeyError, RecursionError) as exc:
+            raise InvalidStateError(f"state is malformed: {short_repr(exc)}") from None
+        # A value of another type can save alike (a list for a tuple) and so pass the
+        # codec, yet break hashing, equality or the next save: the round trip must
+        # give back the very state.
+        retyped = _retyped_field(state, decoded)
+        if retyped is not None:
+            raise InvalidStateError(
+                f"state is malformed: state.{retyped} holds "
+                f"{short_repr(getattr(state, retyped))}, which is not of its declared type "
+                f"(it reads back as {short_repr(getattr(decoded, retyped))})"
+            )
+        try:
+            self._check_invariants(state, "state")
+        except InvalidStateError:
+            raise
+        except (TypeError, ValueError, AttributeError, KeyError, RecursionError) as exc:
+            raise InvalidStateError(f"state is malformed: {short_repr(exc)}") from None
 
     def _check_invariants(self, state: S, what: str) -> None:
         problems = self.state_problems(state)
@@ -787,7 +803,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
             >>> game.describe(game.initial_state(seed=1, stack={"narrative": ["KS"]}))
-            'the player to choose where KS goes (place X,Y)'
+            'the player to choose where K♠ goes (place X,Y)'
         """
         if self._to_move(state) == TERMINAL:
             return "nothing: the game is over"
@@ -899,7 +915,8 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             # Compare types too: JSON true or 1.0 is not format version 1.
             if type(data.get(key)) is not type(want) or data.get(key) != want:
                 raise SerializationError(
-                    f"saved state has {key} {data.get(key)!r}; this library reads {want!r}"
+                    f"saved state has {key} {short_repr(data.get(key))}; "
+                    f"this library reads {want!r}"
                 )
         if set(data) != {*expected, "state"}:
             raise SerializationError(
@@ -953,12 +970,34 @@ def _listed(action: Any, actions: tuple[Any, ...]) -> bool:
     return action in actions
 
 
-def _renamed(data: Any, names: Mapping[str, str]) -> Any:
+def _retyped_field(state: Any, decoded: Any) -> str | None:
+    """The first saved field whose value differs from the one the codec reads back."""
+    for field in saved_fields(type(state)):
+        given, read = getattr(state, field.name), getattr(decoded, field.name)
+        try:
+            same = type(given) is type(read) and bool(given == read)
+        except Exception:  # junk put in by hand may not even compare
+            same = False
+        if not same:
+            return field.name
+    return None
+
+
+#: How deep saved data may nest. Every built-in state nests a few levels; this bound
+#: keeps the walks over untrusted data far from Python's recursion limit.
+MAX_SAVED_DEPTH = 64
+
+
+def _renamed(data: Any, names: Mapping[str, str], depth: int = 0) -> Any:
     """Saved data with every object's old ``type`` name replaced by its new one."""
+    if depth > MAX_SAVED_DEPTH and isinstance(data, (list, dict)):
+        raise SerializationError(
+            f"saved data nests deeper than {MAX_SAVED_DEPTH} levels; a saved state nests a few"
+        )
     if isinstance(data, list):
-        return [_renamed(item, names) for item in data]
+        return [_renamed(item, names, depth + 1) for item in data]
     if isinstance(data, dict):
-        renamed = {key: _renamed(value, names) for key, value in data.items()}
+        renamed = {key: _renamed(value, names, depth + 1) for key, value in data.items()}
         kind = renamed.get("type")
         if isinstance(kind, str) and kind in names:
             renamed["type"] = names[kind]

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 import attrs
 
-from cardcrawl.core._codec import _fields, decode, encode
-from cardcrawl.errors import OptionsError, SerializationError
+from cardcrawl.core._codec import decode, encode, saved_fields
+from cardcrawl.errors import OptionsError, SerializationError, short_repr
 
 __all__ = ["OptionsBase", "optional_positive_int"]
 
@@ -56,7 +56,7 @@ class OptionsBase:
         """
         if not isinstance(data, Mapping):
             raise OptionsError(f"options are a mapping of names to values, not {data!r}")
-        fields = {f.name: f for f in _fields(cls)}
+        fields = {f.name: f for f in saved_fields(cls)}
         unknown = sorted(set(data) - set(fields))
         if unknown:
             raise OptionsError(
@@ -75,7 +75,7 @@ class OptionsBase:
 
     def to_data(self) -> dict[str, Any]:
         """The options as a JSON-compatible mapping of names to values."""
-        return {f.name: encode(getattr(self, f.name)) for f in _fields(type(self))}
+        return {f.name: encode(getattr(self, f.name)) for f in saved_fields(type(self))}
 
     def replace(self: T, **changes: Any) -> T:
         """A copy with some options changed, validated again.
@@ -91,4 +91,6 @@ def optional_positive_int(instance: object, attribute: attrs.Attribute[Any], val
     if value is None:
         return
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise OptionsError(f"{attribute.name} is None (no limit) or an integer >= 1, not {value!r}")
+        raise OptionsError(
+            f"{attribute.name} is None (no limit) or an integer >= 1, not {short_repr(value)}"
+        )

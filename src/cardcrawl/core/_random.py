@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardcrawl.errors import OptionsError
+from cardcrawl.errors import OptionsError, short_repr
 
 __all__ = ["rng_below", "rng_choice_weighted", "rng_derive", "rng_from_seed", "rng_next"]
 
@@ -62,7 +62,7 @@ def rng_from_seed(seed: int) -> int:
         cardcrawl.errors.OptionsError: a seed is an integer from 0 to 2**64 - 1, not -1
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _MASK:
-        raise OptionsError(f"a seed is an integer from 0 to 2**64 - 1, not {seed!r}")
+        raise OptionsError(f"a seed is an integer from 0 to 2**64 - 1, not {short_repr(seed)}")
     return seed
 
 

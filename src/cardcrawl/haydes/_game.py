@@ -16,7 +16,7 @@ import attrs
 from cardcrawl.core._engine import GameBase, replacer
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_below, rng_from_seed
-from cardcrawl.errors import StackError
+from cardcrawl.errors import StackError, short_repr
 from cardcrawl.haydes._actions import (
     Action,
     Choose,
@@ -566,7 +566,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             or not 0 <= seat < self.num_players
         ):
             raise StackError(
-                f"stack['first_player'] is one seat from 0 to {self.num_players - 1}, not {value!r}"
+                f"stack['first_player'] is one seat from 0 to {self.num_players - 1}, "
+                f"not {short_repr(value)}"
             )
         return seat
 

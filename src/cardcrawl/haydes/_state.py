@@ -25,7 +25,7 @@ import attrs
 
 from cardcrawl.core._engine import MemoState
 from cardcrawl.core._options import OptionsBase, optional_positive_int
-from cardcrawl.errors import OptionsError
+from cardcrawl.errors import OptionsError, short_repr
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._creatures import (
     CREATURE_TABLES,
@@ -77,7 +77,7 @@ _STANDARD_LAYOUT = standard_layout()
 
 def _check_players(_: object, __: object, value: Any) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 4:
-        raise OptionsError(f"players is an integer from 1 to 4, not {value!r}")
+        raise OptionsError(f"players is an integer from 1 to 4, not {short_repr(value)}")
 
 
 def _to_splits(value: Any) -> tuple[tuple[int, int], ...] | None:
@@ -87,12 +87,13 @@ def _to_splits(value: Any) -> tuple[tuple[int, int], ...] | None:
         splits = tuple(tuple(item) for item in value)
     except TypeError:
         raise OptionsError(
-            f"splits is one (Charisma, Endurance) pair per player, not {value!r}"
+            f"splits is one (Charisma, Endurance) pair per player, not {short_repr(value)}"
         ) from None
     for split in splits:
         if len(split) != 2 or any(type(v) is not int for v in split):
             raise OptionsError(
-                f"a player's split is a pair of integers (Charisma, Endurance), not {split!r}"
+                "a player's split is a pair of integers (Charisma, Endurance), "
+                f"not {short_repr(split)}"
             )
     return splits
 
@@ -107,7 +108,7 @@ def _check_deck_count(_: object, __: object, value: Any) -> None:
     ):
         raise OptionsError(
             "deck_count is an even number of decks from 2 to 16, split evenly between the "
-            f"Replacement and the Build decks (H-3), not {value!r}"
+            f"Replacement and the Build decks (H-3), not {short_repr(value)}"
         )
 
 
@@ -123,14 +124,14 @@ def _to_layout(value: Any) -> frozenset[Cell] | None:
             cells.append((x, y))
     except (TypeError, ValueError):
         raise OptionsError(
-            f"layout is None or a collection of (x, y) cells, not {value!r}"
+            f"layout is None or a collection of (x, y) cells, not {short_repr(value)}"
         ) from None
     return frozenset(cells)
 
 
 def _check_bool(_: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, bool):
-        raise OptionsError(f"{attribute.name} is true or false, not {value!r}")
+        raise OptionsError(f"{attribute.name} is true or false, not {short_repr(value)}")
 
 
 def _to_creatures(value: Any) -> str | Mapping[str, Creature]:
@@ -138,11 +139,11 @@ def _to_creatures(value: Any) -> str | Mapping[str, Creature]:
         if value not in CREATURE_TABLES:
             raise OptionsError(
                 f"creatures is a table name ({', '.join(map(repr, CREATURE_TABLES))}) or a "
-                f"mapping of court ranks or cards to Creature; not {value!r}"
+                f"mapping of court ranks or cards to Creature; not {short_repr(value)}"
             )
         return value
     if not isinstance(value, Mapping):
-        raise OptionsError(f"creatures is a table name or a mapping, not {value!r}")
+        raise OptionsError(f"creatures is a table name or a mapping, not {short_repr(value)}")
     table = {str(k).upper(): v for k, v in value.items()}
     check_table(table)
     return MappingProxyType(table)
@@ -219,7 +220,7 @@ class HaydesOptions(OptionsBase):
             if not self.split_is_valid(split) or max(split) > self.max_characteristic:
                 raise OptionsError(
                     f"a player's split is (Charisma, Endurance), {self.splits_described}, "
-                    f"not {split!r}"
+                    f"not {short_repr(split)}"
                 )
         if self.splits is not None and len(self.splits) != self.players:
             raise OptionsError(

@@ -101,7 +101,11 @@ Ending = tuple[str, tuple[float, ...]]
 
 def _canonical_digest(data: Any) -> str:
     """The SHA-256, in hex, of ``data`` as canonical JSON (sorted keys, no spaces)."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    try:
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    except (ValueError, TypeError, RecursionError) as exc:
+        # An integer too long for text, or data nested too deep, cannot be a record's.
+        raise RecordError(f"the record holds data that JSON text cannot: {_shown(exc)}") from None
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
