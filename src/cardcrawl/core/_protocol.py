@@ -107,7 +107,7 @@ class Game(Protocol[S, A, O_co]):
         >>> game = cardcrawl.load("mapless-house", max_turns=100)
         >>> state = game.initial_state(seed=7)
         >>> game.current_player(state), game.describe(state)
-        (0, 'the player to choose where 6S goes (place X,Y)')
+        (0, 'the player to choose where 6♠ goes (place X,Y)')
         >>> action = game.legal_actions(state)[0]
         >>> action, game.format_action(action), game.parse_action("place -1,0") == action
         (Place(cell=(-1, 0)), 'place -1,0', True)

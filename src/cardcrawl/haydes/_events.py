@@ -516,13 +516,17 @@ class JokerShuffledIn:
         >>> from cardcrawl.haydes import JokerShuffledIn
         >>> print(JokerShuffledIn(((1, 0), (2, 0))))
         The Red Joker is shuffled in among the new cards: it lies under one of (1, 0), (2, 0).
+        >>> print(JokerShuffledIn(((0, -1),)))
+        The Red Joker is shuffled in among the new cards: it lies under (0, -1).
     """
 
     cells: tuple[Cell, ...]
 
     def __str__(self) -> str:
         where = ", ".join(cell_text(c) for c in self.cells)
-        return f"The Red Joker is shuffled in among the new cards: it lies under one of {where}."
+        if len(self.cells) != 1:
+            where = f"one of {where}"
+        return f"The Red Joker is shuffled in among the new cards: it lies under {where}."
 
 
 @attrs.frozen

@@ -76,6 +76,15 @@ def render_svg(state: HaydesState) -> str:
     return document(width, height, [*header, *body, *panel], title=f"Escape from Haydes: {status}")
 
 
+def _holder(state: HaydesState, cell: Cell) -> Card | None:
+    """The court card whose creature holds a figure standing on ``cell``, if any (H-8):
+    a face-up court card not yet overcome."""
+    card = state.card_at(cell)
+    if card is None or card.rank < 11 or cell in state.overcome:
+        return None
+    return card
+
+
 def _joker_mix(state: HaydesState) -> Mix | None:
     return next((m for m in state.mixes if Card.RED_JOKER in m.known), None)
 
@@ -98,7 +107,8 @@ def _status(state: HaydesState) -> str:
         parts.append(f"rolling 2D6 with {state.chosen.value}")
     mix = _joker_mix(state)
     if mix is not None:
-        parts.append(f"the Red Joker lies under one of {len(mix.cells)} cells marked ?")
+        cells = "the cell" if len(mix.cells) == 1 else f"one of {len(mix.cells)} cells"
+        parts.append(f"the Red Joker lies under {cells} marked ?")
     return " · ".join(parts)
 
 
@@ -236,6 +246,16 @@ def _haydes(state: HaydesState, left: int, top: int) -> tuple[list[str], int, in
     return parts, width, bottom
 
 
+def _held_text(state: HaydesState, cell: Cell, seat: int) -> str:
+    """`` · held by K♠`` for player ``seat`` held on ``cell`` (`` · facing K♠`` while it
+    is that player's encounter), else the empty string."""
+    holder = _holder(state, cell)
+    if holder is None:
+        return ""
+    facing = seat == state.current and state.phase in (Phase.ENCOUNTER, Phase.ROLL)
+    return f" · {'facing' if facing else 'held by'} {holder.symbol}"
+
+
 def _figures(state: HaydesState, at: Any) -> list[str]:
     parts: list[str] = []
     standing: dict[Cell, list[int]] = {}
@@ -275,7 +295,7 @@ def _figures(state: HaydesState, at: Any) -> list[str]:
                         size=18,
                         fill=colour,
                         classes=["player", f"seat-{seat}", *(["current"] if current else [])],
-                        title=f"Player {seat} at {cell_text(cell)}",
+                        title=f"Player {seat} at {cell_text(cell)}{_held_text(state, cell, seat)}",
                     ),
                     label_svg(px + 9, py + 17, str(seat), size=7, anchor="middle", bold=True),
                 )
@@ -353,7 +373,7 @@ def _panel(state: HaydesState, left: int, top: int) -> tuple[list[str], int, int
         elif figure.cell is None:
             where = "out"
         else:
-            where = f"at {cell_text(figure.cell)}"
+            where = f"at {cell_text(figure.cell)}{_held_text(state, figure.cell, seat)}"
         current = seat == state.current and state.ending is None and state.phase is not Phase.FIRST
         text = (
             f"Player {seat}: Charisma {figure.charisma} · Endurance {figure.endurance} · {where}"

@@ -286,7 +286,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         phase = state.phase
         return {
             _DRAW: "the chance draw of the top Narrative card",
-            _PLACE: f"the player to choose where {state.drawn} goes (place X,Y)",
+            _PLACE: f"the player to choose where {getattr(state.drawn, 'symbol', '')} goes "
+            "(place X,Y)",
             _PLACE_EXIT: "the player to choose the Exit's cell (exit X,Y)",
             _MOVE: "the player to move to a touching card (move X,Y)",
             _DRAW_MIND: "the chance draw of the top Mind card",
