@@ -21,10 +21,13 @@ __all__ = [
     "CardcrawlError",
     "ConformanceError",
     "EncodingError",
+    "EngineError",
+    "EngineTimeoutError",
     "HookError",
     "IllegalActionError",
     "InvalidStateError",
     "MissingExtraError",
+    "ModelReplyError",
     "NoRendererError",
     "OptionsError",
     "ParseError",
@@ -569,3 +572,67 @@ class UnsolvableError(CardcrawlError, ValueError):
     def __init__(self, message: str, state: Any = None) -> None:
         super().__init__(message)
         self.state = state
+
+
+class EngineError(CardcrawlError, RuntimeError):
+    """An engine, a program playing a seat over the JSON-lines protocol, failed its seat.
+
+    It answered with something that is not a protocol message, named an action that is
+    not legal, broke the handshake, or exited. The game it played is never changed: the
+    bot raises before any action is taken. :class:`EngineTimeoutError` is the case of an
+    answer that came too late.
+
+    Attributes:
+        reason: one word for what went wrong: ``"garbage"``, ``"protocol"``,
+            ``"illegal"``, ``"exited"``, ``"timeout"`` or ``"start"``.
+        command: the engine's command line.
+        seat: the seat it played, or ``None``.
+
+    Examples:
+        >>> from cardcrawl.errors import EngineError
+        >>> error = EngineError("engine sent 'hello?'", reason="garbage", command=("bot",))
+        >>> error.reason, error.command, isinstance(error, RuntimeError)
+        ('garbage', ('bot',), True)
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str = "protocol",
+        command: Sequence[str] = (),
+        seat: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.command = tuple(command)
+        self.seat = seat
+
+
+class EngineTimeoutError(EngineError, TimeoutError):
+    """An engine gave no answer within its time limit (it has been stopped).
+
+    Examples:
+        >>> from cardcrawl.errors import EngineError, EngineTimeoutError
+        >>> error = EngineTimeoutError("no answer in 0.5 s", reason="timeout")
+        >>> isinstance(error, EngineError), isinstance(error, TimeoutError)
+        (True, True)
+    """
+
+
+class ModelReplyError(CardcrawlError, ValueError):
+    """A language model's replies named no legal action, every retry used up.
+
+    Attributes:
+        replies: every reply the model gave for the decision, in order.
+
+    Examples:
+        >>> from cardcrawl.errors import ModelReplyError
+        >>> error = ModelReplyError("no legal action in 2 replies", replies=("hm", "?"))
+        >>> error.replies, isinstance(error, ValueError)
+        (('hm', '?'), True)
+    """
+
+    def __init__(self, message: str, *, replies: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.replies = tuple(replies)
