@@ -29,11 +29,13 @@ __all__ = [
     "MissingExtraError",
     "ModelReplyError",
     "NoRendererError",
+    "NotationError",
     "OptionsError",
     "ParseError",
     "PlayerError",
     "PluginError",
     "RecordError",
+    "RecordFileError",
     "SerializationError",
     "SolverBudgetError",
     "StackError",
@@ -636,3 +638,44 @@ class ModelReplyError(CardcrawlError, ValueError):
     def __init__(self, message: str, *, replies: Sequence[str] = ()) -> None:
         super().__init__(message)
         self.replies = tuple(replies)
+
+
+class NotationError(ParseError):
+    """A position's notation (see :meth:`~cardcrawl.GameBase.position`) is malformed,
+    names no legal position, or the game has no notation.
+
+    Attributes:
+        field: the name of the notation's field at fault, such as ``"table"``; empty
+            when no one field is (the text as a whole, or a game without a notation).
+
+    Examples:
+        >>> from cardcrawl.errors import NotationError, ParseError
+        >>> error = NotationError("table: 'ZZ' is not a card", field="table")
+        >>> error.field, isinstance(error, ParseError), isinstance(error, ValueError)
+        ('table', True, True)
+    """
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class RecordFileError(SerializationError, OSError):
+    """A record file (see :meth:`~cardcrawl.Record.load`) is missing or cannot be read
+    or written.
+
+    A file that is read but holds no record raises :class:`SerializationError` itself.
+
+    Attributes:
+        path: the file's path, as given.
+
+    Examples:
+        >>> from cardcrawl.errors import RecordFileError, SerializationError
+        >>> error = RecordFileError("no record file at 'game.json'", path="game.json")
+        >>> error.path, isinstance(error, SerializationError), isinstance(error, OSError)
+        ('game.json', True, True)
+    """
+
+    def __init__(self, message: str, *, path: str = "") -> None:
+        super().__init__(message)
+        self.path = path
