@@ -224,7 +224,13 @@ def test_ctrl_c_before_the_first_game() -> None:
     assert result.results == ()
     summary = result.summary()
     assert summary.games == 0
-    assert summary.outcomes == ()
+    # The declared outcomes are still listed, counted 0, their rates unknown.
+    assert [(o.label, o.count) for o in summary.outcomes] == [
+        ("escaped", 0),
+        ("consumed", 0),
+        ("lost", 0),
+    ]
+    assert all(math.isnan(o.rate.estimate) for o in summary.outcomes)
 
 
 # --------------------------------------------------------- the results

@@ -54,8 +54,17 @@ from cardcrawl.cli._common import (
 )
 from cardcrawl.core._registry import load, tools_for
 from cardcrawl.errors import CardcrawlError
-from cardcrawl.simulate import Progress, SimulationResult, play_game, simulate, write_results
-from cardcrawl.simulate._plot import main_outcome, plot_report, rate_by
+from cardcrawl.simulate import (
+    Interval,
+    Progress,
+    SimulationResult,
+    outcome_order,
+    play_game,
+    simulate,
+    write_results,
+)
+from cardcrawl.simulate._plot import main_outcome, panels_for, plot_report, rate_by
+from cardcrawl.simulate._table import format_table
 
 _OUT_SUFFIXES = (".csv", ".json")
 
@@ -272,44 +281,60 @@ def _isatty(stream: TextIO) -> bool:
 
 
 # ----------------------------------------------------------------- report
+def _labels(simulations: Sequence[SimulationResult]) -> tuple[str, ...]:
+    """Every outcome in the game's declared order (then any other seen): the columns
+    are the same from run to run, whatever happened most."""
+    declared = simulations[0].outcomes if simulations else ()
+    return outcome_order(declared, (r.outcome for s in simulations for r in s.results))
+
+
+def _length_figures(simulations: Sequence[SimulationResult]) -> list[str]:
+    """The figures whose distribution the game's panels chart (turns, rounds...), which
+    the table averages."""
+    panels = panels_for(simulations[0].game) if simulations else ()
+    names = [p.figure for p in panels if p.kind == "histogram" and p.figure]
+    return [n for n in dict.fromkeys(names) if n != "decisions"]
+
+
 def _table(simulations: Sequence[SimulationResult]) -> str:
-    """One row per bot lineup: games, each outcome's rate and the mean figures."""
-    labels: dict[str, None] = {}
-    for sim in simulations:
-        labels.update(dict.fromkeys(o.label for o in sim.summary().outcomes))
-    # The score and the game's length; every other figure is in --out's file.
-    figures: dict[str, None] = {"score": None}
-    for sim in simulations:
-        if sim.results and "turns" in (name for name, _ in sim.results[0].figures):
-            figures["turns"] = None
-    figures["decisions"] = None
+    """Two tables of one row per bot lineup: each outcome's rate, in the game's order;
+    then the mean score, the figures the game charts, decisions and the speed."""
+    labels = _labels(simulations)
     head = ["bot", "games", *(f"{label} % [95% CI]" for label in labels)]
-    head += [f"mean {name}" for name in figures]
-    head.append("games/s")
-    rows = [head]
+    rows = []
     for sim in simulations:
         s = sim.summary()
         row = [sim.lineup, f"{s.games:,}"]
-        row += [s.rate(label).format(percent=True) for label in labels]
-        for name in figures:
-            if name == "score":
-                value = s.scores[0] if s.scores else None
-            elif name == "decisions":
-                value = s.decisions
-            else:
-                value = dict(s.figures).get(name)
-            row.append("-" if value is None or math.isnan(value.estimate) else value.format())
+        row += [_percent(s.rate(label)) for label in labels]
+        rows.append(row)
+    first = format_table(head, rows, right=[1])
+    figures = _length_figures(simulations)
+    scored = any(s.results and s.results[0].scores is not None for s in simulations)
+    head = ["bot", *(["mean score"] if scored else []), *(f"mean {n}" for n in figures)]
+    head += ["mean decisions", "games/s"]
+    rows = []
+    for sim in simulations:
+        s = sim.summary()
+        values: list[Interval | None] = [s.scores[0] if s.scores else None] if scored else []
+        values += [dict(s.figures).get(name) for name in figures]
+        values.append(s.decisions)
+        row = [sim.lineup]
+        row += ["-" if v is None or math.isnan(v.estimate) else v.format() for v in values]
         row.append(f"{s.games_per_second:,.0f}")
         rows.append(row)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    second = format_table(head, rows, right=[len(head) - 1])
+    return first + "\n\n" + second
+
+
+def _percent(rate: Interval) -> str:
+    # One decimal: an outcome's column stays narrow enough for three or four outcomes
+    # in 100 columns, and the interval is wider than the digit dropped.
+    return "-" if math.isnan(rate.estimate) else rate.format(percent=True, digits=1)
 
 
 def _by_table(simulations: Sequence[SimulationResult], figure: str) -> str:
     results = [r for s in simulations for r in s.results]
-    label = main_outcome(results)
+    label = main_outcome(results, simulations[0].outcomes if simulations else ())
     lines = []
     for sim in simulations:
         lines.append(f"{label} rate by {figure}, {sim.lineup}:")
@@ -329,10 +354,11 @@ def run(console: Console, args: argparse.Namespace) -> int:
     lineups = _lineups(args, game)
     _check_by(args, game)
     options = ", ".join(f"{k}={v}" for k, v in game.options.to_data().items() if v is not None)
-    console.say(
-        f"{game.name}, {args.games:,} games per bot, seed {args.seed}"
-        + (f", options {options}" if options else "")
-    )
+    head = f"{game.name}, {args.games:,} games per bot, seed {args.seed}"
+    if options:
+        # Within the tables' 100 columns: long options go to a line of their own.
+        head += ("\n" if len(head) + len(options) > 90 else ", ") + f"options {options}"
+    console.say(head)
     # Before the first game: a reader of the pipe sees what is being simulated.
     console.stdout.flush()
     simulations: list[SimulationResult] = []

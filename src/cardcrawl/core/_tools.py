@@ -13,7 +13,9 @@ from typing import Any
 
 import attrs
 
-__all__ = ["GameTools", "OpenSpielSettings"]
+from cardcrawl.errors import OptionsError
+
+__all__ = ["GameTools", "OpenSpielSettings", "Panel"]
 
 
 def _frozen(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
@@ -58,6 +60,43 @@ class OpenSpielSettings:
     max_chance_nodes: Callable[[Any], int] | None = None
 
 
+#: The kinds of :class:`Panel`.
+PANEL_KINDS = ("outcomes", "rate", "histogram")
+
+
+def _panel_kind(_: Any, __: Any, kind: Any) -> None:
+    if kind not in PANEL_KINDS:
+        raise OptionsError(f"a panel's kind is one of {', '.join(PANEL_KINDS)}, not {kind!r}")
+
+
+@attrs.frozen
+class Panel:
+    """One panel of a simulation's report plot: plain data, so the core never imports
+    matplotlib.
+
+    Attributes:
+        kind: ``"outcomes"`` (every outcome's rate for each bot lineup, in the game's
+            outcome order), ``"rate"`` (one outcome's rate against the values of a
+            figure) or ``"histogram"`` (a figure's distribution, one bin per integer).
+        figure: the figure on the x axis (``"decisions"`` is always there); ``None``
+            for ``"outcomes"``.
+        title: the panel's title (default: made from the others).
+        xlabel: the x axis' label (default: the figure's name).
+        outcome: the outcome a ``"rate"`` panel counts (default: the game's first).
+
+    Examples:
+        >>> import cardcrawl
+        >>> [panel.kind for panel in cardcrawl.tools_for("mapless-house").panels]
+        ['rate', 'histogram', 'outcomes']
+    """
+
+    kind: str = attrs.field(validator=_panel_kind)
+    figure: str | None = None
+    title: str = ""
+    xlabel: str = ""
+    outcome: str | None = None
+
+
 @attrs.frozen
 class GameTools:
     """Everything the generic tools need to know of a game, found through the registry.
@@ -75,6 +114,12 @@ class GameTools:
         figures: builds a simulation's per-game figure tracker from a loaded game (see
             :func:`cardcrawl.simulate.simulate`); ``None``: no figures beyond the
             outcome.
+        outcomes: every label the game's outcomes can have, in the fixed order that
+            tables, files and plots show them; the first is the one a report's rates are
+            about (a win, in a game that can be won). Labels not declared come after,
+            alphabetically.
+        panels: the panels of a simulation's report plot (:class:`Panel`); none
+            declared: the outcomes by lineup and the distribution of decisions.
         openspiel: how the OpenSpiel adapter registers the game; ``None``: it does not.
         gymnasium: Gymnasium environment ids, each with the game or variant name it
             plays (``"game"``) and its options.
@@ -90,5 +135,7 @@ class GameTools:
     shortcuts: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen)
     encoding: Callable[[Any], Any] | None = None
     figures: Callable[[Any], Any] | None = None
+    outcomes: tuple[str, ...] = ()
+    panels: tuple[Panel, ...] = ()
     openspiel: OpenSpielSettings | None = None
     gymnasium: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, converter=_frozen)

@@ -13,6 +13,7 @@ from cardcrawl.core._tools import GameTools, OpenSpielSettings
 from cardcrawl.errors import OptionsError
 from cardcrawl.haydes._bots import HaydesHeuristicBot
 from cardcrawl.haydes._encoding import HaydesEncoding
+from cardcrawl.haydes._figures import OUTCOMES, PANELS, HaydesFigures
 from cardcrawl.haydes._game import EscapeFromHaydes
 
 __all__: list[str] = []
@@ -71,6 +72,9 @@ TOOLS = GameTools(
     limit=("max_rounds", TRAINING_ROUNDS),
     shortcuts={"max_rounds": "--max-rounds", "players": "--players"},
     encoding=HaydesEncoding,
+    figures=HaydesFigures,
+    outcomes=OUTCOMES,
+    panels=PANELS,
     openspiel=OpenSpielSettings(
         short_name="cardcrawl_escape_from_haydes",
         long_name="cardcrawl: Escape from Haydes",

@@ -4,10 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardcrawl.core._tools import Panel
 from cardcrawl.kit._grid import distance
-from cardcrawl.mapless._state import ENTRANCE_CELL, MaplessState
+from cardcrawl.mapless._state import ENTRANCE_CELL, Ending, MaplessState
 
-__all__ = ["MaplessFigures"]
+__all__ = ["OUTCOMES", "PANELS", "MaplessFigures"]
+
+#: The outcomes in the order tables and plots show them: the win first (M-21).
+OUTCOMES = tuple(ending.value for ending in Ending)
+
+#: The report's panels: the escape rate by house size (the score, M-21), the hunt's
+#: length in turns, and every outcome's rate by bot.
+PANELS = (
+    Panel(
+        "rate",
+        "house_size",
+        title="escaped rate by house size",
+        xlabel="cards on the table at the end (house size)",
+    ),
+    Panel("histogram", "turns", title="game length", xlabel="turns"),
+    Panel("outcomes", title="outcomes by bot"),
+)
 
 
 class MaplessFigures:

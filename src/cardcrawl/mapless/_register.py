@@ -12,7 +12,7 @@ from cardcrawl.core._registry import register_game
 from cardcrawl.core._tools import GameTools, OpenSpielSettings
 from cardcrawl.mapless._bots import MaplessHeuristicBot, MaplessSearchModel, ShortestPathBot
 from cardcrawl.mapless._encoding import MaplessEncoding
-from cardcrawl.mapless._figures import MaplessFigures
+from cardcrawl.mapless._figures import OUTCOMES, PANELS, MaplessFigures
 from cardcrawl.mapless._game import MaplessHouse
 
 __all__: list[str] = []
@@ -40,6 +40,8 @@ TOOLS = GameTools(
     shortcuts={"max_turns": "--max-turns"},
     encoding=MaplessEncoding,
     figures=MaplessFigures,
+    outcomes=OUTCOMES,
+    panels=PANELS,
     openspiel=OpenSpielSettings(
         short_name="cardcrawl_mapless_house",
         long_name="cardcrawl: The Mapless House",

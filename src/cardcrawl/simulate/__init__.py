@@ -16,11 +16,13 @@ Examples:
     (10, True)
 """
 
+from cardcrawl.core._tools import Panel
 from cardcrawl.simulate._results import (
     GameResult,
     OutcomeRate,
     SimulationResult,
     Summary,
+    outcome_order,
     write_results,
 )
 from cardcrawl.simulate._run import (
@@ -38,10 +40,12 @@ __all__ = [
     "GameResult",
     "Interval",
     "OutcomeRate",
+    "Panel",
     "Progress",
     "SimulationResult",
     "Summary",
     "mean_interval",
+    "outcome_order",
     "play_game",
     "register_figures",
     "simulate",

@@ -15,9 +15,47 @@ import attrs
 from cardcrawl.errors import OptionsError, UnknownFigureError
 from cardcrawl.simulate._stats import Interval, mean_interval, wilson_interval
 
-__all__ = ["GameResult", "OutcomeRate", "SimulationResult", "Summary", "write_results"]
+__all__ = [
+    "GameResult",
+    "OutcomeRate",
+    "SimulationResult",
+    "Summary",
+    "outcome_order",
+    "write_results",
+]
 
 Figure = int | float
+
+#: The label of a game stopped by the decision cap (see :func:`play_game`).
+UNFINISHED = "unfinished"
+
+
+def outcome_order(declared: Sequence[str], seen: Iterable[str] = ()) -> tuple[str, ...]:
+    """The outcome labels in the order tables show them: those the game declares
+    (:attr:`cardcrawl.GameTools.outcomes`), in its order, then the others seen,
+    alphabetically, and ``"unfinished"`` last.
+
+    The order never depends on how often each outcome happened, so the columns of a
+    table are the same from run to run.
+
+    Args:
+        declared: the game's declared outcomes.
+        seen: the labels of the games played.
+
+    Returns:
+        Every declared label and every label seen, each once.
+
+    Examples:
+        >>> from cardcrawl.simulate import outcome_order
+        >>> outcome_order(("escaped", "trapped", "time-up"), ["unfinished", "time-up", "odd"])
+        ('escaped', 'trapped', 'time-up', 'odd', 'unfinished')
+    """
+    order = dict.fromkeys(declared)
+    rest = set(seen) - set(order)
+    order.update(dict.fromkeys(sorted(rest - {UNFINISHED})))
+    if UNFINISHED in rest:
+        order[UNFINISHED] = None
+    return tuple(order)
 
 
 @attrs.frozen
@@ -109,9 +147,11 @@ class OutcomeRate:
         >>> from cardcrawl.simulate import GameResult, Summary
         >>> games = [GameResult(i, i, "escaped" if i < 3 else "consumed", (0.0,), None, (), 9)
         ...          for i in range(4)]
-        >>> escaped = Summary.of(games).outcomes[0]
+        >>> escaped = Summary.of(games, outcomes=("escaped", "consumed")).outcomes[0]
         >>> escaped.label, escaped.count, escaped.rate.estimate
         ('escaped', 3, 0.75)
+        >>> [o.label for o in Summary.of(games).outcomes]  # none declared: alphabetical
+        ['consumed', 'escaped']
     """
 
     label: str
@@ -125,7 +165,8 @@ class Summary:
 
     Attributes:
         games: games played to the end (or to the decision cap).
-        outcomes: each outcome label seen, by decreasing count, with its rate.
+        outcomes: every outcome the game declares and every other one seen, with its
+            rate, in the fixed order of :func:`outcome_order` (never by count).
         returns: each player's mean return.
         scores: each player's mean score, for games that keep one.
         decisions: mean decisions per game.
@@ -138,11 +179,12 @@ class Summary:
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> summary = simulate(game, "heuristic", games=10, seed=1, workers=1).summary()
         >>> [(o.label, o.count) for o in summary.outcomes]
-        [('escaped', 8), ('consumed', 2)]
+        [('escaped', 8), ('consumed', 2), ('lost', 0)]
         >>> print(summary.format())  # doctest: +ELLIPSIS
         10 games in ... s (... games/s)
           escaped (8)            80.00% [49.02, 94.33]
           consumed (2)           20.00% [5.67, 50.98]
+          lost (0)               0.00% [0.00, 27.75]
           mean return, player 0  0.800 [0.539, 1.061]
         ...
     """
@@ -156,12 +198,16 @@ class Summary:
     elapsed: float
 
     @classmethod
-    def of(cls, results: Sequence[GameResult], elapsed: float = 0.0) -> Summary:
+    def of(
+        cls, results: Sequence[GameResult], elapsed: float = 0.0, outcomes: Sequence[str] = ()
+    ) -> Summary:
         """Summarize some game results.
 
         Args:
             results: the games, such as a :class:`SimulationResult`'s ``results``.
             elapsed: the wall-clock seconds they took (0 if not timed).
+            outcomes: the game's declared outcomes (:attr:`cardcrawl.GameTools.outcomes`),
+                listed first and in that order, even those that never happened.
 
         Returns:
             Their summary.
@@ -170,9 +216,9 @@ class Summary:
         counts: dict[str, int] = {}
         for r in results:
             counts[r.outcome] = counts.get(r.outcome, 0) + 1
-        outcomes = tuple(
-            OutcomeRate(label, count, wilson_interval(count, n))
-            for label, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        rates = tuple(
+            OutcomeRate(label, counts.get(label, 0), wilson_interval(counts.get(label, 0), n))
+            for label in outcome_order(outcomes, counts)
         )
         seats = len(results[0].returns) if results else 0
         returns = tuple(mean_interval([r.returns[s] for r in results]) for s in range(seats))
@@ -187,7 +233,7 @@ class Summary:
             (name, mean_interval([float(r.figure(name)) for r in results])) for name in names
         )
         decisions = mean_interval([float(r.decisions) for r in results])
-        return cls(n, outcomes, returns, scores, decisions, figures, elapsed)
+        return cls(n, rates, returns, scores, decisions, figures, elapsed)
 
     @property
     def games_per_second(self) -> float:
@@ -257,12 +303,16 @@ class SimulationResult:
         interrupted: the simulation was stopped early (Ctrl-C) and ``results`` holds the
             games finished by then.
         elapsed: wall-clock seconds taken.
+        outcomes: the game's declared outcomes (:attr:`cardcrawl.GameTools.outcomes`),
+            the order of the summary's and the tables' outcomes.
 
     Examples:
         >>> import cardcrawl
         >>> from cardcrawl.simulate import simulate
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> result = simulate(game, "heuristic", games=10, seed=1, workers=1)
+        >>> result.outcomes
+        ('escaped', 'consumed', 'lost')
         >>> result.lineup, result.requested, len(result.results), result.interrupted
         ('heuristic', 10, 10, False)
         >>> result.rows()[0]["outcome"], result.to_data()["summary"]["games"]
@@ -277,6 +327,7 @@ class SimulationResult:
     results: tuple[GameResult, ...]
     interrupted: bool = False
     elapsed: float = 0.0
+    outcomes: tuple[str, ...] = ()
 
     @property
     def lineup(self) -> str:
@@ -285,7 +336,7 @@ class SimulationResult:
 
     def summary(self) -> Summary:
         """Summary statistics with 95% confidence intervals."""
-        return Summary.of(self.results, self.elapsed)
+        return Summary.of(self.results, self.elapsed, self.outcomes)
 
     def rows(self) -> list[dict[str, Any]]:
         """One flat row per game, each starting with the lineup under ``bots``."""
@@ -299,6 +350,7 @@ class SimulationResult:
             "bots": list(self.bots),
             "seed": self.seed,
             "requested": self.requested,
+            "outcomes": list(self.outcomes),
             "interrupted": self.interrupted,
             "elapsed": self.elapsed,
             "summary": self.summary().to_data(),

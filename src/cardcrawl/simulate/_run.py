@@ -408,6 +408,7 @@ def simulate(
         results=tuple(results),
         interrupted=interrupted,
         elapsed=time.perf_counter() - started,
+        outcomes=tuple(tools_for(game).outcomes),
     )
 
 
