@@ -959,6 +959,122 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         except ParseError as exc:
             raise SerializationError(str(exc)) from None
 
+    # ------------------------------------------------------- interchange
+    # Observations as versioned JSON and the JSON Schemas of saved data; the logic is
+    # in cardcrawl.core._schema, generated from the attrs types by the codec's rules.
+    @property
+    def observation_type(self) -> type:
+        """The class of this game's observations, as ``observe`` returns them.
+
+        A game may set it as a class attribute; else it is the third type argument of
+        its ``GameBase[S, A, O]`` base, else the type of an observation of its setup.
+
+        Examples:
+            >>> import cardcrawl
+            >>> cardcrawl.load("mapless-house").observation_type.__name__
+            'MaplessObservation'
+        """
+        from cardcrawl.core._schema import observation_type_of
+
+        return observation_type_of(self)
+
+    def observation_to_data(self, observation: O) -> dict[str, Any]:
+        """The observation as JSON-compatible data, tagged like a saved state.
+
+        Args:
+            observation: what :meth:`observe` returned for a seat of this game.
+
+        Returns:
+            A dict with the keys ``format`` (the observation format, 1), ``kind``
+            (``"observation"``), ``game``, ``rules_version`` and ``observation``;
+            :meth:`observation_from_data` reads it back, and :meth:`observation_schema`
+            describes it.
+
+        Raises:
+            SerializationError: ``observation`` is not an observation of this game.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> seen = game.observe(game.initial_state(seed=1, stack={"narrative": ["KS"]}), 0)
+            >>> data = game.observation_to_data(seen)
+            >>> data["kind"], data["format"], data["observation"]["drawn"]
+            ('observation', 1, 'KS')
+            >>> game.observation_from_data(data) == seen
+            True
+        """
+        from cardcrawl.core._schema import observation_to_data
+
+        return observation_to_data(self, observation)
+
+    def observation_from_data(self, data: Any) -> O:
+        """The observation written by :meth:`observation_to_data`, validated field by field.
+
+        Args:
+            data: what :meth:`observation_to_data` returned, perhaps through JSON.
+
+        Returns:
+            The observation, equal to the one written.
+
+        Raises:
+            SerializationError: the data is malformed, or from another game, format or
+                rules version; the message names the path of the bad value.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> data = game.observation_to_data(game.observe(game.initial_state(seed=1), 0))
+            >>> game.observation_from_data({**data, "kind": "state"})  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.SerializationError: observation has kind 'state'; ...
+        """
+        from cardcrawl.core._schema import observation_from_data
+
+        names = self.renamed_types
+        renamed = (lambda saved: _renamed(saved, names)) if names else None
+        observation: O = observation_from_data(self, data, renamed)
+        return observation
+
+    def observation_schema(self) -> dict[str, Any]:
+        """The JSON Schema (draft 2020-12) of :meth:`observation_to_data`'s data.
+
+        Generated from the observation's attrs classes by the codec's own rules, so it
+        cannot drift from the code. A few checks the schema cannot state (a cell twice
+        in a grid, a class's own validators) are left to :meth:`observation_from_data`.
+
+        Returns:
+            The schema, one ``$defs`` entry per class.
+
+        Examples:
+            >>> import cardcrawl
+            >>> schema = cardcrawl.load("mapless-house").observation_schema()
+            >>> schema["properties"]["kind"], schema["properties"]["observation"]
+            ({'const': 'observation'}, {'$ref': '#/$defs/MaplessObservation'})
+        """
+        from cardcrawl.core._schema import observation_schema
+
+        return observation_schema(self)
+
+    def state_schema(self) -> dict[str, Any]:
+        """The JSON Schema (draft 2020-12) of :meth:`state_to_data`'s data.
+
+        Generated like :meth:`observation_schema`; the rules' invariants, which
+        :meth:`state_from_data` checks too, are beyond it.
+
+        Returns:
+            The schema, one ``$defs`` entry per class.
+
+        Examples:
+            >>> import cardcrawl
+            >>> schema = cardcrawl.load("escape-from-haydes").state_schema()
+            >>> schema["properties"]["state"]
+            {'$ref': '#/$defs/HaydesState'}
+        """
+        from cardcrawl.core._schema import state_schema
+
+        return state_schema(self)
+
 
 def _listed(action: Any, actions: tuple[Any, ...]) -> bool:
     """Whether ``action`` is one of ``actions``: the very object, usually (an action
