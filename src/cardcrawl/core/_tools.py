@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from cardcrawl.core._terminal import TerminalPlay
 from cardcrawl.errors import OptionsError
 
 __all__ = ["GameTools", "OpenSpielSettings", "Panel"]
@@ -123,6 +124,10 @@ class GameTools:
         openspiel: how the OpenSpiel adapter registers the game; ``None``: it does not.
         gymnasium: Gymnasium environment ids, each with the game or variant name it
             plays (``"game"``) and its options.
+        terminal: how ``cardcrawl play`` shows and explains the game at the keyboard
+            (:class:`~cardcrawl.core._terminal.TerminalPlay`: its map view, what each
+            action means, its rules in short, its hint bot); ``None``: ``render`` and
+            ``describe`` alone.
 
     Examples:
         >>> import cardcrawl
@@ -139,3 +144,4 @@ class GameTools:
     panels: tuple[Panel, ...] = ()
     openspiel: OpenSpielSettings | None = None
     gymnasium: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, converter=_frozen)
+    terminal: TerminalPlay | None = None

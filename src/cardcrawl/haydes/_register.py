@@ -15,6 +15,7 @@ from cardcrawl.haydes._bots import HaydesHeuristicBot
 from cardcrawl.haydes._encoding import HaydesEncoding
 from cardcrawl.haydes._figures import OUTCOMES, PANELS, HaydesFigures
 from cardcrawl.haydes._game import EscapeFromHaydes
+from cardcrawl.haydes._terminal import TERMINAL
 
 __all__: list[str] = []
 
@@ -93,6 +94,7 @@ TOOLS = GameTools(
             "escape-from-haydes-denizens", max_rounds=TRAINING_ROUNDS
         ),
     },
+    terminal=TERMINAL,
 )
 
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Phase
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import bounds, cell_text
+from cardcrawl.kit._grid import Cell, bounds, cell_text
+from cardcrawl.kit._textmap import crop_note, text_map
 
-__all__ = ["render"]
+__all__ = ["render", "render_terminal"]
 
 
 def _card_text(card: Card) -> str:
@@ -83,6 +87,95 @@ def render(state: HaydesState) -> str:
         f"Round {state.round} · Replacement deck {state.replacement_left} · "
         f"discard {len(state.discard)} · removed {len(state.removed)}"
     )
+    return "\n".join(lines)
+
+
+def render_terminal(
+    state: HaydesState,
+    legal: Sequence[Any] = (),
+    *,
+    width: int | None = 80,
+    focus: Cell | None = None,
+) -> str:
+    """The state for a terminal: :func:`render` with the choices numbered on the map.
+
+    Each cell that one of the ``legal`` actions names shows the numbers of those
+    actions in brackets (the first action is ``(1)``): ``(1/2)`` in place of a
+    face-down card's ``##`` is *higher* and *lower* onto it, and a number after a
+    face-up card steps there. When the map is wider than ``width`` it is cropped to the
+    columns around the player to move and the numbered cells (or around ``focus``), and
+    a line says what was left out.
+
+    Args:
+        state: a state of Escape from Haydes.
+        legal: the actions to number, in order (the game's legal actions).
+        width: the most characters a line of the map may have; ``None``: the whole map.
+        focus: a cell to centre the map on instead.
+
+    Returns:
+        The map, a line on what its numbers mean, and the lines :func:`render` ends with.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.haydes._render import render_terminal
+        >>> game = cardcrawl.load("escape-from-haydes", players=2)
+        >>> state = game.initial_state(seed=3, stack={"first_player": [1]})
+        >>> lines = render_terminal(state, game.legal_actions(state)).splitlines()
+        >>> print("\\n".join(lines[5:8] + lines[11:13]))
+          1   ##    ##    ##    ##    ##    (5/6)    ##     ##    ##    ##    ##
+          0   ##    ##    ##    ##   (1/2)   BJ 01  (7/8)   ##    ##    ##    ##
+         -1   ##    ##    ##    ##    ##    (3/4)    ##     ##    ##    ##    ##
+        (N/M): choice N announces higher and M lower, moving onto that face-down card.
+        The Red Joker is somewhere under the build cards (##)
+    """
+    layout = state.layout
+    marks: dict[Cell, str] = {}
+    for seat, figure in enumerate(state.seats):
+        if figure.cell is not None:
+            marks[figure.cell] = marks.get(figure.cell, "") + str(seat)
+    numbers: dict[Cell, list[int]] = {}
+    for number, action in enumerate(legal, 1):
+        cell = getattr(action, "cell", None)
+        if cell is not None:
+            numbers.setdefault(cell, []).append(number)
+    cells = dict(zip(layout, range(len(layout)), strict=True))
+    joker_mix = next((m for m in state.mixes if Card.RED_JOKER in m.known), None)
+    contents: dict[Cell, str] = {}
+    for cell, i in cells.items():
+        card = state.face_up[i]
+        label = "(" + "/".join(str(n) for n in numbers.get(cell, ())) + ")"
+        if card is None:
+            in_joker_mix = (
+                state.pool_of[i] == MIXED and joker_mix is not None and cell in joker_mix.cells
+            )
+            if cell in numbers and not in_joker_mix:
+                text = label.rjust(4)
+            else:
+                text = (" ?? " if in_joker_mix else " ## ") + (label if cell in numbers else "")
+        else:
+            overcome = "'" if cell in state.overcome else " "
+            text = _card_text(card).rjust(3) + overcome
+            if cell in numbers:
+                text += label
+        contents[cell] = " " + text + marks.get(cell, "")
+    current = state.seats[state.current].cell if state.phase is not Phase.OVER else None
+    around = [c for c in (current, *numbers) if c is not None] if focus is None else [focus]
+    area = bounds(layout)
+    lines, shown = text_map(
+        contents, area, width=width, focus=around, pin=focus is not None, slot=4, min_cell=6
+    )
+    hidden = sorted(n for cell, ns in numbers.items() if cell[0] not in shown for n in ns)
+    note = crop_note(shown, area, hidden)
+    if note:
+        lines.append(note)
+    if any(len(ns) > 1 for ns in numbers.values()):
+        lines.append(
+            "(N/M): choice N announces higher and M lower, moving onto that face-down card."
+        )
+    if any(state.face_up[cells[c]] is not None for c in numbers):
+        lines.append("(N) after a face-up card: choice N steps onto it.")
+    rest = render(state).splitlines()
+    lines.extend(rest[len(rest) - len(state.seats) - 2 :])
     return "\n".join(lines)
 
 

@@ -14,6 +14,7 @@ from cardcrawl.mapless._bots import MaplessHeuristicBot, MaplessSearchModel, Sho
 from cardcrawl.mapless._encoding import MaplessEncoding
 from cardcrawl.mapless._figures import OUTCOMES, PANELS, MaplessFigures
 from cardcrawl.mapless._game import MaplessHouse
+from cardcrawl.mapless._terminal import TERMINAL
 
 __all__: list[str] = []
 
@@ -50,6 +51,7 @@ TOOLS = GameTools(
         max_chance_nodes=_max_chance_nodes,
     ),
     gymnasium={"cardcrawl/MaplessHouse-v0": {"game": "mapless-house", "max_turns": TRAINING_TURNS}},
+    terminal=TERMINAL,
 )
 
 
