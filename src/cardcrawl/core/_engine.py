@@ -308,6 +308,17 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     def __hash__(self) -> int:
         return hash((type(self), self.name, self._options))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A game is its class, options and name: pickling and copying rebuild it from
+        # them (its tables and per-class helpers, such as the state replacer, are not
+        # data). A subclass whose constructor takes more than those overrides this.
+        return (type(self)._rebuilt, (self._options, self.name))
+
+    @classmethod
+    def _rebuilt(cls, options: Any, name: str) -> Any:
+        """The game ``cls(options, name=name)``: what a pickled or copied game becomes."""
+        return cls(options, name=name)
+
     # ----------------------------------------------------------------- hooks
     @property
     @abc.abstractmethod

@@ -215,6 +215,10 @@ class Grid(Mapping[Cell, Card]):
         self._frontier = frontier
         self._hash = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Slots without __getstate__ pickle only from protocol 2: rebuild from the cards.
+        return (type(self), (self._cards,))
+
     @classmethod
     def _build(cls, cards: dict[Cell, Card], frontier: dict[Cell, int]) -> Grid:
         grid = cls.__new__(cls)

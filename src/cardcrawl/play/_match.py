@@ -158,7 +158,9 @@ class Match:
         self._initial = initial_state
         self._seed = seed
         self._fair_undo = bool(fair_undo)
-        self._stack = stack
+        # A plain dict, not the read-only view a record holds (which cannot be
+        # pickled): a match pickles and deep-copies with its start.
+        self._stack = None if stack is None else dict(stack)
         self._entries: list[MatchEntry] = list(entries)
         self._undone: list[MatchEntry] = []
 

@@ -12,9 +12,13 @@ refused, and the message names the first entry whose state is not the one record
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
+import stat
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from types import MappingProxyType
@@ -24,7 +28,7 @@ import attrs
 
 from cardcrawl.core._codec import encode
 from cardcrawl.core._registry import load
-from cardcrawl.errors import CardcrawlError, RecordError, SerializationError
+from cardcrawl.errors import CardcrawlError, RecordError, RecordFileError, SerializationError
 
 __all__ = ["Record", "RecordClaims"]
 
@@ -360,6 +364,14 @@ class Record:
     explicit_chance: bool = False
     stack: Mapping[str, tuple[Any, ...]] | None = attrs.field(default=None, converter=_frozen_stack)
     claims: RecordClaims | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The read-only views of options and stack (MappingProxyType) cannot be pickled
+        # or deep-copied: a record is rebuilt from plain dicts, which the converters
+        # freeze again.
+        stack = None if self.stack is None else dict(self.stack)
+        fields = (self.game, dict(self.options), self.seed, self.actions, self.rules_version)
+        return (type(self), (*fields, self.explicit_chance, stack, self.claims))
 
     @classmethod
     def of(
@@ -787,6 +799,110 @@ class Record:
         except (RecursionError, ValueError) as exc:
             raise SerializationError(f"a record is JSON text: {_unreadable(exc)}") from None
         return cls.from_data(data)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the record to the file ``path`` as its JSON document (:meth:`to_json`).
+
+        The document is written in UTF-8 to a temporary file beside ``path``, which then
+        replaces ``path`` in one step: a reader never finds half a record, and a failed
+        save leaves any file that was there as it was.
+
+        Args:
+            path: where to write; the folder must exist.
+
+        Raises:
+            RecordFileError: the file cannot be written (no such folder, no permission).
+
+        Examples:
+            >>> import pathlib, tempfile, cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> record = cardcrawl.Record.of(game, seed=3, actions=["place 1,0"])
+            >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.json"
+            >>> record.save(path)
+            >>> cardcrawl.Record.load(path) == record
+            True
+        """
+        text = self.to_json() + "\n"
+        target = os.fspath(path)
+        folder = os.path.dirname(os.path.abspath(target))
+        try:
+            handle, temporary = tempfile.mkstemp(
+                prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder
+            )
+        except OSError as exc:
+            raise RecordFileError(
+                f"cannot write a record to {target!r}: {exc.strerror or exc}", path=target
+            ) from None
+        try:
+            # mkstemp makes the file private (0o600); a record is as readable as any
+            # file written in place, or keeps the mode of the file it replaces.
+            try:
+                mode = stat.S_IMODE(os.stat(target).st_mode)
+            except OSError:
+                mode = 0o644
+            os.chmod(temporary, mode)
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+                stream.write(text)
+                stream.flush()
+                os.fsync(stream.fileno())
+            os.replace(temporary, target)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise RecordFileError(
+                f"cannot write a record to {target!r}: {exc.strerror or exc}", path=target
+            ) from None
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Record:
+        """The record in the file ``path``, as :meth:`save` writes it.
+
+        The file is read as UTF-8 and checked as :meth:`from_json` checks text; like
+        it, this does not replay the record (:meth:`replay` does).
+
+        Args:
+            path: the record file.
+
+        Returns:
+            The record.
+
+        Raises:
+            RecordFileError: there is no such file, or it cannot be read (a folder, no
+                permission, not UTF-8 text).
+            SerializationError: the file holds no record: not JSON, or JSON that is
+                not a record (the message names the file).
+
+        Examples:
+            >>> import cardcrawl
+            >>> cardcrawl.Record.load("no-such-record.json")
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.RecordFileError: no record file at 'no-such-record.json'
+        """
+        source = os.fspath(path)
+        try:
+            with open(source, encoding="utf-8") as stream:
+                text = stream.read()
+        except FileNotFoundError:
+            raise RecordFileError(f"no record file at {source!r}", path=source) from None
+        except UnicodeDecodeError as exc:
+            raise RecordFileError(
+                f"cannot read the record file {source!r}: it is not UTF-8 text ({exc.reason} "
+                f"at byte {exc.start})",
+                path=source,
+            ) from None
+        except OSError as exc:
+            raise RecordFileError(
+                f"cannot read the record file {source!r}: {exc.strerror or exc}", path=source
+            ) from None
+        try:
+            return cls.from_json(text)
+        except SerializationError as exc:
+            raise SerializationError(f"{source}: {exc}") from None
 
 
 # The keys of a record of format 2, "stack" aside (it may be left out).
