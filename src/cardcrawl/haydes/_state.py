@@ -610,6 +610,11 @@ class HaydesObservation:
 
 def unstacked_beliefs(beliefs: Iterable[Belief]) -> tuple[Belief, ...]:
     """The beliefs with every pool's stacked order forgotten (what players may know)."""
+    beliefs = tuple(beliefs)
+    # Every observation asks this, and a game without stacks has none to forget: the
+    # beliefs themselves are the answer then, found without building anything.
+    if not any(d.stacked for b in beliefs for d in b.unseen):
+        return beliefs
     return tuple(
         b
         if not any(d.stacked for d in b.unseen)
