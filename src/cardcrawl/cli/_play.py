@@ -17,6 +17,8 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import re
+import textwrap
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -36,9 +38,12 @@ from cardcrawl.cli._common import (
     check_output_path,
     game_options,
 )
+from cardcrawl.cli._input import columns, match_answer, normalize
 from cardcrawl.core._random import rng_from_seed
-from cardcrawl.core._registry import load
-from cardcrawl.errors import CardcrawlError
+from cardcrawl.core._registry import load, tools_for
+from cardcrawl.core._terminal import TerminalPlay
+from cardcrawl.errors import CardcrawlError, UndoError
+from cardcrawl.play._match import Match
 from cardcrawl.play._record import Record
 
 
@@ -73,6 +78,29 @@ def add_parser(
         help="a bot for every seat, or for one seat (repeatable); see cardcrawl.bots for names",
     )
     add_option_arguments(play, shortcuts)
+    play.add_argument(
+        "--view",
+        choices=("auto", "numbered", "plain"),
+        default="auto",
+        help="numbered: the map with coordinates and the choices numbered on it, cropped "
+        "to --width; plain: the game's render (default: numbered when the input is a "
+        "terminal)",
+    )
+    play.add_argument(
+        "--width",
+        type=int,
+        default=80,
+        metavar="COLUMNS",
+        help="the widest a numbered map may be; a wider map is cropped around the action "
+        "(default: 80)",
+    )
+    play.add_argument(
+        "--pace",
+        type=float,
+        metavar="SECONDS",
+        help="the pause before each bot decision when people play too (default: 0.6 in a "
+        "terminal, else 0)",
+    )
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE at the end")
     add_import_option(play)
     play.set_defaults(run=run)
@@ -127,64 +155,219 @@ def result_line(game: AnyGame, state: Any) -> str:
     return "Result: " + " · ".join(parts)
 
 
-def _choose(console: Console, game: AnyGame, state: Any, player: int) -> Any:
-    """A person's choice among the legal actions.
+#: What the ``help`` command says of the commands, after the game's own words.
+_COMMANDS = (
+    "Commands: help (this), rules (the rules in short), hint (what the strongest bot "
+    "would choose), undo (take back your last choice, unless it revealed a card or a "
+    "roll), map (the whole map; map X,Y centres it on a cell), q (quit)."
+)
 
-    Raises:
-        _Quit: the person typed ``q``.
-        EOFError: the input ended.
-    """
-    legal = game.legal_actions(state)
-    texts = [game.format_action(a) for a in legal]
-    console.say(game.render(state))
-    if game.num_players > 1:
-        console.say(f"Player {player} to move.")
-    width = len(str(len(legal)))
-    for i, text in enumerate(texts, 1):
-        console.say(f"{i:>{width}}) {text}")
-    by_text = {" ".join(t.lower().split()): a for t, a in zip(texts, legal, strict=True)}
-    hint = f"Type a number from 1 to {len(legal)}, an action as shown, or q to quit."
-    while True:
-        answer = console.ask(f"Your choice (1-{len(legal)}, or q): ").strip()
-        key = " ".join(answer.lower().split())
-        if key in ("q", "quit"):
-            raise _Quit
-        if key.isdigit() and 1 <= int(key) <= len(legal):
-            return legal[int(key) - 1]
-        if key in by_text:
-            return by_text[key]
+
+def _answers_help(game: AnyGame, legal: Sequence[Any]) -> str:
+    """How a choice may be typed, with the first legal action as the example."""
+    example = game.format_action(legal[0]) if legal else ""
+    cell = re.search(r"-?[0-9]+,-?[0-9]+", example)
+    if cell is None:
+        return (
+            "Answer with the number of a choice (on the map or in the list) or the action "
+            "as listed."
+        )
+    spaced = cell[0].replace(",", ", ")
+    return (
+        "Answer with the number of a choice (on the map or in the list), or the action "
+        f"as listed, spaced and bracketed as you like ({example}, "
+        f"{example.replace(cell[0], spaced)} or {example.replace(cell[0], f'({spaced})')}), "
+        f"or only its cell ({cell[0]}) when a single choice goes there."
+    )
+
+
+class _Table:
+    """One game at the keyboard: the match, who plays each seat, and how to show it."""
+
+    def __init__(
+        self,
+        console: Console,
+        match: Match,
+        bots: Mapping[int, Bot],
+        bot_names: Mapping[int, str],
+        *,
+        numbered: bool,
+        width: int,
+        pace: float,
+    ) -> None:
+        self.console = console
+        self.match = match
+        self.game: AnyGame = match.game
+        self.bots = bots
+        self.bot_names = bot_names
+        self.numbered = numbered
+        self.width = width
+        self.pace = pace
+        self.terminal = tools_for(self.game).terminal or TerminalPlay()
+        self.people = len(bots) < self.game.num_players
+
+    # ------------------------------------------------------------- showing
+    def show(self, state: Any, legal: Sequence[Any], player: int) -> None:
+        """The state and the numbered choices, before a person's decision."""
+        console, game = self.console, self.game
+        items = [f"{i}) {game.format_action(a)}" for i, a in enumerate(legal, 1)]
+        if self.numbered:
+            console.say(self.terminal.show(game, state, legal, width=self.width))
+        else:
+            console.say(game.render(state))
+        if game.num_players > 1:
+            console.say(f"Player {player} to move.")
+        lines = columns(items, self.width) if self.numbered else items
+        for line in lines:
+            console.say(line)
+
+    def _map(self, state: Any, legal: Sequence[Any], argument: str) -> None:
+        if not argument:
+            self.console.say(self.terminal.show(self.game, state, legal, width=None))
+            return
+        cell = _cell(argument)
+        if cell is None:
+            self.console.say(f"map takes a cell such as map 2,-1, not {argument!r}.")
+            return
+        self.console.say(self.terminal.show(self.game, state, legal, width=self.width, focus=cell))
+
+    def say_wrapped(self, text: str) -> None:
+        """Say ``text`` wrapped to the table's width, later lines indented."""
+        self.console.say(textwrap.fill(text, self.width, subsequent_indent="  "))
+
+    def _help(self, state: Any, legal: Sequence[Any]) -> None:
+        for line in self.terminal.explain(self.game, state, legal):
+            self.say_wrapped(line)
+        self.say_wrapped(_answers_help(self.game, legal))
+        self.say_wrapped(_COMMANDS)
+
+    def _rules(self) -> None:
+        self.console.say(
+            self.terminal.rules or f"There is no summary of the rules of {self.game.name}."
+        )
+
+    def hint(self, state: Any, legal: Sequence[Any], player: int) -> str:
+        """What the game's hint bot would choose, seeded by the match's seed and the
+        seat, so that the same position always gets the same hint."""
+        game, name = self.game, self.terminal.hint_bot
+        if name is None or name not in bot_names(game):
+            return f"There is no hint bot for {game.name}."
+        bot = make_bot(name, game, self.match.seed, player)
+        action = bot.choose(game, game.observe(state, player), legal)
+        number = list(legal).index(action) + 1
+        return f"Hint: the {name} bot would choose {number}) {game.format_action(action)}."
+
+    def undo(self) -> str | None:
+        """Take back the last choice made at the keyboard, with the bots' choices made
+        since, through the match's fair undo; ``None`` when done, else why not."""
+        match = self.match
+        mine = [i for i, e in enumerate(match.history) if e.player not in self.bots]
+        if not mine:
+            return "There is nothing to undo: no choice has been made at the keyboard yet."
+        undone: list[Any] = []
         try:
-            # Other spellings of an action (extra spaces, other case) may still parse.
-            action = game.parse_action(answer)
-        except CardcrawlError:
-            console.say(hint)
-            continue
-        if action in legal:
-            return action
-        console.say(f"{game.format_action(action)} is not legal now. {hint}")
+            while len(match.history) > mine[-1]:
+                undone.append(match.undo())
+        except UndoError:
+            blocked = match.history[-1]
+            for _ in undone:
+                match.redo()
+            return (
+                f"Cannot undo: {self.game.format_action(blocked.action)} revealed what chance "
+                "gave (a card drawn or turned, a roll), and fair undo never goes back across "
+                "that, so nobody can see what chance gives and then choose again."
+            )
+        taken = ", ".join(self.game.format_action(e.action) for e in reversed(undone))
+        self.console.say(f"Undone: {taken}.")
+        return None
+
+    # ------------------------------------------------------------ choosing
+    def choose(self, state: Any, player: int) -> Any:
+        """A person's choice among the legal actions, or :data:`_UNDONE`.
+
+        Raises:
+            _Quit: the person typed ``q``.
+            EOFError: the input ended.
+        """
+        console, game = self.console, self.game
+        legal = game.legal_actions(state)
+        self.show(state, legal, player)
+        hint = (
+            f"Type a number from 1 to {len(legal)}, an action as shown, or q to quit. "
+            "Type help to learn what the choices mean."
+        )
+        while True:
+            answer = console.ask(f"Your choice (1-{len(legal)}, help, q): ").strip()
+            word, _, argument = normalize(answer).partition(" ")
+            if word in ("q", "quit") and not argument:
+                raise _Quit
+            if word in ("help", "?") and not argument:
+                self._help(state, legal)
+                continue
+            if word == "rules" and not argument:
+                self._rules()
+                continue
+            if word == "hint" and not argument:
+                console.say(self.hint(state, legal, player))
+                continue
+            if word == "map":
+                self._map(state, legal, argument)
+                continue
+            if word == "undo" and not argument:
+                problem = self.undo()
+                if problem is None:
+                    return _UNDONE
+                console.say(problem)
+                continue
+            found = match_answer(game, legal, answer)
+            if found.action is not None:
+                return found.action
+            console.say(f"{found.problem} {hint}".lstrip())
+
+    def bot_turn(self, state: Any, player: int, bot: Bot) -> Any:
+        """A bot's choice; with people at the table, said and paced, step by step."""
+        game = self.game
+        # A bot sees what its seat may know, never the state itself.
+        action = bot.choose(game, game.observe(state, player), game.legal_actions(state))
+        if self.people:
+            if self.pace > 0:
+                self.console.stdout.flush()
+                time.sleep(self.pace)
+            who = f"Player {player}" if game.num_players > 1 else "The bot"
+            self.console.say(f"{who} ({self.bot_names[player]}): {game.format_action(action)}")
+        return action
 
 
-def _play_loop(
-    console: Console, game: AnyGame, state: Any, bots: Mapping[int, Bot], actions: list[Any]
-) -> int:
-    """Play to the end from ``state``, appending each action to ``actions``; the exit code."""
+#: What :meth:`_Table.choose` returns after an undo: nothing to play, look again.
+_UNDONE = object()
+
+
+def _cell(text: str) -> tuple[int, int] | None:
+    """``"2,-1"`` (already normalized) as ``(2, -1)``; ``None`` for anything else."""
+    found = re.fullmatch(r"(-?[0-9]{1,9}),(-?[0-9]{1,9})", text)
+    return None if found is None else (int(found[1]), int(found[2]))
+
+
+def _play_loop(table: _Table) -> int:
+    """Play the table's match to its end; the exit code."""
+    console, game, match = table.console, table.game, table.match
     try:
-        while not game.is_terminal(state):
+        while not game.is_terminal(match.state):
+            state = match.state
             player = game.current_player(state)
             if not game.legal_actions(state):
                 # Sampled play only stops at decisions; a game that does otherwise is broken.
                 console.error(f"cardcrawl: {game.name} stopped with no legal action to take")
                 return EXIT_FAILURE
-            bot = bots.get(player)
-            # A bot sees what its seat may know, never the state itself.
+            bot = table.bots.get(player)
             action = (
-                bot.choose(game, game.observe(state, player), game.legal_actions(state))
+                table.bot_turn(state, player, bot)
                 if bot is not None
-                else _choose(console, game, state, player)
+                else table.choose(state, player)
             )
-            state = game.step(state, action)
-            actions.append(action)
-            say_events(console, state)
+            if action is _UNDONE:
+                continue
+            say_events(console, match.play(action))
     except _Quit:
         console.say("Game abandoned.")
         return 0
@@ -196,8 +379,8 @@ def _play_loop(
         console.say()
         console.say("Game abandoned.")
         return EXIT_INTERRUPTED
-    console.say(game.render(state))
-    console.say(result_line(game, state))
+    console.say(game.render(match.state))
+    console.say(result_line(game, match.state))
     return 0
 
 
@@ -225,15 +408,28 @@ def run(console: Console, args: argparse.Namespace) -> int:
     except CardcrawlError as exc:
         raise UsageError(f"--seed: {exc}") from None
     bots = {seat: make_bot(name, game, seed, seat) for seat, name in seats.items()}
+    if args.width < 20:
+        raise UsageError(f"--width: a map needs at least 20 columns, not {args.width}")
+    if args.pace is not None and not 0 <= args.pace <= 60:
+        raise UsageError(f"--pace: seconds from 0 to 60, not {args.pace}")
+    terminal = not console.echo  # the input is a terminal, not a pipe or a file
+    numbered = args.view == "numbered" or (args.view == "auto" and terminal)
+    pace = args.pace if args.pace is not None else (0.6 if terminal else 0.0)
 
-    state = game.initial_state(seed)
-    say_events(console, state)
-    actions: list[Any] = []
-    code = _play_loop(console, game, state, bots, actions)
+    match = Match.start(game, seed)
+    say_events(console, match.state)
+    table = _Table(console, match, bots, seats, numbered=numbered, width=args.width, pace=pace)
+    if numbered and table.people:
+        table.say_wrapped(
+            "The numbers on the map are the choices listed under it. Type help to learn "
+            "what they mean, rules for the rules, hint for a bot's advice, undo to take "
+            "a choice back."
+        )
+    code = _play_loop(table)
     if args.record is not None:
         try:
             Path(args.record).write_text(
-                Record.of(game, seed, actions).to_json() + "\n", encoding="utf-8"
+                Record.of(game, seed, list(match.actions)).to_json() + "\n", encoding="utf-8"
             )
         except OSError as exc:
             console.error(f"cardcrawl: cannot write the record to {args.record}: {exc}")
