@@ -1,0 +1,206 @@
+"""``cardcrawl tournament GAME``: bots against each other on duplicate deals, rated.
+
+::
+
+    cardcrawl tournament mapless-house --bot heuristic --bot search --bot random \\
+        --games 500 --seed 1 --workers 2 --output games.csv --plot tournament.png
+
+Two or more ``--bot NAME`` play a round robin (``--kind gauntlet``: the first bot
+against each other), every lineup on the same ``--games`` deals, seats rotated (see
+:func:`cardcrawl.tournament.tournament`). The standings with Bradley-Terry ratings and
+their 95% intervals, a cross-table and each bot's outcomes (one-seat games) or win share
+by seat go to standard output; a progress display to standard error. ``--output``
+writes every game (``.csv``) or everything (``.json``); ``--plot`` draws the ratings,
+the cross-table and the outcomes (the ``plot`` extra).
+
+Exit codes: 0 on success, 1 when writing the results or the plot fails, 2 for bad
+arguments (an unknown bot, a bot that does not play the game, one bot only, fewer than
+one game), 130 after Ctrl-C (the deals every lineup finished are still rated).
+
+Examples:
+    >>> import io
+    >>> from cardcrawl.cli import main
+    >>> out = io.StringIO()
+    >>> main(["tournament", "mapless-house", "--bot", "heuristic", "--bot", "random",
+    ...       "--games", "6", "--workers", "1", "--progress", "none"], stdout=out)
+    0
+    >>> print(out.getvalue().splitlines()[0])
+    mapless-house, round-robin of 2 bots, 2 lineups of 6 deals, seed 0
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from cardcrawl.bots import bot_names, get_bot_spec
+from cardcrawl.cli._common import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    GAME_HELP,
+    AnyGame,
+    Console,
+    Parser,
+    UsageError,
+    add_import_option,
+    add_option_arguments,
+    check_output_path,
+)
+from cardcrawl.cli._simulate import _game, _installed, _progress
+from cardcrawl.errors import CardcrawlError
+from cardcrawl.tournament import KINDS, TournamentResult, schedule, tournament
+from cardcrawl.tournament._plot import plot_tournament
+
+_OUT_SUFFIXES = (".csv", ".json")
+
+
+def add_parser(
+    commands: argparse._SubParsersAction[Parser],
+    shortcuts: Mapping[str, Mapping[str, Sequence[str]]],
+) -> Parser:
+    """Add the ``tournament`` command to ``commands``, with the shortcut flags; its parser."""
+    p = commands.add_parser(
+        "tournament",
+        help="play bots against each other on the same deals and rate them",
+        description=(
+            "Play two or more bots against each other, every lineup on the same deals and "
+            "seats rotated, and rate them (Bradley-Terry, Elo scale, 95% intervals)."
+        ),
+    )
+    p.add_argument("game", metavar="GAME", help=GAME_HELP)
+    add_import_option(p)
+    p.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=f"a bot to enter (two or more); bots: {', '.join(bot_names())}",
+    )
+    p.add_argument("--games", type=int, default=100, metavar="N", help="deals per lineup (100)")
+    p.add_argument("--seed", type=int, default=0, help="the tournament's seed (0)")
+    p.add_argument(
+        "--kind",
+        choices=KINDS,
+        default="round-robin",
+        help="every pair meets, or the first bot meets each other (round-robin)",
+    )
+    p.add_argument("--workers", type=int, metavar="N", help="worker processes (default: the CPUs)")
+    p.add_argument("--batch-size", type=int, metavar="N", help="games per task")
+    add_option_arguments(p, shortcuts)
+    p.add_argument(
+        "--output",
+        "--out",
+        dest="out",
+        metavar="FILE",
+        help="write every game (.csv) or everything (.json) to FILE",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw the results to FILE (.png, .pdf, .svg; needs matplotlib)",
+    )
+    p.add_argument(
+        "--progress",
+        choices=("auto", "rich", "plain", "none"),
+        default="auto",
+        help="the progress display on standard error (auto: rich on a terminal if installed)",
+    )
+    p.set_defaults(run=run)
+    return p
+
+
+def _check(args: argparse.Namespace) -> None:
+    if args.games < 1:
+        raise UsageError(f"--games is a number >= 1 (deals per lineup), not {args.games}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers is a number >= 1, not {args.workers}")
+    if args.batch_size is not None and args.batch_size < 1:
+        raise UsageError(f"--batch-size is a number >= 1, not {args.batch_size}")
+    if not 0 <= args.seed < 2**64:
+        raise UsageError(f"--seed is a number from 0 to 2**64 - 1, not {args.seed}")
+    check_output_path("--output", args.out)
+    check_output_path("--plot", args.plot)
+    if args.out is not None and Path(args.out).suffix.lower() not in _OUT_SUFFIXES:
+        raise UsageError(f"--output {args.out}: write to a .csv or a .json file")
+    if args.plot is not None and not _installed("matplotlib"):
+        raise UsageError("--plot needs matplotlib: pip install 'cardcrawl[plot]'")
+    if args.progress == "rich" and not _installed("rich"):
+        raise UsageError("--progress rich needs rich: pip install 'cardcrawl[rich]'")
+
+
+def _bots(args: argparse.Namespace, game: AnyGame) -> list[str]:
+    names = list(args.bot)
+    if len(names) < 2:
+        raise UsageError(
+            f"a tournament needs two bots or more (--bot NAME --bot NAME ...), not {len(names)}"
+        )
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise UsageError(f"each bot plays once; given twice: {', '.join(twice)}")
+    for name in names:
+        try:
+            get_bot_spec(name, game)
+        except CardcrawlError as exc:
+            raise UsageError(f"--bot {name}: {exc}") from None
+    return names
+
+
+def run(console: Console, args: argparse.Namespace) -> int:
+    """Carry out ``cardcrawl tournament`` with parsed ``args``; the exit code.
+
+    Raises:
+        UsageError: the arguments are bad; nothing has been played.
+    """
+    _check(args)
+    game = _game(args)
+    bots = _bots(args, game)
+    lineups = len(schedule(len(bots), game.num_players, args.kind))
+    options = ", ".join(f"{k}={v}" for k, v in game.options.to_data().items() if v is not None)
+    head = (
+        f"{game.name}, {args.kind} of {len(bots)} bots, {lineups} lineups of "
+        f"{args.games:,} deals, seed {args.seed}"
+    )
+    console.say(head)
+    if options:
+        console.say(f"options {options}")
+    console.stdout.flush()
+    progress = _progress(args.progress, console.stderr, args.kind)
+    try:
+        result = tournament(
+            game,
+            bots,
+            games=args.games,
+            seed=args.seed,
+            kind=args.kind,
+            workers=args.workers,
+            batch_size=args.batch_size,
+            progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    if result.interrupted:
+        console.error("Interrupted: only the deals every lineup finished are rated.")
+    console.say()
+    console.say(result.format())
+    code = EXIT_INTERRUPTED if result.interrupted else 0
+    return _save(console, args, result) or code
+
+
+def _save(console: Console, args: argparse.Namespace, result: TournamentResult) -> int:
+    code = 0
+    jobs: list[tuple[str, Callable[[], None]]] = []
+    if args.out is not None:
+        jobs.append((args.out, lambda: result.write(args.out)))
+    if args.plot is not None and any(s.results for s in result.simulations):
+        jobs.append((args.plot, lambda: plot_tournament(result, args.plot)))
+    for path, job in jobs:
+        try:
+            job()
+        except (OSError, ValueError, ImportError) as exc:
+            console.error(f"cardcrawl tournament: cannot write {path}: {exc}")
+            code = EXIT_FAILURE
+            continue
+        console.say(f"Wrote {path}.")
+    return code
