@@ -34,12 +34,12 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], int, bool]] = {
 }
 
 EXPECTED = {
+    "haydes-4": "bab6f70f8a260fee93d9bd8b2a4a7a862c1802820321156ebeec3af7b7cb66b1",
+    "haydes-explicit": "ff1c91059a46c94635f304be73c289c816189b8d008ac23e1d2664b886bd6a69",
+    "haydes-solo": "94da4eee0fb1c704ae998355ab0f6ec767ffb2f50d04078631596c4b43c4e92c",
+    "haydes-tuybe-denizens": "183a899ba5d4c1babc62cf5c3eceb74868c9665da36bebc7278bad54913b4629",
     "mapless": "7c2b913cdd89087e6411bffdb64ffdbd9a4eabb9d147b8299293eda6302dfd66",
     "mapless-explicit": "a315b1138fcfec638083f8609179f73ad186f88e87f560436f224c98cd1777ae",
-    "haydes-solo": "e16b8c672a6b4498587983fb8682de249137fa4a3936d658d61af8d740f1bc43",
-    "haydes-4": "a89b20f8f40b365352dac5768869dfe17e85e45616a4eb88dc2b0988737c759f",
-    "haydes-tuybe-denizens": "91068591a597c2a2286a0e896c57bcecdfc5c1c29704e3be22e2dc8dacb922b1",
-    "haydes-explicit": "06806a426740d135f645d68724cba513e7be45f1b4c6bc4137906f3407286b8b",
 }
 
 
