@@ -227,6 +227,7 @@ BOTS = [
     (name, bot)
     for name in ("mapless-house", "escape-from-haydes")
     for bot in bot_names(loaded(name))
+    if bot != "engine"  # a program started per copy: tests/engine/ checks its copies
 ]
 
 

@@ -40,30 +40,50 @@ from cardcrawl.bots._base import (
     make_bot,
     register_bot,
 )
+from cardcrawl.bots._engine_bot import (
+    ENGINE_PROTOCOL,
+    EngineBot,
+    decide_message,
+    hello_message,
+    serve_engine,
+)
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.bots._search import SearchBot, SearchModel, register_search_model, search_model
+from cardcrawl.errors import EngineError, EngineTimeoutError
 
 __all__ = [
+    "ENGINE_PROTOCOL",
     "Bot",
     "BotFactory",
     "BotSpec",
+    "EngineBot",
+    "EngineError",
+    "EngineTimeoutError",
     "RandomBot",
     "SearchBot",
     "SearchModel",
     "UnknownBotError",
     "bot_names",
+    "decide_message",
     "game_family",
     "get_bot_spec",
+    "hello_message",
     "make_bot",
     "register_bot",
     "register_search_model",
     "search_model",
+    "serve_engine",
 ]
 
 
 def _register_generic_bots() -> None:
     # Game bots register themselves with their game (each game package's registration).
     register_bot("random", RandomBot, description="uniformly random over the legal actions")
+    register_bot(
+        "engine",
+        EngineBot,
+        description="a program playing over the engine protocol (command=[...])",
+    )
 
 
 _register_generic_bots()

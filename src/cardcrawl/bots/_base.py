@@ -231,7 +231,7 @@ def get_bot_spec(name: str, game: Any) -> BotSpec:
     raise UnknownBotError(f"{what} {name!r} for {game.name}; bots for {game.name}: {known}")
 
 
-def make_bot(name: str | BotFactory, game: Any, seed: int, seat: int = 0) -> Bot:
+def make_bot(name: str | BotFactory, game: Any, seed: int, seat: int = 0, **options: Any) -> Bot:
     """A new bot for one game: by registered name, or from a factory.
 
     Args:
@@ -239,6 +239,8 @@ def make_bot(name: str | BotFactory, game: Any, seed: int, seat: int = 0) -> Bot
         game: the game it will play.
         seed: its seed; the same seed gives the same choices.
         seat: the seat it plays.
+        **options: passed on to the factory, for a bot that takes options (such as
+            the ``command`` of ``"engine"``).
 
     Raises:
         UnknownBotError: no bot of that name plays that game.
@@ -254,4 +256,6 @@ def make_bot(name: str | BotFactory, game: Any, seed: int, seat: int = 0) -> Bot
         True
     """
     factory = get_bot_spec(name, game).factory if isinstance(name, str) else name
+    if options:
+        return factory(game, seed, seat, **options)
     return factory(game, seed, seat)
