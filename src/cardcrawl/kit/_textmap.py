@@ -21,8 +21,8 @@ _AXIS = 4
 def _window(widths: Mapping[int, int], room: int | None, focus: Sequence[Cell], pin: bool) -> range:
     """The columns to show: all when they fit in ``room`` characters; else, of the runs
     of columns that fit, the one centred on the first focus cell when ``pin``, else the
-    one showing the first focus cell and as many other focus cells as it can, centred on
-    them as best it can."""
+    one showing the most focus cells (the first one if it can), centred on them as best
+    it can."""
     xs = sorted(widths)
     low, high = xs[0], xs[-1]
     if room is None or sum(widths.values()) - 1 <= room:
@@ -37,9 +37,9 @@ def _window(widths: Mapping[int, int], room: int | None, focus: Sequence[Cell], 
     focus_xs = [c[0] for c in focus] or [(low + high) // 2]
     middle = focus_xs[0] if pin else (min(focus_xs) + max(focus_xs)) / 2
 
-    def merit(run: range) -> tuple[bool, int, float, int]:
+    def merit(run: range) -> tuple[int, bool, float, int]:
         shown = [x in run for x in focus_xs]
-        return shown[0], 0 if pin else sum(shown), -abs((run[0] + run[-1]) / 2 - middle), len(run)
+        return 0 if pin else sum(shown), shown[0], -abs((run[0] + run[-1]) / 2 - middle), len(run)
 
     return max(runs, key=merit)
 
@@ -63,7 +63,7 @@ def text_map(
         contents: what each cell shows; cells not given are blank.
         area: ``(min_x, min_y, max_x, max_y)``, the cells to lay out.
         width: the most characters a line may have; ``None``: no limit.
-        focus: cells to keep in view, the first one most of all.
+        focus: cells to keep in view, as many as fit, the first one if it can.
         pin: centre the view on the first focus cell alone.
         slot: the x coordinate is right-aligned over this many first characters of a
             cell (where its card is).
