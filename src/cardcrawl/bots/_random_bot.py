@@ -34,10 +34,14 @@ class RandomBot:
         True
     """
 
+    #: It chooses from the legal actions alone, so a caller may pass ``None`` for the
+    #: observation and save building one (:func:`cardcrawl.simulate.play_game` does).
+    reads_observation = False
+
     def __init__(self, game: Any, seed: int, seat: int = 0) -> None:
         self._rng = rng_derive(seed, seat)
 
     def choose(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> Any:
-        """A uniformly random one of ``legal_actions``."""
+        """A uniformly random one of ``legal_actions``; ``observation`` is not read."""
         self._rng, index = rng_below(self._rng, len(legal_actions))
         return legal_actions[index]
