@@ -49,8 +49,7 @@ from cardcrawl.cli._common import (
 )
 from cardcrawl.cli._simulate import _game, _installed, _progress
 from cardcrawl.errors import CardcrawlError
-from cardcrawl.tournament import KINDS, TournamentResult, schedule, tournament
-from cardcrawl.tournament._plot import plot_tournament
+from cardcrawl.tournament import KINDS, TournamentResult, plot_tournament, schedule, tournament
 
 _OUT_SUFFIXES = (".csv", ".json")
 

@@ -17,7 +17,9 @@ What a "win" is depends on the seats, written once against the game protocol:
 
 The head-to-head counts give Bradley-Terry ratings on the Elo scale with 95%
 intervals (:func:`bradley_terry`); :class:`TournamentResult` prints the standings,
-a cross-table and the outcomes or seat shares, and writes CSV or JSON.
+a cross-table and the outcomes or seat shares, and writes CSV or JSON;
+:func:`plot_tournament` draws them (with the ``cardcrawl[plot]`` extra: matplotlib is
+imported only then).
 
 Examples:
     >>> import cardcrawl
@@ -29,6 +31,7 @@ Examples:
     ('heuristic', True, 20)
 """
 
+from cardcrawl.tournament._plot import plot_tournament
 from cardcrawl.tournament._ratings import ELO_BASE, ELO_SCALE, HeadToHead, Rating, bradley_terry
 from cardcrawl.tournament._results import TournamentResult, compare_games
 from cardcrawl.tournament._run import tournament
@@ -44,6 +47,7 @@ __all__ = [
     "bradley_terry",
     "compare_games",
     "pairings",
+    "plot_tournament",
     "schedule",
     "tournament",
 ]

@@ -24,6 +24,18 @@ def plot_tournament(result: TournamentResult, path: str | Path) -> None:
     Raises:
         MissingExtraError: matplotlib is not installed (an ``ImportError``).
         OptionsError: no game was finished.
+
+    Examples:
+        >>> import importlib.util, tempfile
+        >>> from pathlib import Path
+        >>> import cardcrawl
+        >>> from cardcrawl.tournament import plot_tournament, tournament
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> result = tournament(game, ["random", "shortest-path"], games=4, workers=1)
+        >>> path = Path(tempfile.mkdtemp()) / "tournament.png"
+        >>> if importlib.util.find_spec("matplotlib"):  # the plot extra
+        ...     plot_tournament(result, path)
+        ...     assert path.stat().st_size > 0
     """
     fig = tournament_figure(result)
     try:
