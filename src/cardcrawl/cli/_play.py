@@ -232,8 +232,11 @@ class _Table:
         self.console.say(self.terminal.show(self.game, state, legal, width=self.width, focus=cell))
 
     def say_wrapped(self, text: str) -> None:
-        """Say ``text`` wrapped to the table's width, later lines indented."""
-        self.console.say(textwrap.fill(text, self.width, subsequent_indent="  "))
+        """Say ``text``, wrapped to the table's width with later lines indented when the
+        view is numbered (a terminal); piped transcripts keep one line per message."""
+        if self.numbered:
+            text = textwrap.fill(text, self.width, subsequent_indent="  ", break_on_hyphens=False)
+        self.console.say(text)
 
     def _help(self, state: Any, legal: Sequence[Any]) -> None:
         for line in self.terminal.explain(self.game, state, legal):
@@ -317,12 +320,12 @@ class _Table:
                 problem = self.undo()
                 if problem is None:
                     return _UNDONE
-                console.say(problem)
+                self.say_wrapped(problem)
                 continue
             found = match_answer(game, legal, answer)
             if found.action is not None:
                 return found.action
-            console.say(f"{found.problem} {hint}".lstrip())
+            self.say_wrapped(f"{found.problem} {hint}".lstrip())
 
     def bot_turn(self, state: Any, player: int, bot: Bot) -> Any:
         """A bot's choice; with people at the table, said and paced, step by step."""
