@@ -1,0 +1,2 @@
+# An engine that never answers hello.
+sleep 60
