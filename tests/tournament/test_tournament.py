@@ -160,6 +160,22 @@ def test_the_same_results_on_any_executor_and_batch_size() -> None:
         assert other.format() == serial.format()
 
 
+def test_a_tournament_on_dask() -> None:
+    """The ``cardcrawl[dask]`` extra: a Dask client's executor runs the batches."""
+    distributed = pytest.importorskip("distributed")
+    bots = ["random", "shortest-path"]
+    with (
+        distributed.LocalCluster(
+            processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_dask = tournament(MAPLESS, bots, games=6, seed=2, executor=client.get_executor(),
+                             batch_size=2)  # fmt: skip
+    serial = tournament(MAPLESS, bots, games=6, seed=2, workers=1)
+    assert [s.results for s in on_dask.simulations] == [s.results for s in serial.simulations]
+
+
 def test_progress_counts_every_lineups_games() -> None:
     seen: list[Progress] = []
     tournament(MAPLESS, ["heuristic", "random"], games=4, workers=1, batch_size=2,

@@ -185,7 +185,8 @@ def tournament(
             requested=games,
             results=tuple(sorted({r.index: r for r in found}.values(), key=lambda r: r.index)),
             interrupted=interrupted,
-            elapsed=elapsed,
+            # The lineups were played together, not timed one by one.
+            elapsed=0.0,
             outcomes=outcomes,
         )
         for lineup, found in zip(lineups, results, strict=True)
