@@ -7,6 +7,7 @@ import io
 import math
 from typing import Any
 
+import attrs
 import pytest
 
 import cardcrawl
@@ -235,3 +236,19 @@ def test_the_outcomes_panel_lists_the_declared_outcomes_in_order() -> None:
     legend = fig.axes[0].get_legend()
     assert [t.get_text() for t in legend.get_texts()] == ["escaped", "trapped", "time-up"]
     pyplot().close(fig)
+
+
+def test_panels_of_figures_not_recorded_are_left_out() -> None:
+    """A program's own figures (register_figures) replace the game's: the plot keeps the
+    panels it can draw, and a panel asked for by name still fails loudly."""
+    pytest.importorskip("matplotlib")
+    from cardcrawl.errors import UnknownFigureError
+    from cardcrawl.simulate._plot import pyplot, report_figure
+
+    run = simulate(HAYDES, "random", games=4, seed=1, workers=1)
+    bare = attrs.evolve(run, results=tuple(attrs.evolve(r, figures=()) for r in run.results))
+    fig = report_figure([bare])
+    assert [ax.get_title() for ax in fig.axes] == ["outcomes by bot"]
+    pyplot().close(fig)
+    with pytest.raises(UnknownFigureError, match="rounds"):
+        report_figure([bare], panels=[Panel("histogram", "rounds")])

@@ -236,10 +236,13 @@ def plot_report(
         min_games: the fewest games a point of a rate panel stands on.
         panels: the panels to draw (default: the game's).
 
+    The game's panels that chart a figure the games do not record (as when a program
+    replaced the game's figures with :func:`register_figures`) are left out.
+
     Raises:
         MissingExtraError: matplotlib is not installed (an ``ImportError``).
         OptionsError: there is nothing to plot.
-        UnknownFigureError: a panel names a figure the games do not record.
+        UnknownFigureError: a panel given names a figure the games do not record.
     """
     fig = report_figure(simulations, min_games=min_games, panels=panels)
     try:
@@ -266,12 +269,21 @@ def report_figure(
         raise OptionsError(
             "there is nothing to plot: none of the simulations given has a finished game"
         )
-    chosen = tuple(panels) if panels is not None else panels_for(simulations[0].game)
+    first = simulations[0].results[0]
+    if panels is None:
+        # A program may have replaced the game's figures (register_figures): the game's
+        # panels whose figures are not recorded are left out.
+        recorded = {"decisions", *(name for name, _ in first.figures)}
+        declared_panels = panels_for(simulations[0].game)
+        chosen = tuple(p for p in declared_panels if p.figure is None or p.figure in recorded)
+        chosen = chosen or DEFAULT_PANELS
+    else:
+        chosen = tuple(panels)
     if not chosen:
         raise OptionsError("there is nothing to plot: no panel given")
     for panel in chosen:
         if panel.figure is not None:
-            figure_value(simulations[0].results[0], panel.figure)  # fail before drawing
+            figure_value(first, panel.figure)  # fail before drawing
     declared = simulations[0].outcomes
     labels = outcome_order(declared, (r.outcome for s in simulations for r in s.results))
     label = main_outcome([r for s in simulations for r in s.results], declared)
