@@ -298,8 +298,9 @@ class Solver(Generic[S, A]):
                     game.check(state, chosen)  # raises IllegalActionError
                 value = found[0]
             if root_key not in self._values:
-                self._values[root_key] = value
                 search.nodes += 1
+                search.over_budget()
+                self._values[root_key] = value
         else:
             value = search.value(state)
         return Solution(
@@ -397,7 +398,7 @@ class _Search:
             self._key = self.solver.key_function(state)
         return self._key(state)
 
-    def _over_budget(self) -> None:
+    def over_budget(self) -> None:
         solver = self.solver
         if solver.max_nodes is not None and self.nodes > solver.max_nodes:
             raise SolverBudgetError(
@@ -450,7 +451,7 @@ class _Search:
         def open_frame(state: Any, key: Hashable) -> list[Any] | Fraction:
             """A frame for a state not valued yet, or its value when it is terminal."""
             self.nodes += 1
-            self._over_budget()
+            self.over_budget()
             to_move = current_player(state)
             if to_move == TERMINAL:
                 value = values[key] = solver.utility(state)
@@ -508,7 +509,7 @@ class _Search:
                 # A finished game is valued at once, and not kept: most states of a
                 # small tree are leaves, and their keys would cost more than their value.
                 self.nodes += 1
-                self._over_budget()
+                self.over_budget()
                 _fold(frame, solver.utility(child))
                 continue
             child_key = key_of(child)
