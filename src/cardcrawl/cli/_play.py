@@ -4,6 +4,17 @@ Seats are people unless given to a bot (``--bot random`` for every seat, ``--bot
 SEAT=random`` for one); options come from ``-o NAME=VALUE`` and the shortcut flags the
 game declares; ``--record FILE`` saves the game as a :class:`~cardcrawl.Record`.
 
+At a terminal the game explains itself, from what it declares in its
+:class:`~cardcrawl.GameTools` (``terminal``, a
+:class:`~cardcrawl.core._terminal.TerminalPlay`), so this module names no game: the map
+has its coordinates and the legal choices numbered on it, cropped to ``--width``
+columns (``--view`` chooses; piped input gets the plain ``render``); answers are read
+leniently (:mod:`cardcrawl.cli._input`); ``help`` says what each choice means,
+``rules`` gives the rules in short, ``hint`` asks the game's hint bot, ``undo`` takes a
+choice back through :class:`~cardcrawl.Match`'s fair undo, and ``map`` shows the whole
+map. With people at the table each bot decision is said before its events, paced by
+``--pace``.
+
 Examples:
     >>> import io
     >>> from cardcrawl.cli import main
