@@ -21,6 +21,10 @@ def plot_tournament(result: TournamentResult, path: str | Path) -> None:
     with their 95% intervals, the cross-table, and each bot's outcomes (one seat) or win
     share by seat (several).
 
+    Args:
+        result: the tournament.
+        path: the image file; its extension chooses the format.
+
     Raises:
         MissingExtraError: matplotlib is not installed (an ``ImportError``).
         OptionsError: no game was finished.

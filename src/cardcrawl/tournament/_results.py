@@ -32,6 +32,15 @@ def compare_games(
     (``a`` is ``b``); in a one-seat game ``a`` and ``b`` are the two bots' games on the
     same deal.
 
+    Args:
+        a: the first bot's game.
+        a_seats: the seats the first bot played in it.
+        b: the second bot's game.
+        b_seats: the seats the second bot played in it.
+
+    Returns:
+        1, 0 or -1.
+
     Examples:
         >>> from cardcrawl.simulate import GameResult
         >>> from cardcrawl.tournament import compare_games
