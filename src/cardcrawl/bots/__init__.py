@@ -47,6 +47,7 @@ from cardcrawl.bots._engine_bot import (
     hello_message,
     serve_engine,
 )
+from cardcrawl.bots._language_model import LanguageModelBot
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.bots._search import SearchBot, SearchModel, register_search_model, search_model
 from cardcrawl.errors import EngineError, EngineTimeoutError
@@ -59,6 +60,7 @@ __all__ = [
     "EngineBot",
     "EngineError",
     "EngineTimeoutError",
+    "LanguageModelBot",
     "RandomBot",
     "SearchBot",
     "SearchModel",
