@@ -168,7 +168,7 @@ def result_line(game: AnyGame, state: Any) -> str:
 
 #: What the ``help`` command says of the commands, after the game's own words.
 _COMMANDS = (
-    "Commands: help (this), rules (the rules in short), hint (what the strongest bot "
+    "Commands: help (this), rules (the rules in short), hint (what the {bot} bot "
     "would choose), undo (take back your last choice, unless it revealed a card or a "
     "roll), map (the whole map; map X,Y centres it on a cell), q (quit)."
 )
@@ -253,7 +253,7 @@ class _Table:
         for line in self.terminal.explain(self.game, state, legal):
             self.say_wrapped(line)
         self.say_wrapped(_answers_help(self.game, legal))
-        self.say_wrapped(_COMMANDS)
+        self.say_wrapped(_COMMANDS.format(bot=self.terminal.hint_bot or "hint"))
 
     def _rules(self) -> None:
         self.console.say(
