@@ -40,6 +40,7 @@ from cardcrawl.mapless._events import (
     StalkerWaited,
     TurnStarted,
 )
+from cardcrawl.mapless._notation import MaplessNotation
 from cardcrawl.mapless._render import render
 from cardcrawl.mapless._rules import (
     card_value,
@@ -180,6 +181,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     # Every rule step below builds its result with _next, never returning a state
     # it was given, so the engine may finish each step's last state in place.
     _fresh_states: ClassVar[bool] = True
+    notation_format: ClassVar[Any] = MaplessNotation()  # the position notation's hook
     #: The chance sources a stack may name, each with the cards of its deck.
     stack_sources: ClassVar[Mapping[str, tuple[Card, ...]]] = {
         "narrative": NARRATIVE_CARDS,

@@ -268,6 +268,10 @@ class MaplessState(MemoState):
     events: tuple[MaplessEvent, ...]
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
+    def __repr__(self) -> str:
+        # The position notation (see MaplessHouse.notation), which game.position reads.
+        return _notation_repr(self, observed=False)
+
     @property
     def score(self) -> int:
         """The number of cards on the table (M-21)."""
@@ -331,3 +335,18 @@ class MaplessObservation:
     ran_dry: bool
     ending: Ending | None
     events: tuple[MaplessEvent, ...]
+
+    def __repr__(self) -> str:
+        # The observation's notation (see MaplessHouse.observation_notation).
+        return _notation_repr(self, observed=True)
+
+
+def _notation_repr(value: Any, *, observed: bool) -> str:
+    """``<MaplessState 'notation'>``: short, and the text ``game.position`` reads back."""
+    from cardcrawl.mapless._notation import _write
+
+    try:
+        text = _write(value, observed=observed)
+    except Exception:  # a state edited into junk still has a repr
+        return f"<{type(value).__name__} that its notation cannot write>"
+    return f"<{type(value).__name__} {text!r}>"

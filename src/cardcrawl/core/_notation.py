@@ -1,0 +1,227 @@
+"""What a game's position notation is made of: the protocol and the shared pieces.
+
+A *position notation* writes a state as one line of text a person can read and write,
+as FEN does for chess; :meth:`~cardcrawl.GameBase.notation` writes it and
+:meth:`~cardcrawl.GameBase.position` reads it back. A game declares one by setting its
+class attribute ``notation_format`` to an object of the :class:`NotationFormat`
+protocol, kept in a module of the game's own (``cardcrawl/mapless/_notation.py``).
+
+The pieces here are shared so that every game's notation reads alike: a first token,
+then ``key=value`` fields and bare flag words, separated by single spaces; cards by
+their codes (``KS``, ``10H``), joined by commas; cells as ``x,y``; ``-`` for nothing.
+Every error is a :class:`~cardcrawl.errors.NotationError` naming the field at fault.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
+
+from cardcrawl.errors import InvalidStateError, NotationError, ParseError
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell, cell_code, parse_cell_code
+
+__all__ = [
+    "NotationFormat",
+    "cards_text",
+    "fail",
+    "parse_cards_field",
+    "parse_cell_field",
+    "parse_fields",
+    "parse_int_field",
+    "parse_rng_field",
+    "rng_text",
+    "validated",
+]
+
+# The longest notation read: far beyond any real position (a few hundred characters),
+# short enough that hostile text costs nothing to refuse.
+MAX_NOTATION = 10_000
+
+
+class NotationFormat(Protocol):
+    """How one game writes its states and observations as text, and reads them back.
+
+    ``read`` need not validate the state it builds against the rules:
+    :meth:`~cardcrawl.GameBase.position` runs it through ``game.validate`` and names the
+    field that :meth:`field_of` gives for the first problem found.
+    """
+
+    def write(self, game: Any, state: Any) -> str:
+        """The notation of ``state``."""
+
+    def read(self, game: Any, text: str) -> Any:
+        """The state ``text`` writes, its fields of the right types (not yet validated)."""
+
+    def write_observation(self, game: Any, observation: Any) -> str:
+        """The redacted notation of an observation: only what its seat may know."""
+
+    def read_observation(self, game: Any, text: str) -> Any:
+        """The observation ``text`` writes, checked as a position is."""
+
+    def field_of(self, problem: str) -> str:
+        """The notation field a problem of ``game.state_problems`` is about, or ``""``."""
+
+
+def fail(field: str, message: str) -> NotationError:
+    """The :class:`~cardcrawl.errors.NotationError` for ``field``, its message led by the
+    field's name.
+
+    Examples:
+        >>> from cardcrawl.core._notation import fail
+        >>> error = fail("player", "'x' is not a cell")
+        >>> str(error), error.field
+        ("player: 'x' is not a cell", 'player')
+    """
+    return NotationError(f"{field}: {message}" if field else message, field=field)
+
+
+def parse_fields(
+    text: Any, keys: Iterable[str], flags: Iterable[str], *, what: str
+) -> tuple[str, dict[str, str], set[str]]:
+    """Split a notation into its first token, its ``key=value`` fields and its flags.
+
+    Args:
+        text: the notation, from anyone.
+        keys: the names of the fields a ``key=value`` token may give.
+        flags: the bare words that may appear.
+        what: what the notation is of, for messages (``"a position of The Mapless
+            House"``).
+
+    Returns:
+        The first token, the fields by key and the set of flags.
+
+    Raises:
+        NotationError: not text, empty, too long, a token neither a field nor a flag, a
+            field given twice.
+
+    Examples:
+        >>> from cardcrawl.core._notation import parse_fields
+        >>> parse_fields("AD turn=3 ran_dry", ["turn"], ["ran_dry"], what="a position")
+        ('AD', {'turn': '3'}, {'ran_dry'})
+        >>> parse_fields("AD turns=3", ["turn"], [], what="a position")
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.NotationError: turns: not a field of a position; its fields are turn
+    """
+    if not isinstance(text, str):
+        raise fail("", f"{what} is written as text, not {type(text).__name__}")
+    if len(text) > MAX_NOTATION:
+        raise fail("", f"{what} is at most {MAX_NOTATION} characters long; this is {len(text)}")
+    tokens = text.split(" ")
+    if not text or any(not token for token in tokens):
+        raise fail("", f"{what} is tokens separated by single spaces, with none empty")
+    known, words = tuple(keys), frozenset(flags)
+    fields: dict[str, str] = {}
+    seen: set[str] = set()
+    for token in tokens[1:]:
+        key, equals, value = token.partition("=")
+        if not equals:
+            if key not in words:
+                listed = ", ".join(sorted(words)) or "none"
+                raise fail(key, f"not a flag of {what}; its flags are {listed}")
+            if key in seen:
+                raise fail(key, "given twice")
+            seen.add(key)
+            continue
+        if key not in known:
+            raise fail(key, f"not a field of {what}; its fields are {', '.join(known)}")
+        if key in fields:
+            raise fail(key, "given twice")
+        fields[key] = value
+    return tokens[0], fields, seen
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards as their codes joined by commas, ``-`` for none.
+
+    Examples:
+        >>> from cardcrawl import parse_cards
+        >>> from cardcrawl.core._notation import cards_text
+        >>> cards_text(parse_cards("10H 2D")), cards_text(())
+        ('10H,2D', '-')
+    """
+    return ",".join(card.code for card in cards) or "-"
+
+
+def parse_cards_field(field: str, text: str) -> tuple[Card, ...]:
+    """The cards ``text`` names, codes joined by commas (``-`` for none)."""
+    if text == "-":
+        return ()
+    cards = []
+    for code in text.split(","):
+        try:
+            cards.append(Card.parse(code))
+        except ParseError:
+            raise fail(field, f"{code!r} is not a card code (such as KS, 10H or AD)") from None
+    return tuple(cards)
+
+
+def parse_cell_field(field: str, text: str) -> Cell:
+    """The cell ``text`` writes as ``x,y``."""
+    cell = parse_cell_code(text)
+    if cell is None:
+        raise fail(field, f"{text!r} is not a cell, written x,y (such as 1,-2)")
+    return cell
+
+
+def cell_or_none(cell: Cell | None) -> str:
+    """A cell as ``x,y``, or ``-``."""
+    return "-" if cell is None else cell_code(cell)
+
+
+def parse_optional_cell(field: str, text: str) -> Cell | None:
+    """The cell ``text`` writes, or ``None`` for ``-``."""
+    return None if text == "-" else parse_cell_field(field, text)
+
+
+_DECIMAL = re.compile(r"0|[1-9][0-9]{0,8}")
+_HEX = re.compile(r"[0-9a-f]{16}")
+
+
+def parse_int_field(field: str, text: str) -> int:
+    """A count: ``0`` or a decimal number without leading zeros, of at most 9 digits."""
+    if not _DECIMAL.fullmatch(text):
+        raise fail(field, f"{text!r} is not a count (0, 1, 2, ...)")
+    return int(text)
+
+
+def rng_text(rng: int) -> str:
+    """A generator state as 16 lowercase hex digits.
+
+    Examples:
+        >>> from cardcrawl.core._notation import rng_text
+        >>> rng_text(255)
+        '00000000000000ff'
+    """
+    return f"{rng:016x}"
+
+
+def parse_rng_field(field: str, text: str) -> int:
+    """A generator state written as 16 lowercase hex digits."""
+    if not _HEX.fullmatch(text):
+        raise fail(field, f"{text!r} is not a generator state: 16 hex digits (0-9, a-f)")
+    return int(text, 16)
+
+
+def field_by_words(problem: str, words: Mapping[str, str]) -> str:
+    """The field of the first of ``words`` (phrase to field) that ``problem`` contains."""
+    for phrase, field in words.items():
+        if phrase in problem:
+            return field
+    return ""
+
+
+def validated(game: Any, state: Any, field_of: Callable[[str], str]) -> Any:
+    """``state`` once ``game.validate`` passes it; else the NotationError that names the
+    field the first problem is about (``field_of`` maps a problem to its field)."""
+    try:
+        game.validate(state)
+    except InvalidStateError as exc:
+        problems = game.state_problems(state)
+        # The first problem that a field of the notation is to blame for names it.
+        field = next(filter(None, map(field_of, problems)), "")
+        shown = "; ".join(problems) if problems else str(exc)
+        raise fail(field, f"not a legal position: {shown}") from None
+    return state
