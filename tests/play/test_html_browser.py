@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import struct
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ import pytest
 import cardcrawl
 from cardcrawl import Match
 from cardcrawl.cli._main import main
-from cardcrawl.mapless import STANDARD_DREAD_LINES, render_svg
+from cardcrawl.mapless import STANDARD_DREAD_LINES, MaplessHouse, render_svg
 from kit.test_svg import expected_card_count, haydes_expected
 
 GAME = "mapless-house"
@@ -58,10 +59,36 @@ def finished_match(seed: int, **options: Any) -> Match:
 
 
 def steps_data(page: str) -> list[dict[str, Any]]:
+    """Every step of the page, its picture and text rebuilt from the pieces and edits
+    the page stores (as its script does)."""
     found = re.search(r'<script type="application/json" id="steps">(.*?)</script>', page, re.S)
     assert found is not None
-    data: list[dict[str, Any]] = json.loads(found.group(1))
-    return data
+    data = json.loads(found.group(1))
+    pieces: list[str] = data["pieces"]
+    numbers: dict[str, list[int]] = {"svg": [], "text": []}
+    steps = []
+    for stored in data["steps"]:
+        step = dict(stored)
+        for kind, before in numbers.items():
+            after = list(before)
+            # Edits count positions in the step before: apply the last first.
+            for start, end, *new in reversed(stored[kind]):
+                after[start:end] = new
+            numbers[kind] = after
+            step[kind] = "".join(pieces[n] for n in after)
+        steps.append(step)
+    return steps
+
+
+def haydes_match(seed: int, actions: int) -> Match:
+    """A four-player game of Haydes, ``actions`` long, each action drawn by a seeded
+    generator."""
+    game = cardcrawl.load("escape-from-haydes", players=4, max_rounds=100)
+    match = Match.start(game, seed)
+    choose = random.Random(seed).choice
+    for _ in range(actions):
+        match.play(choose(game.legal_actions(match.state)))
+    return match
 
 
 @pytest.fixture(scope="module")
@@ -167,6 +194,96 @@ def test_replay_html_bad_record_fails_with_a_message(tmp_path: Path) -> None:
     code, _, err = run("replay", str(tmp_path / "missing.json"), "--html", str(tmp_path / "r"))
     assert code == 1
     assert "cannot read" in err
+
+
+def test_a_long_game_of_four_makes_a_small_page() -> None:
+    """A 200-action game of Haydes for four weighs under 1 MB, although its pictures
+    alone weigh several: each is stored as the edits of the one before, and rebuilt
+    byte for byte."""
+    match = haydes_match(4, 200)
+    game = match.game
+    page = cardcrawl.replay_html(match)
+    pictures = [cardcrawl.svg(game, state).text for state in match.states]
+    assert sum(len(p.encode()) for p in pictures) > 5_000_000
+    assert len(page.encode()) < 1_000_000
+    steps = steps_data(page)
+    assert [step["svg"] for step in steps] == pictures
+    assert [step["text"] for step in steps] == [game.render(state) for state in match.states]
+
+
+class Peeking(MaplessHouse):
+    """A variant whose pictures and text show what only an all-seeing viewer knows:
+    the stacked cards still waiting, face down, in the decks."""
+
+    def peek(self, state: Any) -> str:
+        decks = (state.narrative, state.mind, state.body)
+        return "peek:" + " ".join(card.code for deck in decks for card in deck.stacked)
+
+    def render_svg(self, state: Any) -> str:
+        return render_svg(state, self).replace("</svg>", f"<text>{self.peek(state)}</text></svg>")
+
+    def render(self, state: Any) -> str:
+        return f"{super().render(state)}\n{self.peek(state)}"
+
+
+def test_a_seats_view_holds_no_hidden_card() -> None:
+    game = Peeking(cardcrawl.load(GAME, max_turns=40).options)
+    stack = {"mind": "2H 3H 4H 5H 6H 7H 8H 9H 10H", "body": "2D 3D 4D 5D 6D 7D 8D 9D 10D"}
+    match = Match.start(game, 9, stack=stack)
+    while not game.is_terminal(match.state):
+        match.play(game.legal_actions(match.state)[-1])
+    hidden = [game.peek(state) for state in match.states]
+    assert sum(peek != "peek:" for peek in hidden) > 10
+    # The all-seeing view shows them (so this test can fail) ...
+    everything = steps_data(cardcrawl.replay_html(match))
+    assert [step["text"].rsplit("\n", 1)[1] for step in everything] == hidden
+    # ... the seat's view never does, nor the seed.
+    page = cardcrawl.replay_html(match, seat=0)
+    assert f"seed {match.seed}" not in page
+    assert "chance gives" not in page
+    for step, state in zip(steps_data(page), match.states, strict=True):
+        assert step["svg"].endswith("<text>peek:</text></svg>")
+        assert step["text"].endswith("\npeek:")
+        assert step["events"] == [str(e) for e in game.observe(state, 0).events]
+
+
+def test_a_seats_view_of_a_game_of_four() -> None:
+    match = haydes_match(4, 60)
+    game = match.game
+    page = cardcrawl.replay_html(match, seat=2)
+    assert "<title>escape-from-haydes, seat 2 · cardcrawl replay</title>" in page
+    assert f"seed {match.seed}" not in page
+    for step, state in zip(steps_data(page), match.states, strict=True):
+        seen = game.determinize(state, 2, 7)
+        assert step["svg"] == cardcrawl.svg(game, seen).text
+        assert step["text"] == game.render(seen)
+        assert step["events"] == [str(e) for e in game.observe(state, 2).events]
+    for seat in (-1, 4):
+        with pytest.raises(cardcrawl.OptionsError, match="the seats are 0 to 3"):
+            cardcrawl.replay_html(match, seat=seat)
+
+
+def test_replay_seat_on_the_command_line(tmp_path: Path) -> None:
+    match = haydes_match(4, 30)
+    record = tmp_path / "game.json"
+    record.write_text(match.to_record().to_json(), "utf-8")
+    path = tmp_path / "seat.html"
+    code, out, _ = run("replay", str(record), "--seat", "1", "--html", str(path))
+    assert (code, out) == (0, f"Replay of 30 actions written to {path}.\n")
+    assert path.read_text("utf-8") == cardcrawl.replay_html(match, seat=1)
+    code, out, _ = run("replay", str(record), "--seat", "3")
+    game = match.game
+    told = [str(e) for state in match.states for e in game.observe(state, 3).events]
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == "Replaying escape-from-haydes as seat 3 saw it (30 actions)."
+    assert lines[1 : 1 + len(told)] == told
+    assert str(match.seed) not in lines[0]
+    for argv in (["--html", str(tmp_path / "x.html")], []):
+        code, out, err = run("replay", str(record), "--seat", "4", *argv)
+        assert (code, out) == (2, "")
+        assert "--seat 4: escape-from-haydes has no seat 4; the seats are 0 to 3" in err
+    assert not (tmp_path / "x.html").exists()
 
 
 # ------------------------------------------------------------ in a browser
@@ -347,6 +464,7 @@ def test_a_replay_of_escape_from_haydes_in_chromium(page: Any, tmp_path: Path) -
         assert now["label"] == f"Step {k} of {len(match.states) - 1}"
         assert now["cards"] == haydes_expected(state)[1]
         assert page.locator("#picture svg .figure").count() == len(state.players_in)
+        assert page.text_content("#text") == game.render(state)
         counts.append(now["backs"])
         if k < len(match.states) - 1:
             page.click("#next")
@@ -355,3 +473,21 @@ def test_a_replay_of_escape_from_haydes_in_chromium(page: Any, tmp_path: Path) -
     shot = tmp_path / "haydes.png"
     page.screenshot(path=str(shot), full_page=True)
     check_png(shot)
+
+
+def test_a_seats_view_in_chromium(page: Any, tmp_path: Path) -> None:
+    """The seat's page steps like the others, showing what the seat observed."""
+    match = haydes_match(4, 40)
+    game = match.game
+    path = tmp_path / "seat.html"
+    path.write_text(cardcrawl.replay_html(match, seat=3), "utf-8")
+    page.goto(path.as_uri() + "#step=40")
+    for k in range(40, 30, -1):
+        state = match.states[k]
+        now = shown(page)
+        assert now["label"] == f"Step {k} of 40"
+        assert now["cards"] == haydes_expected(state)[1]
+        assert now["events"] == [str(e) for e in game.observe(state, 3).events]
+        assert page.text_content("#text") == game.render(game.determinize(state, 3, 0))
+        page.keyboard.press("ArrowLeft")
+    assert f"seed {match.seed}" not in page.inner_text("header")

@@ -1,7 +1,9 @@
 """``cardcrawl replay RECORD.json``: a record verified, and its story told.
 
 ``--step K`` stops after K actions; ``--html FILE`` writes instead one self-contained
-HTML page that steps through the game picture by picture. A record whose claims fail
+HTML page that steps through the game picture by picture. ``--seat N`` tells either
+as seat N could know it: the events it observed, the pictures of a state it cannot
+tell from the true one, no seed and no chance outcome. A record whose claims fail
 is refused (exit status 1); one that replays is told, with a line on stderr saying
 whether it was verified against claims (a record of format 1 has none, and its story's
 first line says ``unverified`` too). The story on stdout stays the game's alone.
@@ -23,11 +25,13 @@ Examples:
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
     Console,
     Parser,
+    UsageError,
     add_import_option,
     check_output_path,
     check_step,
@@ -39,7 +43,7 @@ from cardcrawl.cli._common import (
 )
 from cardcrawl.cli._play import result_line, say_events
 from cardcrawl.errors import CardcrawlError
-from cardcrawl.play._html import replay_html
+from cardcrawl.play._html import _VIEW_SEED, replay_html
 from cardcrawl.play._match import Match
 
 
@@ -60,6 +64,13 @@ def add_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
         help="write a self-contained HTML page that steps through the game (opening at "
         "--step, default 0) instead of telling the story",
     )
+    replay.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="show only what seat N could know: its observed events, no seed, no "
+        "hidden card (default: everything)",
+    )
     add_import_option(replay)
     replay.set_defaults(run=run)
     return replay
@@ -75,11 +86,25 @@ def _replay_html(console: Console, args: argparse.Namespace) -> int:
         console.error(f"cardcrawl: {args.record}: {exc}{unknown_game_hint(exc)}")
         return EXIT_FAILURE
     step = check_step(0 if args.step is None else args.step, len(record.actions))
-    if not write_file(console, args.html, replay_html(match, step=step)):
+    seat = _check_seat(args.seat, match.game)
+    if not write_file(console, args.html, replay_html(match, step=step, seat=seat)):
         return EXIT_FAILURE
     console.error(verification_note(args.record, record))
     console.say(f"Replay of {len(record.actions)} actions written to {args.html}.")
     return 0
+
+
+def _check_seat(seat: int | None, game: Any) -> int | None:
+    """``--seat``, checked against the record's game.
+
+    Raises:
+        UsageError: the game has no such seat.
+    """
+    if seat is None or 0 <= seat < game.num_players:
+        return seat
+    last = game.num_players - 1
+    seats = "the only seat is 0" if last == 0 else f"the seats are 0 to {last}"
+    raise UsageError(f"--seat {seat}: {game.name} has no seat {seat}; {seats}")
 
 
 def run(console: Console, args: argparse.Namespace) -> int:
@@ -98,13 +123,21 @@ def run(console: Console, args: argparse.Namespace) -> int:
     game, states = replayed
     last = len(record.actions)
     step = check_step(args.step, last)
+    seat = _check_seat(args.seat, game)
     # Said on stderr, as gpg --verify says it: the story on stdout is the game's alone.
     console.error(verification_note(args.record, record))
     unverified = "" if record.verified else ", unverified"
-    console.say(f"Replaying {game.name} with seed {record.seed} ({last} actions{unverified}).")
-    for state in states[: step + 1]:
-        say_events(console, state)
-    console.say(game.render(states[step]))
+    if seat is None:
+        console.say(f"Replaying {game.name} with seed {record.seed} ({last} actions{unverified}).")
+        for state in states[: step + 1]:
+            say_events(console, state)
+        console.say(game.render(states[step]))
+    else:
+        console.say(f"Replaying {game.name} as seat {seat} saw it ({last} actions{unverified}).")
+        for state in states[: step + 1]:
+            for event in getattr(game.observe(state, seat), "events", ()):
+                console.say(str(event))
+        console.say(game.render(game.determinize(states[step], seat, _VIEW_SEED)))
     if game.is_terminal(states[step]):
         console.say(result_line(game, states[step]))
     else:
