@@ -19,9 +19,9 @@ game packages names a game):
 - generic tools written once against the protocol, for every game and variant:
   :mod:`cardcrawl.play` (:class:`Match` with fair undo, :class:`Record`, HTML replays),
   :mod:`cardcrawl.testing` (the conformance checker), :mod:`cardcrawl.bots`,
-  :mod:`cardcrawl.simulate`, :mod:`cardcrawl.tournament`, :mod:`cardcrawl.encoding`,
-  :mod:`cardcrawl.adapters` (OpenSpiel, PettingZoo, Gymnasium) and :mod:`cardcrawl.cli`
-  (the command line).
+  :mod:`cardcrawl.simulate`, :mod:`cardcrawl.tournament`, :mod:`cardcrawl.solve` (the
+  exact solver), :mod:`cardcrawl.encoding`, :mod:`cardcrawl.adapters` (OpenSpiel,
+  PettingZoo, Gymnasium) and :mod:`cardcrawl.cli` (the command line).
 
 The names most programs need are re-exported here. Nothing else is promised.
 

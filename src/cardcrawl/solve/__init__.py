@@ -1,6 +1,40 @@
 """The exact solver: the value of a position under best play, and what each action costs.
 
-Expectimax over the explicit chance tree (see :func:`solve`).
+:func:`solve` runs expectimax over the explicit chance tree of any game of the
+protocol: the best action at each decision of the chosen seat, the action its policy
+picks at each decision of another seat (every other seat that decides needs one), the
+probability-weighted mean at each chance event, and a terminal state's utility (by
+default the seat's return) at the end. Values are exact ``Fraction``\\ s.
+
+- **Memo.** Each distinct state is valued once. Its key is its rules data: the tuple of
+  the compared fields of its attrs class without ``events`` (what the last step did,
+  not what can happen next), hashed once; a state of any other class is its own key.
+  A finished game is valued at once and not kept.
+- **Stack.** The walk keeps its path on an explicit stack, never Python's: a deep tree
+  cannot raise ``RecursionError``. A state met again on its own path (a cycle) is
+  refused, since the game need not end.
+- **Budget.** ``max_nodes`` (:data:`DEFAULT_MAX_NODES` unless given) and ``seconds``
+  bound the search; :class:`~cardcrawl.errors.SolverBudgetError` says which ran out.
+- **Refused**, with :class:`~cardcrawl.errors.UnsolvableError`: a state of sampled play
+  (its generator knows the draws to come); a state that hides something from the seat
+  (what ``determinize`` would draw afresh, such as a stacked deck) unless
+  ``hidden=True``; another seat's decision without a policy; a cycle.
+
+:class:`Solver` keeps the values it found between calls; :class:`Solution` holds a
+position's value and, at a decision, each legal action's value and regret.
+
+Examples:
+    >>> import cardcrawl
+    >>> from cardcrawl.solve import solve
+    >>> game = cardcrawl.load("escape-from-haydes", max_rounds=1)
+    >>> state = game.initial_state(
+    ...     seed=1, explicit_chance=True, stack={"build": ["5S", "QH", "2C", "RJ"]})
+    >>> solve(game, state, hidden=True).value
+    Fraction(13, 18)
+    >>> solve(game, state)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cardcrawl.errors.UnsolvableError: the state hides from player 0 what the search ...
 """
 
 from cardcrawl.errors import SolverBudgetError, UnsolvableError

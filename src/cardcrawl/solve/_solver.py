@@ -82,10 +82,11 @@ def _key_function(state_type: type) -> Callable[[Any], Hashable]:
 
 
 def _exact(value: Any, what: str, state: Any) -> Fraction:
-    """``value`` as a Fraction, exactly; a float is taken at its exact binary value."""
+    """``value`` as a Fraction, exactly: an int (a bool counts 1 or 0) or a Fraction as
+    it is, a float at its exact binary value."""
     if type(value) is Fraction:
         return value
-    if isinstance(value, bool) or not isinstance(value, (Rational, float)):
+    if not isinstance(value, (Rational, float)):
         raise UnsolvableError(
             f"{what} must be an exact number (a Fraction or an int), not {value!r}", state
         )
