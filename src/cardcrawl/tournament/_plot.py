@@ -58,7 +58,7 @@ def tournament_figure(result: TournamentResult) -> Any:
     if not any(s.results for s in result.simulations):
         raise OptionsError("there is nothing to plot: the tournament finished no game")
     plt = pyplot()
-    fig, (by_bot, cross, last) = plt.subplots(1, 3, figsize=(17, 4.8))
+    fig, (by_bot, cross, last) = plt.subplots(1, 3, figsize=(17, 5.2), layout="constrained")
     _ratings(by_bot, result)
     _cross(cross, result)
     if result.seats == 1:
@@ -71,7 +71,6 @@ def tournament_figure(result: TournamentResult) -> Any:
     fig.suptitle(
         f"{result.game}: {result.kind}, {result.games:,} deals per lineup, seed {result.seed}"
     )
-    fig.tight_layout()
     return fig
 
 
@@ -100,7 +99,9 @@ def _cross(ax: Any, result: TournamentResult) -> None:
     for i in range(k):
         for j in range(k):
             if not math.isnan(values[i][j]):
-                ax.text(j, i, f"{values[i][j]:.0f}", ha="center", va="center")
+                # Light text on the dark ends of the colour map.
+                colour = "white" if abs(values[i][j] - 50) > 30 else "black"
+                ax.text(j, i, f"{values[i][j]:.0f}", ha="center", va="center", color=colour)
     ax.set_xticks(range(k), result.bots, rotation=30, ha="right")
     ax.set_yticks(range(k), result.bots)
     ax.set_title("score % of row vs column")
