@@ -202,3 +202,8 @@ def test_options_are_checked() -> None:
     seen, legal = MAPLESS.observe(state, 0), MAPLESS.legal_actions(state)
     prompt = bot.prompt(MAPLESS, seen, decide_message(MAPLESS, seen, legal, seat=0))
     assert "What you see:\nVIEW\n" in prompt
+    briefed = LanguageModelBot(MAPLESS, 1, model=str, instructions="Rules: find the Exit.")
+    prompt = briefed.prompt(MAPLESS, seen, decide_message(MAPLESS, seen, legal, seat=0))
+    assert prompt.startswith("Rules: find the Exit.\n\nYou play The Mapless House")
+    with pytest.raises(OptionsError, match="instructions is a string"):
+        LanguageModelBot(MAPLESS, 1, model=str, instructions=None)  # type: ignore[arg-type]

@@ -62,6 +62,9 @@ class LanguageModelBot:
         view: ``view(game, observation) -> str``, the observation as the prompt shows
             it; default: each field of the observation's JSON data on a line.
         story_lines: how many lines of narration the prompt keeps.
+        instructions: text put at the top of every prompt: a summary of the rules, how
+            to play, a persona (the library ships no rules text: write your own, or
+            quote your copy of the rulebook).
         on_error: ``"raise"`` (the default) or ``"fallback"``.
 
     Raises:
@@ -93,6 +96,7 @@ class LanguageModelBot:
         retries: int = 2,
         view: Callable[[Any, Any], str] | None = None,
         story_lines: int = 30,
+        instructions: str = "",
         on_error: str = "raise",
     ) -> None:
         if not callable(model):
@@ -102,6 +106,9 @@ class LanguageModelBot:
                 raise OptionsError(f"{name} is an integer from 0, not {value!r}")
         if on_error not in ("raise", "fallback"):
             raise OptionsError(f"on_error is 'raise' or 'fallback', not {on_error!r}")
+        if not isinstance(instructions, str):
+            raise OptionsError(f"instructions is a string, not {instructions!r}")
+        self.instructions = instructions
         self.game = game
         self.seat = seat
         self.model = model
@@ -167,7 +174,8 @@ class LanguageModelBot:
         told = "\n".join(f"- {line}" for line in story) or "- (nothing yet)"
         view = self.render_view(game, observation, message.get("observation"))
         legal = "\n".join(message["legal"])
-        return (
+        top = f"{self.instructions.strip()}\n\n" if self.instructions.strip() else ""
+        return top + (
             f"You play {title} ({game.name}), seat {message['seat']} of {game.num_players}.\n\n"
             f"What has happened, oldest first:\n{told}\n\n"
             f"What you see:\n{view}\n\n"
