@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 import solve_positions as sp
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardcrawl.solve import Solver, solve
 
@@ -145,3 +147,20 @@ def test_the_same_position_gives_the_same_solution() -> None:
     first, second = solve(game, state, hidden=True), solve(game, state, hidden=True)
     assert first == second
     assert (first.nodes, first.actions) == (second.nodes, second.actions)
+
+
+@given(target=st.integers(3, 11), data=st.data())
+def test_any_twenty_one_position_matches_the_naive_enumeration(target: int, data: Any) -> None:
+    """Walk a few steps into the tree (any legal action, any chance outcome), then solve."""
+    game, state, utility = sp.twenty_one(target)
+    for _ in range(data.draw(st.integers(0, 4), label="steps")):
+        if game.is_terminal(state):
+            break
+        options = [o for o, _ in game.chance_outcomes(state)] or list(game.legal_actions(state))
+        state = game.step(state, data.draw(st.sampled_from(options), label="action"))
+    solution = solve(game, state, utility=utility)
+    assert solution.value == sp.naive_value(game, state, utility)
+    if solution.actions:
+        assert solution.value == max(v for _, v in solution.actions)
+        for action, value in solution.actions:
+            assert value == sp.naive_value(game, game.step(state, action), utility)
