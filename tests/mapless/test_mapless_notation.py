@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import cardcrawl
 from cardcrawl import Card, Grid
 from cardcrawl.errors import NotationError, ParseError
-from cardcrawl.mapless import Ending, Phase
+from cardcrawl.mapless import Ending, MaplessState, Phase
 from strategies import mapless, options_at, play, play_by_policy, seeds
 
 GAME = mapless(40)
@@ -216,3 +216,106 @@ def test_a_state_repr_is_short_and_its_notation() -> None:
     # A state edited into junk still shows.
     junk = attrs.evolve(game.final, table=Grid(), player=None)
     assert repr(junk).startswith("<MaplessState")
+
+
+# ---------------------------------------------------------------- the builder
+def parts_of(state: MaplessState) -> dict[str, object]:
+    """The parts game.build takes for ``state``: its fields the notation does not imply."""
+    return {
+        "table": {cell: card.code for cell, card in state.table.items()},
+        "phase": state.phase,
+        "drawn": None if state.phase is Phase.PLACE_EXIT else state.drawn,
+        "mind_card": state.mind_card,
+        "ending": state.ending,
+        "turn": state.turn,
+        "player": state.player,
+        "spade": state.spade,
+        "club": state.club,
+        "last_room": state.last_room,
+        "held": state.held,
+        "mind_aside": [card.code for card in state.mind_aside],
+        "body_aside": " ".join(card.code for card in state.body_aside),
+        "refused": state.refused,
+        "narrative": state.narrative.stacked,
+        "mind": state.mind.stacked,
+        "body": state.body.stacked,
+        "ran_dry": state.ran_dry,
+        "spade_left_exit": state.spade_left_exit,
+        "rng": state.rng,
+        "explicit_chance": state.explicit_chance,
+    }
+
+
+@given(seed=seeds, data=st.data(), explicit=st.booleans(), stack=st.sampled_from(STACKS))
+def test_every_state_of_a_random_game_builds_from_its_parts(
+    seed: int, data: st.DataObject, explicit: bool, stack: object
+) -> None:
+    """game.build(**parts) makes the state whose parts they are (but for its events)."""
+    state = GAME.initial_state(seed, explicit_chance=explicit, stack=stack)  # type: ignore[arg-type]
+    for _ in range(400):
+        assert GAME.build(**parts_of(state)) == no_events(state)
+        if GAME.is_terminal(state):
+            break
+        state = GAME.step(state, data.draw(st.sampled_from(options_at(GAME, state))))
+
+
+def test_a_built_position_plays_on() -> None:
+    """M-12, M-16: a hunt set up by hand, the player held by two cards, the ♠A on the
+    Exit; its next Mind card stacked. The player's one move leads onto the Exit."""
+    state = GAME.build(
+        table={(1, 0): "AH", (0, 1): "KS", (2, 0): "5C"},
+        spade=(1, 0),
+        player=(2, 0),
+        held="4H 9D",
+        mind=["QH"],
+        turn=2,
+        rng=5,
+    )
+    assert state.phase is Phase.MOVE
+    assert state.exit_cell == (1, 0)
+    assert state.held == (Card.parse("4H"), Card.parse("9D"))
+    assert len(state.mind) == 12 - 1  # 4H is held
+    assert state.mind.stacked == (Card.parse("QH"),)
+    assert GAME.legal_actions(state) == (GAME.parse_action("move 1,0"),)
+    assert GAME.build() == GAME.position("AD phase=move player=0,0 rng=0000000000000000")
+
+
+def test_the_phase_follows_from_what_is_given() -> None:
+    assert GAME.build(drawn="KS").phase is Phase.PLACE
+    assert GAME.build(drawn="AH", table={(1, 0): "KS"}).phase is Phase.PLACE_EXIT
+    over = GAME.build(ending=Ending.CONSUMED)
+    assert over.phase is Phase.OVER
+    assert over.ending is Ending.CONSUMED
+    assert GAME.build(phase="over", ending="lost").ending is Ending.LOST
+
+
+@pytest.mark.parametrize(
+    ("parts", "field", "message"),
+    [
+        ({"seed": 3}, "seed", "not a part of a position"),
+        ({"table": [(1, 0)]}, "table", "a mapping of cells to cards"),
+        ({"table": {(0, 0): "KS"}}, "table", "the Entrance"),
+        ({"table": {(1, 0): "ZZ"}}, "table", "a card or its code"),
+        ({"table": {"1,0": "KS"}}, "table", "a cell"),
+        ({"table": {(5, 5): "KS"}}, "table", "not one piece"),
+        ({"player": "0,0"}, "player", "a cell"),
+        ({"player": (True, 0)}, "player", "a cell"),
+        ({"held": 5}, "held", "cards, or their codes"),
+        ({"turn": -1}, "turn", "a count"),
+        ({"turn": 2}, "turn", "before the hunt"),
+        ({"rng": 2**64}, "rng", "2\\*\\*64 - 1"),
+        ({"ran_dry": 1}, "ran_dry", "True or False"),
+        ({"phase": 3}, "phase", "a Phase or its name"),
+        ({"drawn": "ZZ"}, "drawn", "a card or its code"),
+        ({"drawn": "KS", "phase": "move"}, "drawn", "only phase place or place-exit"),
+        ({"mind_card": "2H"}, "mind_card", "only phase draw-body"),
+        ({"ending": "lost", "phase": Phase.MOVE}, "ending", "only phase over"),
+        ({"drawn": "KS", "phase": "place-exit"}, "drawn", "the Exit"),
+        ({"held": ["2H"]}, "held", "before the hunt"),
+        ({"mind_aside": ["KS"]}, "mind_aside", "Mind Aside pile holds"),
+    ],
+)
+def test_a_bad_part_is_named(parts: dict[str, object], field: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message) as caught:
+        GAME.build(**parts)
+    assert caught.value.field == field

@@ -398,6 +398,40 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         state: S = validated(self, fmt.read(self, text), fmt.field_of)
         return state
 
+    def build(self, **parts: Any) -> S:
+        """A position built from its parts, such as the cards on the table, where the
+        player stands and what each deck holds; checked by :meth:`validate`.
+
+        Each game names its parts (The Mapless House: see the documentation's page
+        *Position notation*); a part left out takes its value at the start of a game.
+        The state is the one :meth:`position` reads from the same parts written as
+        notation, so a part at fault is named as a field of the notation is.
+
+        Args:
+            parts: the game's parts, by name.
+
+        Returns:
+            The state, with no events.
+
+        Raises:
+            NotationError: a part is unknown or malformed, or the parts make a state
+                the rules cannot reach (``field`` names the part at fault); or the game
+                has no notation.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.build(table={(1, 0): "KS"}, drawn="5C", narrative=["9S"], rng=3)
+            >>> state
+            <MaplessState 'ADKS phase=place:5C player=0,0 narrative=9S rng=0000000000000003'>
+            >>> game.legal_actions(state)[:2]
+            (Place(cell=(-1, 0)), Place(cell=(0, -1)))
+        """
+        compose = getattr(self._notation_format(), "compose", None)
+        if compose is None:
+            raise NotationError(f"{self.title or self.name} has no position builder")
+        return self.position(compose(self, parts))
+
     def observation_notation(self, observation: O) -> str:
         """An observation as one line of text: the notation of what its seat may know,
         which :meth:`observation_position` reads back.

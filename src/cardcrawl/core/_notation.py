@@ -63,6 +63,9 @@ class NotationFormat(Protocol):
     def field_of(self, problem: str) -> str:
         """The notation field a problem of ``game.state_problems`` is about, or ``""``."""
 
+    def compose(self, game: Any, parts: Mapping[str, Any]) -> str:
+        """The notation of the position ``parts`` describe, for ``game.build(**parts)``."""
+
 
 def fail(field: str, message: str) -> NotationError:
     """The :class:`~cardcrawl.errors.NotationError` for ``field``, its message led by the

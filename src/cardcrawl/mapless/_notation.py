@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from cardcrawl.core._notation import (
@@ -34,8 +35,8 @@ from cardcrawl.core._notation import (
     rng_text,
     validated,
 )
-from cardcrawl.errors import ParseError
-from cardcrawl.kit._cards import Card
+from cardcrawl.errors import ParseError, short_repr
+from cardcrawl.kit._cards import Card, parse_cards
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Grid, bounds, cell_code
 from cardcrawl.mapless._state import Ending, MaplessObservation, MaplessState, Phase
@@ -207,6 +208,64 @@ def _write(state: Any, *, observed: bool) -> str:
     return " ".join(parts)
 
 
+# The parts game.build takes: the state's fields that the notation does not imply.
+_PARTS = (
+    "table", "phase", "drawn", "mind_card", "ending", "turn", "player", "spade", "club",
+    "last_room", "held", "mind_aside", "body_aside", "refused", "narrative", "mind", "body",
+    "ran_dry", "spade_left_exit", "rng", "explicit_chance",
+)  # fmt: skip
+
+
+def _card_part(field: str, value: Any) -> Card | None:
+    if value is None or isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        try:
+            return Card.parse(value)
+        except ParseError:
+            pass
+    raise fail(field, f"a card or its code (such as KS), not {short_repr(value)}")
+
+
+def _cards_part(field: str, value: Any) -> tuple[Card, ...]:
+    try:
+        return parse_cards(value)
+    except (ParseError, TypeError, AttributeError):
+        raise fail(field, f'cards, or their codes ("2H 9D"), not {short_repr(value)}') from None
+
+
+def _cell_part(field: str, value: Any) -> str:
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and all(type(v) is int and abs(v) < 10**9 for v in value)
+    ):
+        return cell_code(value)
+    raise fail(field, f"a cell (x, y) of two integers, not {short_repr(value)}")
+
+
+def _flag_part(field: str, value: Any) -> bool:
+    if type(value) is not bool:
+        raise fail(field, f"True or False, not {short_repr(value)}")
+    return value
+
+
+def _table_part(value: Any) -> Grid:
+    if not isinstance(value, Mapping):
+        raise fail("table", f"a mapping of cells to cards, not {short_repr(value)}")
+    cards = {(0, 0): ENTRANCE}
+    for cell, card in value.items():
+        _cell_part("table", cell)
+        placed = _card_part("table", card)
+        assert placed is not None
+        cards[cell] = placed
+    if cards[(0, 0)] != ENTRANCE:
+        raise fail("table", "the Entrance (AD) lies at (0, 0)")
+    if list(cards.values()).count(ENTRANCE) > 1:
+        raise fail("table", "the Entrance (AD) lies at (0, 0) only")
+    return Grid(cards)
+
+
 def _check_once(
     table: Grid, drawn: Card | None, mind_card: Card | None, piles: dict[str, tuple[Card, ...]]
 ) -> None:
@@ -260,6 +319,77 @@ class MaplessNotation:
     def field_of(self, problem: str) -> str:
         """The field a problem of ``state_problems`` is about."""
         return field_by_words(problem, _PROBLEM_FIELDS)
+
+    def compose(self, game: Any, parts: Mapping[str, Any]) -> str:
+        """The notation of the position that ``parts`` describe (see ``game.build``)."""
+        unknown = sorted(set(parts) - set(_PARTS))
+        if unknown:
+            raise fail(
+                unknown[0],
+                f"not a part of a position of {game.title}; its parts are {', '.join(_PARTS)}",
+            )
+        get = parts.get
+        table = _table_part(get("table", {}))
+        drawn, mind_card = (
+            _card_part("drawn", get("drawn")),
+            _card_part("mind_card", get("mind_card")),
+        )
+        ending = get("ending")
+        phase = get("phase")
+        if phase is None:
+            if ending is not None:
+                phase = Phase.OVER
+            elif drawn is not None:
+                phase = Phase.PLACE_EXIT if drawn == EXIT else Phase.PLACE
+            else:
+                phase = Phase.MOVE
+        phase_name = phase.value if isinstance(phase, Phase) else phase
+        ending_name = ending.value if isinstance(ending, Ending) else ending
+        if not isinstance(phase_name, str) or (
+            ending is not None and not isinstance(ending_name, str)
+        ):
+            raise fail("phase", f"a Phase or its name, not {short_repr(phase)}")
+        # A card or an ending that the phase would not hold is refused, not dropped.
+        for key, value, phases in (
+            ("drawn", drawn, ("place", "place-exit")),
+            ("mind_card", mind_card, ("draw-body",)),
+            ("ending", ending, ("over",)),
+        ):
+            if value is not None and phase_name not in phases:
+                raise fail(key, f"given, but only phase {' or '.join(phases)} holds one")
+        if phase_name == "place-exit" and drawn not in (None, EXIT):
+            raise fail("drawn", "in phase place-exit, the card drawn is the Exit (AH)")
+        detail = {"place": drawn, "draw-body": mind_card}.get(phase_name)
+        if phase_name == "over":
+            text = f"over:{ending_name}"
+        elif detail is not None:
+            text = f"{phase_name}:{detail.code}"
+        else:
+            text = phase_name
+        tokens = [table_text(table), f"phase={text}"]
+        turn = get("turn", 0)
+        if type(turn) is not int or turn < 0:
+            raise fail("turn", f"a count (0, 1, 2, ...), not {short_repr(turn)}")
+        if turn:
+            tokens.append(f"turn={turn}")
+        tokens.append(f"player={_cell_part('player', get('player', (0, 0)))}")
+        for key in ("spade", "club", "last_room"):
+            if get(key) is not None:
+                tokens.append(f"{key}={_cell_part(key, get(key))}")
+        for key in ("held", "mind_aside", "body_aside", "refused", *_DECKS):
+            cards = _cards_part(key, get(key, ()))
+            if cards:
+                tokens.append(f"{key}={cards_text(cards)}")
+        for key in _FLAGS[:2]:
+            if _flag_part(key, get(key, False)):
+                tokens.append(key)
+        rng = get("rng", 0)
+        if type(rng) is not int or not 0 <= rng < 1 << 64:
+            raise fail("rng", f"an integer from 0 to 2**64 - 1, not {short_repr(rng)}")
+        tokens.append(f"rng={rng_text(rng)}")
+        if _flag_part("explicit_chance", get("explicit_chance", False)):
+            tokens.append("explicit_chance")
+        return " ".join(tokens)
 
     def _read(self, game: Any, text: str, *, observed: bool) -> MaplessState:
         from cardcrawl.mapless._game import _closed_cells
