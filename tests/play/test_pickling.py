@@ -278,3 +278,29 @@ def test_the_round_trip_check_sees_a_difference() -> None:
     changed = attrs.evolve(state, turn=state.turn + 1)
     assert all(again != changed for _, again in copies(state))
     assert loaded("mapless-house", max_turns=41) != game
+
+
+# -------------------------------------------------------------------- reprs
+@pytest.mark.parametrize("name", ["mapless-house", "escape-from-haydes"])
+def test_a_state_repr_is_short_and_readable(name: str) -> None:
+    """The repr of every state of a random game fits on a line or two (the Haydes state's
+    was 6,265 characters long): The Mapless House shows its position notation, Escape
+    from Haydes a summary; an observation's repr is as short."""
+    game = loaded(name, players=3) if name.startswith("escape") else loaded(name)
+    kind = type(game.initial_state(seed=1)).__name__
+    for explicit in (False, True):
+        states = random_play(game, 9, explicit=explicit)
+        for state in states:
+            shown = repr(state)
+            assert shown.startswith(f"<{kind} ")
+            assert len(shown) < 400
+            seen = repr(game.observe(state, 0))
+            assert len(seen) < 400
+        if name.startswith("escape"):
+            first = repr(states[0])
+            assert len(first) < 200
+            assert f"phase={states[0].phase.value}" in first
+            assert f"round={states[0].round}" in first
+            assert "seats=[8/8@0,0 8/8@0,0 8/8@0,0]" in first
+    junk = attrs.evolve(states[-1], phase=None)
+    assert repr(junk).startswith(f"<{kind}")

@@ -36,7 +36,7 @@ from cardcrawl.haydes._creatures import (
 from cardcrawl.haydes._events import HaydesEvent
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import Cell
+from cardcrawl.kit._grid import Cell, cell_code
 
 __all__ = [
     "ALLOWED_SPLITS",
@@ -532,6 +532,9 @@ class HaydesState(MemoState):
     events: tuple[HaydesEvent, ...]
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
+    def __repr__(self) -> str:
+        return _summary(self, f"rng={self.rng:016x}" if isinstance(self.rng, int) else "")
+
     def card_at(self, cell: Cell) -> Card | None:
         """The face-up card on ``cell``, ``None`` if it is face down.
 
@@ -606,6 +609,43 @@ class HaydesObservation:
     ending: Ending | None
     winner: int | None
     events: tuple[HaydesEvent, ...]
+
+    def __repr__(self) -> str:
+        return _summary(self, f"player={self.player}")
+
+
+def _summary(value: Any, tail: str) -> str:
+    """A short, readable repr of a state or an observation: its phase, round, seats (each
+    ``charisma/endurance@cell``), how much of Haydes is face up, the piles' sizes and the
+    pending choice; the full value is in its fields (a repr of every cell would run to
+    thousands of characters)."""
+    try:
+        seats = " ".join(
+            f"{f.charisma}/{f.endurance}@{'out' if f.cell is None else cell_code(f.cell)}"
+            for f in value.seats
+        )
+        parts = [
+            f"phase={value.phase.value}",
+            f"round={value.round}",
+            f"current={value.current}",
+            f"seats=[{seats}]",
+            f"face_up={sum(card is not None for card in value.face_up)}/{len(value.layout)}",
+            f"discard={len(value.discard)}",
+            f"removed={len(value.removed)}",
+        ]
+        if value.aim is not None:
+            aim = value.aim
+            parts.append(
+                f"aim={aim.guess.value}:{cell_code(aim.cell)}{'+tuybe' if aim.tuybe else ''}"
+            )
+        if value.chosen is not None:
+            parts.append(f"chosen={value.chosen.value}")
+        if value.ending is not None:
+            won = "" if value.winner is None else f":{value.winner}"
+            parts.append(f"ending={value.ending.value}{won}")
+    except Exception:  # a state edited into junk still has a repr
+        return f"<{type(value).__name__} that cannot be summed up>"
+    return f"<{type(value).__name__} {' '.join(filter(None, [*parts, tail]))}>"
 
 
 def unstacked_beliefs(beliefs: Iterable[Belief]) -> tuple[Belief, ...]:
