@@ -178,3 +178,18 @@ def test_the_schema_follows_the_codec_for_each_type() -> None:
 def test_a_type_the_codec_cannot_read_has_no_schema() -> None:
     with pytest.raises(UnsupportedTypeError, match="no JSON Schema"):
         type_schema(list[int])
+
+
+def test_a_declared_observation_class_is_the_one_used() -> None:
+    from cardcrawl.mapless import MaplessHouse
+
+    class Declared(MaplessHouse):
+        observation_type = Leaf  # a class of its own, declared: it wins over the base's
+
+    game = Declared({"max_turns": 5})
+    assert game.observation_type is Leaf
+    assert cardcrawl.load("mapless-house").observation_type.__name__ == "MaplessObservation"
+    schema = game.observation_schema()
+    assert schema["properties"]["observation"] == {"$ref": "#/$defs/Leaf"}
+    leaf = Leaf(None, frozenset({"x"}))
+    assert game.observation_from_data(game.observation_to_data(leaf)) == leaf
