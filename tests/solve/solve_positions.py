@@ -163,11 +163,16 @@ def near_exit() -> tuple[Any, Any]:
 
 
 def haydes_last_round(
-    build: str = "5S QH 2C RJ", players: int = 1, first: int = 0, replacement: str = ""
+    build: str = "5S QH 2C RJ",
+    players: int = 1,
+    first: int = 0,
+    replacement: str = "",
+    name: str = "escape-from-haydes",
 ) -> tuple[Any, Any]:
-    """Escape from Haydes in its only round (max_rounds 1), the Build deck stacked (and,
-    for the cells replaced at the end of a turn, the Replacement deck, H-12)."""
-    game = cardcrawl.load("escape-from-haydes", players=players, max_rounds=1)
+    """Escape from Haydes (or a variant) in its only round (max_rounds 1), the Build
+    deck stacked (and, for the cells replaced at the end of a turn, the Replacement
+    deck, H-12)."""
+    game = cardcrawl.load(name, players=players, max_rounds=1)
     stack: dict[str, Any] = {"build": build.split(), "first_player": first}
     if replacement:
         stack["replacement"] = replacement.split()

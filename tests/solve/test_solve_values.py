@@ -16,6 +16,7 @@ import solve_positions as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cardcrawl.mapless import MaplessHouse
 from cardcrawl.solve import Solver, solve
 
 
@@ -85,9 +86,27 @@ def test_a_mapless_position_two_steps_from_the_exit() -> None:
     assert 0 < solution.value < 1
 
 
-def test_a_haydes_last_round_matches_the_naive_enumeration() -> None:
+def test_a_variant_hook_is_followed() -> None:
+    """M-15 varied: with every threshold 3 higher, the Encounter on the 10♠ fails more
+    often, and the same position is worth less."""
+
+    class Harder(MaplessHouse):
+        def encounter_threshold(self, state: Any) -> int:
+            return super().encounter_threshold(state) + 3
+
+    standard, state = sp.near_exit()
+    harder = Harder(standard.options)
+    value = solve(harder, state, hidden=True).value
+    assert value == sp.naive_value(harder, state, lambda s: harder.returns(s)[0])
+    assert 0 < value < solve(standard, state, hidden=True).value
+
+
+@pytest.mark.parametrize(
+    "name", ["escape-from-haydes", "escape-from-haydes-solo-timer", "escape-from-haydes-denizens"]
+)
+def test_a_haydes_last_round_matches_the_naive_enumeration(name: str) -> None:
     """H-8, H-9, H-13: a creature then the Red Joker, in the only round."""
-    game, state = sp.haydes_last_round()
+    game, state = sp.haydes_last_round(name=name)
     returns = lambda s: game.returns(s)[0]  # noqa: E731
     solution = solve(game, state, hidden=True)
     assert solution.value == sp.naive_value(game, state, returns)

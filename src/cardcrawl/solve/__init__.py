@@ -18,7 +18,10 @@ default the seat's return) at the end. Values are exact ``Fraction``\\ s.
 - **Refused**, with :class:`~cardcrawl.errors.UnsolvableError`: a state of sampled play
   (its generator knows the draws to come); a state that hides something from the seat
   (what ``determinize`` would draw afresh, such as a stacked deck) unless
-  ``hidden=True``; another seat's decision without a policy; a cycle.
+  ``hidden=True``; another seat's decision without a policy; a cycle. What is hidden
+  is asked of the position solved: in the games here nothing new is hidden further
+  down the tree (a chance event only ever reveals), but a game that dealt a private
+  card at a chance event would have it seen by the search.
 
 :class:`Solver` keeps the values it found between calls; :class:`Solution` holds a
 position's value and, at a decision, each legal action's value and regret.

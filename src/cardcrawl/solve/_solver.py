@@ -282,15 +282,15 @@ class Solver(Generic[S, A]):
                 raise UnsolvableError(
                     f"the state waits for seat {to_move} but no action is legal", state
                 )
+            policy = self.policies.get(to_move)
+            if policy is None and to_move != self.player:
+                raise _unfixed_seat(game, state, to_move, self.player)
             root_key = search.key(state)
             search.on_path.add(root_key)
             values = [search.value(game.step(state, action)) for action in legal]
             search.on_path.discard(root_key)
             actions = tuple(zip(legal, values, strict=True))
-            policy = self.policies.get(to_move)
             if policy is None:
-                if to_move != self.player:
-                    raise _unfixed_seat(game, state, to_move, self.player)
                 value = max(values)
             else:
                 chosen = policy(state)
@@ -338,17 +338,24 @@ class Solver(Generic[S, A]):
         game = self.game
         key = self.key_function(state)
         redrawn = game.determinize(state, self.player, 0)
-        names = None
+        names: list[str] | None = None
         if attrs.has(type(state)):
-            names = [f.name for f in attrs.fields(type(state)) if f.eq and f.name != "events"]
+            names = [f.name for f in attrs.fields(type(state)) if f.eq]
+        elif hasattr(state, "__dict__"):
+            names = [n for n in vars(state) if not n.startswith("_")]
         if names is not None:
-            differ = [n for n in names if n != "rng" and getattr(state, n) != getattr(redrawn, n)]
+            differ = [
+                n
+                for n in names
+                if n not in ("rng", "events") and getattr(state, n) != getattr(redrawn, n, None)
+            ]
         else:
-            differ = [] if key(redrawn) == key(state) else ["the state"]
+            differ = [] if key(redrawn) == key(state) else ["rules data"]
         if differ:
+            verb = "differs" if len(differ) == 1 else "differ"
             raise UnsolvableError(
                 f"the state hides from player {self.player} what the search would see as "
-                f"certain ({', '.join(differ)} differ from what determinize draws: a "
+                f"certain (its {', '.join(differ)} {verb} from what determinize draws: a "
                 "stacked deck, say). Solve determinize(state, player, seed) for the "
                 "player's information, or pass hidden=True to solve the position with "
                 "the hidden parts known",
