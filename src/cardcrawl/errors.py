@@ -679,3 +679,14 @@ class RecordFileError(SerializationError, OSError):
     def __init__(self, message: str, *, path: str = "") -> None:
         super().__init__(message)
         self.path = path
+
+
+class SamplingError(CardcrawlError, NotImplementedError):
+    """A game cannot draw a state from an observation: it does not override
+    :meth:`~cardcrawl.GameBase.sample_state`, which searching bots such as IS-MCTS need.
+
+    Examples:
+        >>> from cardcrawl.errors import SamplingError
+        >>> isinstance(SamplingError("no sample_state"), NotImplementedError)
+        True
+    """

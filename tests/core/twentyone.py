@@ -121,6 +121,13 @@ class TwentyOne(cardcrawl.GameBase[Any, Any, Any]):
     def determinize(self, state: TwentyOneState, player: int, seed: int) -> TwentyOneState:
         return attrs.evolve(state, deck=state.deck.unstacked(), rng=cardcrawl.rng_from_seed(seed))
 
+    def sample_state(
+        self, observation: Any, player: int, seed: int, *, explicit_chance: bool = False
+    ) -> TwentyOneState:
+        o = observation
+        rng = cardcrawl.rng_from_seed(seed)
+        return TwentyOneState(o.phase, Deck.of(o.left), o.hand, rng, explicit_chance, o.events)
+
     def card_census(self, state: TwentyOneState) -> dict[str, tuple[Card, ...]]:
         return {"deck": state.deck.cards, "hand": state.hand}
 

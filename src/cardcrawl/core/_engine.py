@@ -530,6 +530,41 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     def determinize(self, state: S, player: int, seed: int) -> S:
         """A state ``player`` cannot tell from ``state``, hidden information redrawn."""
 
+    def sample_state(
+        self, observation: O, player: int, seed: int, *, explicit_chance: bool = False
+    ) -> S:
+        """A state drawn from what ``player`` may believe, having seen ``observation``.
+
+        The state is one ``player`` cannot tell from the one observed
+        (``observe(sample_state(o, p, seed), p) == o``), hidden information drawn with
+        ``seed``: :meth:`determinize` for a bot, which is shown the observation and
+        never the state. Searching bots (IS-MCTS) need it; a game overrides it, and
+        the default refuses.
+
+        Args:
+            observation: ``observe(state, player)`` of some state of this game.
+            player: the seat that observed it.
+            seed: the generator seed of the new state (0 to 2**64 - 1).
+            explicit_chance: make the new state stop at chance events.
+
+        Raises:
+            SamplingError: the game does not say how (it does not override this).
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("escape-from-haydes", players=2)
+            >>> state = game.initial_state(seed=4)
+            >>> seen = game.observe(state, 1)
+            >>> game.observe(game.sample_state(seen, 1, seed=9), 1) == seen
+            True
+        """
+        from cardcrawl.errors import SamplingError
+
+        raise SamplingError(
+            f"{self.title or self.name} cannot draw a state from an observation: "
+            f"{type(self).__name__} does not override sample_state"
+        )
+
     @abc.abstractmethod
     def card_census(self, state: S) -> Mapping[str, tuple[Card, ...]]:
         """Every card of the game by where it is."""

@@ -1258,6 +1258,21 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             rng=rng_from_seed(seed),
         )
 
+    def sample_state(
+        self,
+        observation: HaydesObservation,
+        player: int,
+        seed: int,
+        *,
+        explicit_chance: bool = False,
+    ) -> HaydesState:
+        """The state of ``observation`` with a fresh generator: the exact posterior, as
+        :meth:`determinize` (see :func:`~cardcrawl.haydes.haydes_state_from_observation`)."""
+        from cardcrawl.haydes._bots import haydes_state_from_observation
+
+        self.check_player(player)
+        return haydes_state_from_observation(observation, seed, explicit_chance=explicit_chance)
+
     def card_census(self, state: HaydesState) -> Mapping[str, tuple[Card, ...]]:
         """All 210 cards (the 209 of Build and Replacement, and the Black Joker) by where
         they are. ``unseen`` holds the cards not seen yet, face down or in the Replacement

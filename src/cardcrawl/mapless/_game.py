@@ -813,6 +813,22 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             rng=rng_from_seed(seed),
         )
 
+    def sample_state(
+        self,
+        observation: MaplessObservation,
+        player: int,
+        seed: int,
+        *,
+        explicit_chance: bool = False,
+    ) -> MaplessState:
+        """The state of ``observation`` with the decks unordered and a fresh generator:
+        the exact posterior, as :meth:`determinize` (see
+        :func:`~cardcrawl.mapless.state_from_observation`)."""
+        from cardcrawl.mapless._bot_model import state_from_observation
+
+        self.check_player(player)
+        return state_from_observation(observation, seed, explicit_chance=explicit_chance, game=self)
+
     def card_census(self, state: MaplessState) -> Mapping[str, tuple[Card, ...]]:
         """All 52 cards by where they are; the ♠A and ♣A count as Stalkers wherever they stand."""
         return {
