@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from cardcrawl._version import __version__
-from cardcrawl.cli import _engine, _games, _play, _render, _replay, _simulate, _tournament
+from cardcrawl.cli import _engine, _games, _play, _render, _replay, _serve, _simulate, _tournament
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -99,6 +99,7 @@ def _build_parser() -> tuple[Parser, dict[str, Parser]]:
         "simulate": _simulate.add_parser(commands, shortcuts),
         "tournament": _tournament.add_parser(commands, shortcuts),
         "engine": _engine.add_parser(commands),
+        "serve": _serve.add_parser(commands),
     }
 
 
