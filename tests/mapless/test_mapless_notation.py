@@ -3,6 +3,8 @@ text, read back exactly, every malformed field named."""
 
 from __future__ import annotations
 
+import contextlib
+
 import attrs
 import pytest
 from hypothesis import given
@@ -319,3 +321,39 @@ def test_a_bad_part_is_named(parts: dict[str, object], field: str, message: str)
     with pytest.raises(NotationError, match=message) as caught:
         GAME.build(**parts)
     assert caught.value.field == field
+
+
+# ------------------------------------------------------------ untrusted text
+NOTATION_ALPHABET = "AD0123456789JQKSHCB.,/:=- _abcdefghijklmnopqrstuvwxyz"
+VALID = [
+    f"KS/ADAH5C phase=move turn=2 player=2,0 spade=1,0 held=4H,9D mind=QH {RNG}",
+    f"AD phase=place:KS player=0,0 narrative=5C,2S {RNG} explicit_chance",
+    f"2.KS/10SQCAD phase=over:consumed player=0,0 refused=2H {RNG} ran_dry",
+]
+
+
+@given(
+    base=st.sampled_from(VALID),
+    start=st.integers(0, 90),
+    length=st.integers(0, 12),
+    junk=st.text(alphabet=NOTATION_ALPHABET, max_size=12),
+)
+def test_an_edited_notation_reads_as_a_position_or_raises_notation_error(
+    base: str, start: int, length: int, junk: str
+) -> None:
+    """Any text, however mangled, gives a state that validates and writes a notation
+    that reads back as itself, or a NotationError; never another exception."""
+    text = base[:start] + junk + base[start + length :]
+    try:
+        state = GAME.position(text)
+    except NotationError:
+        return
+    GAME.validate(state)
+    assert GAME.position(GAME.notation(state)) == state
+
+
+@given(text=st.text(max_size=60))
+def test_arbitrary_text_raises_only_notation_error(text: str) -> None:
+    for read in (GAME.position, GAME.observation_position):
+        with contextlib.suppress(NotationError):
+            read(text)
