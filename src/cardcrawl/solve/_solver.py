@@ -336,7 +336,7 @@ class Solver(Generic[S, A]):
         chance tree would reveal to the search as certain.
         """
         game = self.game
-        key = self.key_function(state)
+        key = self._key_for(state)
         redrawn = game.determinize(state, self.player, 0)
         names: list[str] | None = None
         if attrs.has(type(state)):
@@ -362,7 +362,7 @@ class Solver(Generic[S, A]):
                 state,
             )
 
-    def key_function(self, state: Any) -> Callable[[Any], Hashable]:
+    def _key_for(self, state: Any) -> Callable[[Any], Hashable]:
         """The memo key of this game's states (see the module's documentation)."""
         if self._key is None:
             self._key = _key_function(type(state))
@@ -403,7 +403,7 @@ class _Search:
 
     def key(self, state: Any) -> Hashable:
         if self._key is None:
-            self._key = self.solver.key_function(state)
+            self._key = self.solver._key_for(state)
         return self._key(state)
 
     def over_budget(self) -> None:
