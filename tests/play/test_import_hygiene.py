@@ -10,6 +10,8 @@ and neither module needs the other at call time.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,6 +40,8 @@ CHECKED = sorted(
                 "bots/_base.py",
                 "bots/_random_bot.py",
                 "bots/_search.py",
+                "web/_routes.py",
+                "web/_tables.py",
             )
         ),
     ]
@@ -121,3 +125,64 @@ def test_the_checks_can_fail() -> None:
         (6, "from cardcrawl.play._html import replay_html"),
     ]
     assert "cardcrawl.play._match" in imported_modules(source)
+
+
+# ------------------------------------------------------------ the web extra
+WEB_EXTRA = ("starlette", "uvicorn", "websockets", "httpx")
+
+
+def test_only_the_web_package_imports_the_web_extra() -> None:
+    outside = {
+        str(path.relative_to(SRC)): sorted(
+            name for name in imported_modules(tree(path)) if name.split(".")[0] in WEB_EXTRA
+        )
+        for path in SRC.rglob("*.py")
+        if "web" not in path.relative_to(SRC).parts
+    }
+    assert {path: names for path, names in outside.items() if names} == {}
+    # cardcrawl serve imports the web package only when it runs, inside its function.
+    serve = tree(SRC / "cli" / "_serve.py")
+    assert [text for _, text in deferred_imports(serve)] == ["from cardcrawl import web"]
+
+
+def run_python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_the_core_and_the_command_line_load_without_the_web_extra() -> None:
+    done = run_python(
+        "import sys, io\n"
+        "import cardcrawl, cardcrawl.cli\n"
+        "cardcrawl.cli.main(['games'], stdout=io.StringIO())\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {WEB_EXTRA!r}"
+        " or m.startswith('cardcrawl.web')))\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_missing_web_extra_is_told_with_the_install_hint() -> None:
+    # A module set to None in sys.modules cannot be imported: the extra is "missing".
+    done = run_python(
+        "import sys, io\n"
+        "sys.modules['starlette'] = None\n"
+        "from cardcrawl.errors import MissingExtraError\n"
+        "try:\n"
+        "    import cardcrawl.web\n"
+        "except MissingExtraError as exc:\n"
+        "    print('refused:', exc)\n"
+        "sys.modules.pop('cardcrawl.web', None)\n"
+        "from cardcrawl.cli import main\n"
+        "err = io.StringIO()\n"
+        "print('exit', main(['serve'], stdout=io.StringIO(), stderr=err))\n"
+        "print(err.getvalue().strip())\n"
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    hint = "pip install 'cardcrawl[web]'"
+    assert lines[0].startswith("refused: ")
+    assert hint in lines[0]
+    assert lines[1] == "exit 2"
+    assert hint in lines[2]
