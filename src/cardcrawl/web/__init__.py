@@ -125,6 +125,12 @@ def serve(
         MissingExtraError: uvicorn is not installed.
         OptionsError: as for :func:`create_app`.
         OSError: the address cannot be bound (say, the port is taken).
+
+    Examples:
+        >>> serve(bot_delay=-1)  # refused before anything listens
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.OptionsError: bot_delay is a number of seconds from 0 to 3600, not -1
     """
     try:
         import uvicorn  # put off: only serving needs it, not the app
