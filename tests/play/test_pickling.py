@@ -235,7 +235,9 @@ BOTS = [
 def test_a_bot_pickles_and_copies_and_chooses_as_the_original(name: str, bot_name: str) -> None:
     """A copy made mid-game (its generator part way) chooses what the original chooses."""
     game = loaded(name, players=2) if name.startswith("escape") else loaded(name)
-    bot = make_bot(bot_name, game, seed=11)
+    # IS-MCTS's default budget (1000 iterations a decision) would take minutes here.
+    options = {"iterations": 10} if bot_name == "ismcts" else {}
+    bot = make_bot(bot_name, game, seed=11, **options)
     state = game.initial_state(seed=11)
 
     def choose(player: Any, state: Any) -> Any:

@@ -3,8 +3,10 @@
 A bot is built for one game with a seed and a seat (:func:`make_bot`), and each decision
 it is shown only the seat's observation and the legal actions, never the state. The
 same seed gives the same choices. This package holds what works for every game: the
-bot protocol and registry, :class:`RandomBot` (``"random"``) and :class:`SearchBot`
-(rollouts over a game's registered :class:`SearchModel`). Each game's own bots follow
+bot protocol and registry, :class:`RandomBot` (``"random"``), :class:`ISMCTSBot`
+(``"ismcts"``, information-set Monte Carlo tree search over any game that can draw a
+state from an observation) and :class:`SearchBot` (rollouts over a game's registered
+:class:`SearchModel`). Each game's own bots follow
 one convention: they live in the game's package, use its public names, and register
 themselves when the game registers:
 
@@ -47,6 +49,7 @@ from cardcrawl.bots._engine_bot import (
     hello_message,
     serve_engine,
 )
+from cardcrawl.bots._ismcts import ActionStats, ISMCTSBot, SearchResult
 from cardcrawl.bots._language_model import LanguageModelBot
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.bots._search import SearchBot, SearchModel, register_search_model, search_model
@@ -54,16 +57,19 @@ from cardcrawl.errors import EngineError, EngineTimeoutError
 
 __all__ = [
     "ENGINE_PROTOCOL",
+    "ActionStats",
     "Bot",
     "BotFactory",
     "BotSpec",
     "EngineBot",
     "EngineError",
     "EngineTimeoutError",
+    "ISMCTSBot",
     "LanguageModelBot",
     "RandomBot",
     "SearchBot",
     "SearchModel",
+    "SearchResult",
     "UnknownBotError",
     "bot_names",
     "decide_message",
@@ -85,6 +91,11 @@ def _register_generic_bots() -> None:
         "engine",
         EngineBot,
         description="a program playing over the engine protocol (command=[...])",
+    )
+    register_bot(
+        "ismcts",
+        ISMCTSBot,
+        description="information-set MCTS from the observation (iterations=N or seconds=S)",
     )
 
 

@@ -1,0 +1,426 @@
+"""Information-set Monte Carlo tree search (IS-MCTS), for every game of the protocol.
+
+A bot is shown an observation, never the state, so it cannot search the game's tree
+itself. Single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012) searches a tree
+of *information sets* instead: each iteration draws a state the bot cannot tell from
+what it saw (:meth:`~cardcrawl.GameBase.sample_state`, a determinization), walks the
+tree down it by UCT, adds one node, plays the game out with a quick bot (a rollout),
+and credits the result to every action on the way.
+
+Here a node is what the player to move there observes (``observe(state, mover)``), so
+the draws of sampled play (which ``step`` resolves itself) lead to different nodes, and
+one node's statistics hold whatever determinization reached it. Each node keeps, per
+action, the visits, the sum of the returns *of the player to move there* and how often
+the action was legal when the node was visited (its availability, which UCT counts in
+place of the parent's visits: an action legal in only some determinizations is not
+penalised for the others). With several players, each seat's choices in the tree
+maximise its own return.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from cardcrawl.bots._base import BotFactory, get_bot_spec
+from cardcrawl.bots._random_bot import RandomBot
+from cardcrawl.core._engine import GameBase
+from cardcrawl.core._protocol import TERMINAL
+from cardcrawl.core._random import rng_below, rng_derive, rng_from_seed
+from cardcrawl.errors import OptionsError, UnknownBotError
+
+__all__ = [
+    "DEFAULT_EXPLORATION",
+    "DEFAULT_ITERATIONS",
+    "ActionStats",
+    "ISMCTSBot",
+    "SearchResult",
+]
+
+#: The UCT exploration constant ``c`` of :class:`ISMCTSBot`: an action's score is its
+#: mean return plus ``c * sqrt(ln(availability) / visits)``. For returns between 0 and
+#: 1 (a win is 1), Kocsis and Szepesvári's ``1 / sqrt(2)``, rounded.
+DEFAULT_EXPLORATION = 0.7
+#: The iterations of one decision when neither ``iterations`` nor ``seconds`` is given.
+DEFAULT_ITERATIONS = 1000
+#: The most decisions one rollout plays; a game still going after them counts as its
+#: returns so far (zeros for the built-in games).
+DEFAULT_ROLLOUT_LIMIT = 1000
+#: The most nodes of one decision's tree; past them, iterations only roll out.
+DEFAULT_MAX_NODES = 200_000
+
+
+@attrs.frozen
+class ActionStats:
+    """What one search found of one legal action at the root.
+
+    Attributes:
+        action: the legal action.
+        visits: the iterations that took it.
+        value: the mean return for the searching seat of those iterations (0.0 when it
+            was never visited).
+
+    Examples:
+        >>> from cardcrawl.bots import ActionStats
+        >>> ActionStats("stand", visits=10, value=0.75).value
+        0.75
+    """
+
+    action: Any
+    visits: int
+    value: float
+
+
+@attrs.frozen
+class SearchResult:
+    """One IS-MCTS search of one decision: each legal action's visits and mean return.
+
+    Attributes:
+        seat: the seat that searched (whose returns the values are).
+        iterations: the iterations run.
+        actions: one :class:`ActionStats` per legal action, in the game's order.
+
+    Examples:
+        >>> from cardcrawl.bots import ActionStats, SearchResult
+        >>> result = SearchResult(0, 12, (ActionStats("hit", 4, 0.5), ActionStats("stand", 8, 0.7)))
+        >>> result.best, result.value("hit"), result.best_value
+        ('stand', 0.5, 0.7)
+    """
+
+    seat: int
+    iterations: int
+    actions: tuple[ActionStats, ...]
+
+    @property
+    def best(self) -> Any:
+        """The most visited action (the robust choice); ties go to the higher mean, then
+        to the first in the game's order."""
+        best = self.actions[0]
+        for stats in self.actions[1:]:
+            if (stats.visits, stats.value) > (best.visits, best.value):
+                best = stats
+        return best.action
+
+    @property
+    def best_value(self) -> float:
+        """The mean return of :attr:`best`: what the search expects of the position."""
+        return self.value(self.best)
+
+    def stats(self, action: Any) -> ActionStats:
+        """The statistics of ``action``.
+
+        Raises:
+            OptionsError: ``action`` is not one of the searched actions.
+        """
+        for stats in self.actions:
+            if stats.action == action:
+                return stats
+        raise OptionsError(f"{action!r} is not one of the searched actions")
+
+    def value(self, action: Any) -> float:
+        """The mean return of ``action`` (see :meth:`stats`)."""
+        return self.stats(action).value
+
+
+class _Node:
+    """One information set: per action ``[visits, return sum, availability]``."""
+
+    __slots__ = ("edges",)
+
+    def __init__(self) -> None:
+        self.edges: dict[Any, list[float]] = {}
+
+
+class ISMCTSBot:
+    """Single-observer IS-MCTS over the real rules, from the bot's observation only.
+
+    Each decision it searches a fresh tree: every iteration draws a state from the
+    observation with the game's :meth:`~cardcrawl.GameBase.sample_state` (hidden
+    information drawn afresh), walks down the tree choosing by UCT (an action never
+    tried first, in a random order), adds the first node it reaches that the tree lacks,
+    plays on from there with the ``rollout`` bot in every seat, and adds the returns to
+    every action on its way, each from the view of the player who took it. Chance is
+    left to sampled play: ``step`` draws each card and roll with the determinized
+    state's generator, so each iteration follows different luck. It then plays the most
+    visited action.
+
+    Budget: ``iterations`` per decision (the default, 1000, when neither budget is
+    given), or ``seconds`` per decision (anytime: it stops at the deadline and plays the
+    best action so far, after one iteration at least), or both (whichever ends first).
+    Under an iteration budget alone it is deterministic: every draw comes from its seed,
+    seat and decision number, so the same seed makes the same choices. A ``seconds``
+    budget depends on the machine's speed.
+
+    Args:
+        game: the game it plays (any game whose class overrides ``sample_state``).
+        seed: its seed.
+        seat: the seat it plays.
+        iterations: the iterations per decision (>= 1).
+        seconds: the time per decision (> 0).
+        exploration: UCT's constant ``c`` (>= 0), :data:`DEFAULT_EXPLORATION` by default,
+            for returns between 0 and 1.
+        rollout: the bot (registered name or factory) playing every seat in rollouts:
+            ``"random"`` (the default, and the quickest), or the game's ``"heuristic"``
+            for stronger but slower playouts.
+        rollout_limit: the most decisions of one rollout.
+        max_nodes: the most nodes of one tree.
+
+    Raises:
+        UnknownBotError: the game cannot draw a state from an observation, or no
+            ``rollout`` bot of that name plays it.
+        OptionsError: a budget or constant is out of range.
+
+    Examples:
+        A game of Escape from Haydes played alone by IS-MCTS, 50 iterations a decision:
+
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import make_bot
+        >>> game = cardcrawl.load("escape-from-haydes", players=1, max_rounds=5)
+        >>> state = game.initial_state(seed=2)
+        >>> bot = make_bot("ismcts", game, seed=2, iterations=50)
+        >>> while not game.is_terminal(state):
+        ...     legal = game.legal_actions(state)
+        ...     state = game.step(state, bot.choose(game, game.observe(state, 0), legal))
+        >>> game.outcome(state).label in {"escaped", "trapped", "time-up"}
+        True
+
+        Its estimates of each action:
+
+        >>> state = game.initial_state(seed=2)
+        >>> result = make_bot("ismcts", game, seed=2, iterations=50).search(
+        ...     game, game.observe(state, 0), game.legal_actions(state))
+        >>> result.iterations, sum(s.visits for s in result.actions)
+        (50, 50)
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        seed: int,
+        seat: int = 0,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        rollout: str | BotFactory = "random",
+        rollout_limit: int = DEFAULT_ROLLOUT_LIMIT,
+        max_nodes: int = DEFAULT_MAX_NODES,
+    ) -> None:
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
+            raise OptionsError(f"iterations is an integer >= 1, not {iterations!r}")
+        if seconds is not None and not seconds > 0:
+            raise OptionsError(f"seconds is a number > 0, not {seconds!r}")
+        if not exploration >= 0:
+            raise OptionsError(f"exploration is a number >= 0, not {exploration!r}")
+        if rollout_limit < 1 or max_nodes < 1:
+            raise OptionsError(
+                f"rollout_limit and max_nodes are integers >= 1, not {rollout_limit!r} "
+                f"and {max_nodes!r}"
+            )
+        sample = getattr(type(game), "sample_state", None)
+        if sample is None or sample is GameBase.sample_state:
+            raise UnknownBotError(
+                f"ismcts cannot play {game.name}: its game class does not override "
+                "sample_state (a state drawn from an observation)"
+            )
+        factory = get_bot_spec(rollout, game).factory if isinstance(rollout, str) else rollout
+        self._rollout_factory: BotFactory | None = None if factory is RandomBot else factory
+        self._seed = seed
+        self._seat = seat
+        self._iterations = iterations
+        self._seconds = seconds
+        self._c = float(exploration)
+        self._rollout_limit = rollout_limit
+        self._max_nodes = max_nodes
+        self._decisions = 0
+        #: The iterations of the last search (for reports and tests).
+        self.last_iterations = 0
+
+    def choose(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """The most visited action of a search from ``observation`` (the only legal
+        action at once, without searching)."""
+        self._decisions += 1
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        return self._search(game, observation, legal_actions, None, 0).best
+
+    def search(
+        self,
+        game: Any,
+        observation: Any,
+        legal_actions: Sequence[Any],
+        *,
+        ensure: Sequence[Any] = (),
+        min_visits: int = 0,
+    ) -> SearchResult:
+        """Search one decision with the bot's budget; each action's visits and value.
+
+        Counts as a decision for the seeds, as :meth:`choose` does.
+
+        Args:
+            game: the game.
+            observation: the bot's seat's observation at a decision of that seat.
+            legal_actions: the legal actions there.
+            ensure: actions to be visited at least ``min_visits`` times: after the
+                budget, iterations that start with each of them are added until they
+                are (for comparing a given action fairly, as game analysis does).
+            min_visits: see ``ensure``.
+
+        Returns:
+            The :class:`SearchResult`.
+        """
+        self._decisions += 1
+        return self._search(game, observation, legal_actions, ensure, min_visits)
+
+    # ------------------------------------------------------------------ the search
+    def _search(
+        self,
+        game: Any,
+        observation: Any,
+        legal_actions: Sequence[Any],
+        ensure: Sequence[Any] | None,
+        min_visits: int,
+    ) -> SearchResult:
+        seat = self._seat
+        root_seed = rng_derive(self._seed, seat, self._decisions)
+        root = _Node()
+        tree: dict[Any, _Node] = {}
+        deadline = None if self._seconds is None else time.perf_counter() + self._seconds
+        done = 0
+        while self._iterations is None or done < self._iterations:
+            self._iterate(game, observation, root, tree, rng_derive(root_seed, done), None)
+            done += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        for action in ensure or ():
+            edge = root.edges.get(action)
+            while edge is None or edge[0] < min_visits:
+                self._iterate(game, observation, root, tree, rng_derive(root_seed, done), action)
+                done += 1
+                edge = root.edges.get(action)
+                if edge is None:  # not legal in the determinization: cannot be forced
+                    break
+        self.last_iterations = done
+        stats = []
+        for action in legal_actions:
+            edge = root.edges.get(action)
+            visits = 0 if edge is None else int(edge[0])
+            value = edge[1] / edge[0] if edge is not None and edge[0] else 0.0
+            stats.append(ActionStats(action, visits, value))
+        return SearchResult(seat, done, tuple(stats))
+
+    def _iterate(
+        self,
+        game: Any,
+        observation: Any,
+        root: _Node,
+        tree: dict[Any, _Node],
+        seed: int,
+        forced: Any,
+    ) -> None:
+        """One iteration: a determinization, a walk down by UCT, one new node, a
+        rollout, and the returns backed up the walk."""
+        state = game.sample_state(observation, self._seat, seed)
+        rng = rng_from_seed(rng_derive(seed, 1))
+        path: list[tuple[list[float], int]] = []
+        node: _Node | None = root
+        mover = self._seat
+        current_player, legal_actions, observe, step = (
+            game.current_player,
+            game.legal_actions,
+            game.observe,
+            game.step,
+        )
+        while node is not None:
+            legal = legal_actions(state)
+            edges = node.edges
+            if forced is not None and not path:
+                if forced not in legal:
+                    return
+                for action in legal:
+                    edge = edges.get(action)
+                    if edge is None:
+                        edges[action] = [0.0, 0.0, 1.0]
+                    else:
+                        edge[2] += 1.0
+                chosen = forced
+            else:
+                rng, chosen = self._select(edges, legal, rng)
+            path.append((edges[chosen], mover))
+            state = step(state, chosen)
+            mover = current_player(state)
+            if mover == TERMINAL:
+                node = None
+                break
+            key = (mover, observe(state, mover))
+            node = tree.get(key)
+            if node is None:
+                if len(tree) < self._max_nodes:
+                    tree[key] = _Node()
+                break
+        if mover != TERMINAL:
+            state = self._rollout(game, state, rng)
+        returns = game.returns(state)
+        for edge, who in path:
+            edge[0] += 1.0
+            edge[1] += returns[who]
+
+    def _select(
+        self, edges: dict[Any, list[float]], legal: Sequence[Any], rng: int
+    ) -> tuple[int, Any]:
+        """UCT over the actions legal here, an untried one first (chosen at random)."""
+        untried = []
+        for action in legal:
+            edge = edges.get(action)
+            if edge is None:
+                edges[action] = [0.0, 0.0, 1.0]
+                untried.append(action)
+            else:
+                edge[2] += 1.0
+                if edge[0] == 0.0:
+                    untried.append(action)
+        if untried:
+            if len(untried) == 1:
+                return rng, untried[0]
+            rng, index = rng_below(rng, len(untried))
+            return rng, untried[index]
+        c, log = self._c, math.log
+        best, best_score = legal[0], -math.inf
+        for action in legal:
+            n, total, available = edges[action]
+            score = total / n + c * math.sqrt(log(available) / n)
+            if score > best_score:
+                best, best_score = action, score
+        return rng, best
+
+    def _rollout(self, game: Any, state: Any, rng: int) -> Any:
+        """The state where the rollout bot, playing every seat, ends the game (or stops
+        after ``rollout_limit`` decisions)."""
+        current_player, legal_actions, step = game.current_player, game.legal_actions, game.step
+        factory = self._rollout_factory
+        if factory is None:
+            # The random bot, inline: it needs no observation, and no bot to be built.
+            for _ in range(self._rollout_limit):
+                if current_player(state) == TERMINAL:
+                    break
+                legal = legal_actions(state)
+                rng, index = rng_below(rng, len(legal))
+                state = step(state, legal[index])
+            return state
+        rng, bot_seed = rng_below(rng, 2**63)
+        bots = [factory(game, bot_seed, s) for s in range(game.num_players)]
+        reads = [getattr(bot, "reads_observation", True) for bot in bots]
+        observe = game.observe
+        for _ in range(self._rollout_limit):
+            seat = current_player(state)
+            if seat == TERMINAL:
+                break
+            seen = observe(state, seat) if reads[seat] else None
+            state = step(state, bots[seat].choose(game, seen, legal_actions(state)))
+        return state
