@@ -221,3 +221,27 @@ def test_a_two_player_haydes_game_from_two_browsers(
         assert tab.page.inner_text("#status").startswith("Game over: ")
         tab.page.screenshot(path=str(artifacts / f"haydes-seat-{number}.png"), full_page=True)
         assert leaks(tab.received, (), secret_numbers(match.states, 7)) == []
+
+
+def test_hot_seat_shows_each_person_their_turn_in_one_browser(
+    tabs: list[Tab], live_server: LiveServer, artifacts: Path
+) -> None:
+    tab = tabs[0]
+    options = {"players": 2, "max_rounds": 1}
+    table_id = start_in_lobby(tab, "escape-from-haydes", options, 5, ["person", "person"])
+    tab.page.click("#play-here")
+    tab.page.wait_for_selector("#board svg")
+    shown = set()
+    for _ in range(60):
+        tab.wait_turn_or_end()
+        shown.add(tab.page.get_attribute("body", "data-seat"))
+        if not play_a_seat(tab):
+            break
+    else:
+        pytest.fail("the game did not end")
+    table = live_server.tables.get(table_id)
+    assert table.over
+    # Both people played here, each shown the table as their own seat in turn.
+    assert {entry.player for entry in table.match.history} == {0, 1}
+    assert shown >= {"0", "1"}
+    tab.page.screenshot(path=str(artifacts / "haydes-hot-seat.png"), full_page=True)
