@@ -80,7 +80,7 @@ from cardcrawl.kit._grid import Cell, Grid, distance, neighbours, touching
 from cardcrawl.kit._svg import Picture, find_renderer, register_svg, svg
 from cardcrawl.play._html import replay_html
 from cardcrawl.play._match import Match, MatchEntry
-from cardcrawl.play._record import Record, RecordClaims
+from cardcrawl.play._record import Agent, Record, RecordClaims
 
 __all__ = [
     "CHANCE",
@@ -89,6 +89,7 @@ __all__ = [
     "RANK_NAMES",
     "TERMINAL",
     "ActionError",
+    "Agent",
     "Card",
     "CardcrawlError",
     "Cell",

@@ -275,8 +275,8 @@ def test_hostile_numbers_in_claims_are_messages() -> None:
         ({**good, "format": HUGE}, "record format an integer of about 5000 digits"),
         ({**good, "claims": {**claims, "length": HUGE}}, "a list of an integer of about"),
         ({**good, "claims": {**claims, "ending": {"label": "x", "returns": [HUGE]}}}, "ending"),
-        ({**good, "format": True}, "record format True is not 2 or 1"),
-        ({**good, "format": deep}, "record format a list is not 2 or 1"),
+        ({**good, "format": True}, "record format True is not 3, 2 or 1"),
+        ({**good, "format": deep}, "record format a list is not 3, 2 or 1"),
     ]:
         with pytest.raises(SerializationError, match=message):
             Record.from_data(bad)
@@ -432,7 +432,7 @@ jsonschema = pytest.importorskip("jsonschema")
 def test_the_schema_is_valid_and_shipped() -> None:
     schema = Record.json_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
-    assert schema["properties"]["format"]["enum"] == [1, Record.FORMAT]
+    assert schema["properties"]["format"]["enum"] == [1, 2, Record.FORMAT]
 
 
 @given(name=games, seed=seeds, policy=policies, explicit=st.booleans())
@@ -454,7 +454,7 @@ def test_the_schema_refuses_what_from_data_refuses() -> None:
     for bad in [
         {k: v for k, v in good.items() if k != "claims"},
         {**good, "format": 1},
-        {**good, "format": 3},
+        {**good, "format": 4},
         {**good, "extra": 1},
         {**good, "seed": "3"},
         {**good, "seed": True},

@@ -4,7 +4,8 @@
   progress that remembers its history, with undo and redo that never reach back across
   revealed chance unless asked to;
 - :class:`Record`: a whole game as data (game, options, seed, actions) that replays and
-  verifies itself;
+  verifies itself, and as a match trace names its :class:`Agent` per seat, its result,
+  its start time, and the seconds and comments of its actions;
 - :func:`replay_html`: a self-contained HTML page stepping through a record.
 
 The names are also re-exported by :mod:`cardcrawl`.
@@ -19,6 +20,6 @@ Examples:
 
 from cardcrawl.play._html import replay_html
 from cardcrawl.play._match import Match, MatchEntry
-from cardcrawl.play._record import Record, RecordClaims
+from cardcrawl.play._record import Agent, Record, RecordClaims
 
-__all__ = ["Match", "MatchEntry", "Record", "RecordClaims", "replay_html"]
+__all__ = ["Agent", "Match", "MatchEntry", "Record", "RecordClaims", "replay_html"]

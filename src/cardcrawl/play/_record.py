@@ -13,9 +13,12 @@ refused, and the message names the first entry whose state is not the one record
 from __future__ import annotations
 
 import contextlib
+import datetime
 import hashlib
 import json
+import math
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -26,11 +29,13 @@ from typing import Any, ClassVar
 
 import attrs
 
+from cardcrawl._version import __version__
 from cardcrawl.core._codec import encode
+from cardcrawl.core._protocol import Outcome
 from cardcrawl.core._registry import load
 from cardcrawl.errors import CardcrawlError, RecordError, RecordFileError, SerializationError
 
-__all__ = ["Record", "RecordClaims"]
+__all__ = ["Agent", "Record", "RecordClaims"]
 
 
 def _frozen_stack(stack: Mapping[str, Any] | None) -> Mapping[str, tuple[Any, ...]] | None:
@@ -89,7 +94,7 @@ def _check_depth(data: Any) -> None:
 
 
 # --------------------------------------------------------------------- claims
-#: The record format this library writes: format 2, a record with its claims.
+#: The record format of a record with claims and nothing else: format 2.
 RECORD_FORMAT = 2
 # Format 1 is a record without claims. It is still read, and replays unverified; a
 # record built without claims is written in it, so that it reads back as what it is.
@@ -295,6 +300,435 @@ def _claims_to_data(claims: RecordClaims) -> dict[str, Any]:
     }
 
 
+# --------------------------------------------------------------------- traces
+#: The format of a *match trace*: format 2's keys (``claims`` optional) and the trace's.
+_TRACE_FORMAT = 3
+# What a trace adds to a record: who played each seat, the result, when the game
+# started, the seconds each action took and comments on actions.
+_TRACE_KEYS = frozenset({"agents", "result", "started", "seconds", "comments"})
+
+# Bounds on what a trace holds, so that a hostile record stays cheap to read and show.
+# How many agents a record may name before its game is loaded; replaying then asks
+# for exactly one per seat.
+_MAX_AGENTS = 64
+# Characters of an agent's name or version, a setting's name, or an ending's label.
+_MAX_NAME = 100
+_MAX_SETTINGS = 32
+# Characters of a setting's text value.
+_MAX_SETTING_TEXT = 200
+_MAX_COMMENT = 2000
+_KINDS = ("human", "bot", "engine")
+# ISO 8601 in UTC, to the second or finer: 2026-12-02T07:20:43Z, 2026-12-02T07:20:43.5Z.
+_STARTED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?Z")
+# The decimal index of an action, as a key of the comments object.
+_INDEX = re.compile(r"0|[1-9][0-9]{0,8}")
+
+#: A setting's value: JSON text, number, true, false or null.
+Setting = str | int | float | bool | None
+
+# (the field that is malformed, what it should be), or None when nothing is.
+Problem = tuple[str, str] | None
+
+
+def _text_problem(value: Any, most: int) -> str | None:
+    """Why ``value`` is not text of 1 to ``most`` characters, or ``None``."""
+    if not isinstance(value, str):
+        return f"text, not {_shown(value)}"
+    if not value or len(value) > most:
+        return f"text of 1 to {most} characters, not {len(value)}"
+    return None
+
+
+def _is_number(value: Any) -> bool:
+    """A finite float, or an int a float holds exactly (JSON has one kind of number)."""
+    if type(value) is float:
+        return math.isfinite(value)
+    return type(value) is int and value.bit_length() <= 53
+
+
+def _setting_problem(value: Any) -> str | None:
+    if value is None or type(value) is bool:
+        return None
+    if type(value) is int:
+        return (
+            None
+            if value.bit_length() <= 64
+            else f"an integer of at most 64 bits, not {_shown(value)}"
+        )
+    if type(value) is float:
+        return None if math.isfinite(value) else f"a finite number, not {_shown(value)}"
+    if isinstance(value, str):
+        if len(value) > _MAX_SETTING_TEXT:
+            return f"text of at most {_MAX_SETTING_TEXT} characters, not {len(value)}"
+        return None
+    return f"text, a number, true, false or null, not {_shown(value)}"
+
+
+def _agent_problem(agent: Agent) -> Problem:
+    """(field, what it should be) for a malformed agent, or ``None``."""
+    if type(agent.seat) is not int or not 0 <= agent.seat < _MAX_AGENTS:
+        return "seat", f"a seat number from 0 to {_MAX_AGENTS - 1}, not {_shown(agent.seat)}"
+    why = _text_problem(agent.name, _MAX_NAME)
+    if why is not None:
+        return "name", why
+    if agent.kind not in _KINDS:
+        return "kind", f"one of {', '.join(map(repr, _KINDS))}, not {_shown(agent.kind)}"
+    if agent.version is not None:
+        why = _text_problem(agent.version, _MAX_NAME)
+        if why is not None:
+            return "version", f"null or {why}"
+    if len(agent.settings) > _MAX_SETTINGS:
+        return "settings", f"at most {_MAX_SETTINGS} settings, not {len(agent.settings)}"
+    for key, value in agent.settings.items():
+        why = _text_problem(key, _MAX_NAME)
+        if why is not None:
+            return "settings", f"names that are {why}"
+        why = _setting_problem(value)
+        if why is not None:
+            return f"settings[{key!r}]", why
+    return None
+
+
+def _frozen_settings(settings: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(settings))
+
+
+@attrs.frozen
+class Agent:
+    """Who played a seat of a recorded game: a person, a bot, or an engine program.
+
+    A record's agents are what its recorder says; nothing in the game can check them
+    (see :class:`Record`).
+
+    Examples:
+        >>> import cardcrawl
+        >>> agent = cardcrawl.Agent.bot(0, "heuristic", {"depth": 2})
+        >>> agent.kind, agent.version == cardcrawl.__version__, dict(agent.settings)
+        ('bot', True, {'depth': 2})
+        >>> cardcrawl.Agent(1, "Ada", kind="human").to_data()
+        {'seat': 1, 'name': 'Ada', 'kind': 'human', 'version': None, 'settings': {}}
+        >>> cardcrawl.Agent(0, "x" * 101)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.RecordError: agent has malformed name (expected text of 1 to 100 ...)
+
+    Attributes:
+        seat: the seat played, from 0.
+        name: the agent's name: a bot's registered name, a person's name or handle.
+        kind: ``"human"``, ``"bot"`` or ``"engine"`` (a program speaking the engine
+            protocol).
+        version: the agent's version, or ``None``.
+        settings: the agent's parameters by name (at most 32), each JSON text (at most
+            200 characters), a number, a boolean or ``None``.
+
+    Raises:
+        RecordError: a field is malformed or out of bounds (names and versions hold 1 to
+            100 characters); the message names it.
+    """
+
+    seat: int
+    name: str
+    kind: str = "bot"
+    version: str | None = None
+    settings: Mapping[str, Setting] = attrs.field(factory=dict, converter=_frozen_settings)
+
+    def __attrs_post_init__(self) -> None:
+        problem = _agent_problem(self)
+        if problem is not None:
+            raise RecordError(f"agent has malformed {problem[0]} (expected {problem[1]})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The read-only view of the settings cannot be pickled: rebuilt from a dict.
+        return (type(self), (self.seat, self.name, self.kind, self.version, dict(self.settings)))
+
+    @classmethod
+    def bot(
+        cls,
+        seat: int,
+        name: str,
+        settings: Mapping[str, Setting] | None = None,
+        *,
+        version: str | None = __version__,
+    ) -> Agent:
+        """A bot of seat ``seat``, by default of this library's version (its stock bots
+        ship with it).
+
+        Examples:
+            >>> import cardcrawl
+            >>> cardcrawl.Agent.bot(1, "random").name
+            'random'
+        """
+        return cls(seat, name, "bot", version, settings or {})
+
+    @classmethod
+    def human(cls, seat: int, name: str = "person") -> Agent:
+        """A person playing seat ``seat``.
+
+        Examples:
+            >>> import cardcrawl
+            >>> cardcrawl.Agent.human(0).kind
+            'human'
+        """
+        return cls(seat, name, "human")
+
+    def to_data(self) -> dict[str, Any]:
+        """The agent as JSON-compatible data (see :meth:`from_data`)."""
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "kind": self.kind,
+            "version": self.version,
+            "settings": dict(self.settings),
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> Agent:
+        """An agent from :meth:`to_data` output.
+
+        Raises:
+            SerializationError: malformed data; the message names the field.
+
+        Examples:
+            >>> import cardcrawl
+            >>> agent = cardcrawl.Agent.bot(0, "random")
+            >>> cardcrawl.Agent.from_data(agent.to_data()) == agent
+            True
+        """
+        keys = {"seat", "name", "kind", "version", "settings"}
+        if not isinstance(data, dict) or set(data) != keys:
+            found = sorted(data) if isinstance(data, dict) else type(data).__name__
+            raise SerializationError(
+                f"an agent is an object with keys {sorted(keys)}; found {found}"
+            )
+        if not isinstance(data["settings"], dict):
+            raise SerializationError(
+                f"agent has malformed settings (expected an object, not {_shown(data['settings'])})"
+            )
+        try:
+            return cls(data["seat"], data["name"], data["kind"], data["version"], data["settings"])
+        except RecordError as exc:
+            raise SerializationError(str(exc)) from None
+
+
+def _normal_result(outcome: Any) -> Any:
+    """``outcome`` with its returns as floats and its fields as tuples, as a record holds it."""
+    if not isinstance(outcome, Outcome):
+        return outcome
+    try:
+        return Outcome(
+            label=outcome.label,
+            returns=tuple(float(r) for r in outcome.returns),
+            scores=None if outcome.scores is None else tuple(outcome.scores),
+            winners=tuple(outcome.winners),
+        )
+    except (TypeError, ValueError, OverflowError):
+        return outcome  # left as it is, for _result_problem to name
+
+
+def _result_problem(result: Any) -> str | None:
+    if result is None:
+        return None
+    if not isinstance(result, Outcome):
+        return f"an Outcome or None, not {_shown(result)}"
+    if _text_problem(result.label, _MAX_NAME) is not None:
+        return f"a label of 1 to {_MAX_NAME} characters"
+    fields = (result.returns, result.winners, () if result.scores is None else result.scores)
+    if not all(isinstance(f, tuple) and len(f) <= _MAX_AGENTS for f in fields):
+        return f"returns, scores and winners of at most {_MAX_AGENTS} entries each"
+    if not all(type(r) is float and math.isfinite(r) for r in result.returns):
+        return "finite numbers as returns"
+    if result.scores is not None and not all(
+        type(s) is int and s.bit_length() <= 64 for s in result.scores
+    ):
+        return "integers of at most 64 bits as scores"
+    if not all(type(w) is int and 0 <= w < _MAX_AGENTS for w in result.winners):
+        return "seat numbers as winners"
+    return None
+
+
+def _result_of(game: Any, state: Any) -> Outcome | None:
+    """The outcome of ``state`` as a record holds it, or ``None`` for a game not over."""
+    outcome = game.outcome(state)
+    return None if outcome is None else _normal_result(outcome)
+
+
+def _result_told(result: Outcome | None) -> str:
+    if result is None:
+        return "a game not over"
+    scores = "" if result.scores is None else f", scores {list(result.scores)}"
+    return (
+        f"the ending {result.label!r} with returns {list(result.returns)}{scores} "
+        f"and winners {list(result.winners)}"
+    )
+
+
+def _result_to_data(result: Outcome) -> dict[str, Any]:
+    return {
+        "label": result.label,
+        "returns": list(result.returns),
+        "scores": None if result.scores is None else list(result.scores),
+        "winners": list(result.winners),
+    }
+
+
+def _result_from_data(data: Any) -> Outcome | None:
+    if data is None:
+        return None
+    keys = {"label", "returns", "scores", "winners"}
+    ok = (
+        isinstance(data, dict)
+        and set(data) == keys
+        and isinstance(data["label"], str)
+        and isinstance(data["returns"], list)
+        and all(_is_number(r) for r in data["returns"])
+        and (
+            data["scores"] is None
+            or (
+                isinstance(data["scores"], list)
+                and all(type(s) is int and s.bit_length() <= 64 for s in data["scores"])
+            )
+        )
+        and isinstance(data["winners"], list)
+        and all(type(w) is int for w in data["winners"])
+    )
+    if not ok:
+        raise SerializationError(
+            'record has malformed result (expected null, or an object {"label": text, '
+            '"returns": [numbers], "scores": [integers] or null, "winners": [seats]})'
+        )
+    scores = data["scores"]
+    return Outcome(
+        label=data["label"],
+        returns=tuple(float(r) for r in data["returns"]),
+        scores=None if scores is None else tuple(scores),
+        winners=tuple(data["winners"]),
+    )
+
+
+def _started_text(value: Any) -> Any:
+    """A start time as the record holds it: ISO 8601 text in UTC, ``...Z``."""
+    if not isinstance(value, datetime.datetime):
+        return value
+    offset = value.utcoffset()
+    if offset is None or offset:
+        raise RecordError(
+            f"a record's start time is in UTC; {value.isoformat()} is "
+            f"{'a local time with no zone' if offset is None else 'in another zone'}: "
+            "give datetime.now(datetime.timezone.utc), or convert it with .astimezone(datetime.UTC)"
+        )
+    fraction = f".{value.microsecond:06d}" if value.microsecond else ""
+    return f"{value.strftime('%Y-%m-%dT%H:%M:%S')}{fraction}Z"
+
+
+def _started_problem(value: Any) -> str | None:
+    if value is None:
+        return None
+    expected = "ISO 8601 text in UTC, such as '2026-12-02T07:20:43Z', or null"
+    if not isinstance(value, str) or not _STARTED.fullmatch(value):
+        return f"{expected}, not {_shown(value)}"
+    try:
+        datetime.datetime.fromisoformat(value)
+    except ValueError:
+        return f"{expected}: {value!r} is no such time"
+    return None
+
+
+def _seconds_problem(value: Any) -> str | None:
+    """Why ``value`` is not the seconds an action took, or ``None``."""
+    if value is None or (type(value) is float and math.isfinite(value) and value >= 0):
+        return None
+    return f"a number of seconds from 0 (finite) or null, not {_shown(value)}"
+
+
+def _comment_problem(value: Any) -> str | None:
+    """Why ``value`` is not a comment on an action, or ``None``."""
+    return _text_problem(value, _MAX_COMMENT)
+
+
+def _float_seconds(values: Iterable[Any]) -> tuple[Any, ...]:
+    # An integer (from JSON, or typed as 2) counts as that many seconds.
+    return tuple(float(v) if type(v) is int and v.bit_length() <= 53 else v for v in values)
+
+
+def _agents(values: Iterable[Agent]) -> tuple[Agent, ...]:
+    return tuple(values)
+
+
+def _frozen_comments(comments: Mapping[int, str] | None) -> Mapping[int, str]:
+    return MappingProxyType({} if comments is None else dict(sorted(comments.items(), key=_key)))
+
+
+def _key(item: tuple[Any, Any]) -> tuple[bool, Any]:
+    # Sorted by index; a key that is no index sorts last, for _trace_problem to name.
+    index = item[0]
+    return (type(index) is not int, index if type(index) is int else 0)
+
+
+def _trace_problem(record: Record) -> Problem:
+    """(field, what it should be) for a malformed trace field of ``record``, or ``None``."""
+    agents = record.agents
+    if len(agents) > _MAX_AGENTS:
+        return "agents", f"at most {_MAX_AGENTS} agents, one per seat, not {len(agents)}"
+    for i, agent in enumerate(agents):
+        if not isinstance(agent, Agent) or agent.seat != i:
+            return f"agents[{i}]", f"the Agent of seat {i} (agents are given seat by seat)"
+    why = _result_problem(record.result)
+    if why is not None:
+        return "result", why
+    why = _started_problem(record.started)
+    if why is not None:
+        return "started", why
+    length = len(record.actions)
+    if record.seconds and len(record.seconds) != length:
+        return "seconds", f"one entry per action, {length}, not {len(record.seconds)}"
+    for i, seconds in enumerate(record.seconds):
+        why = _seconds_problem(seconds)
+        if why is not None:
+            return f"seconds[{i}]", why
+    for index, comment in record.comments.items():
+        if type(index) is not int or not 0 <= index < length:
+            return "comments", f"the indices of actions, 0 to {length - 1}, not {_shown(index)}"
+        why = _comment_problem(comment)
+        if why is not None:
+            return f"comments[{index}]", why
+    return None
+
+
+def _trace_from_data(data: dict[str, Any]) -> dict[str, Any]:
+    """The trace fields of a record's data, as :class:`Record` takes them."""
+    agents = data.get("agents", [])
+    if not isinstance(agents, list) or len(agents) > _MAX_AGENTS:
+        raise SerializationError(
+            f"record has malformed agents (expected a list of at most {_MAX_AGENTS} agents)"
+        )
+    trace: dict[str, Any] = {}
+    read = []
+    for i, agent in enumerate(agents):
+        try:
+            read.append(Agent.from_data(agent))
+        except SerializationError as exc:
+            raise SerializationError(f"record has malformed agents[{i}]: {exc}") from None
+    trace["agents"] = tuple(read)
+    trace["result"] = _result_from_data(data.get("result"))
+    trace["started"] = data.get("started")
+    seconds = data.get("seconds", [])
+    if not isinstance(seconds, list) or not all(s is None or _is_number(s) for s in seconds):
+        raise SerializationError(
+            "record has malformed seconds (expected a list of numbers or nulls, one per action)"
+        )
+    trace["seconds"] = seconds
+    comments = data.get("comments", {})
+    if not isinstance(comments, dict) or not all(
+        isinstance(k, str) and _INDEX.fullmatch(k) for k in comments
+    ):
+        raise SerializationError(
+            "record has malformed comments (expected an object whose keys are the indices "
+            'of actions in decimal, "0", "1", ..., and whose values are text)'
+        )
+    trace["comments"] = {int(k): v for k, v in comments.items()}
+    return trace
+
+
 # --------------------------------------------------------------------- record
 @attrs.frozen
 class Record:
@@ -306,10 +740,10 @@ class Record:
     whose claims fail. A record without claims (one of format 1, or one built with
     ``Record(...)``) replays too, unchecked: :attr:`verified` is ``False`` for it.
 
-    **The format** (:attr:`FORMAT`, 2) is a JSON object; :meth:`json_schema` gives its
-    JSON Schema. Its keys:
+    **The format** is a JSON object; :meth:`json_schema` gives its JSON Schema. Its keys:
 
-    * ``format``: 2 (1 for a record without claims, which has no ``claims`` key);
+    * ``format``: 2 for a record with claims; 1 for one without, which has no ``claims``
+      key; 3 for a *match trace*, which may hold the trace's keys below (and ``claims``);
     * ``game``, ``rules_version``: the game's registry name and rules version;
     * ``options``: the game's options as an object;
     * ``seed``: the generator seed, an integer from 0 to 2**64 - 1;
@@ -322,6 +756,21 @@ class Record:
       format of the saved states digested), ``start`` (16 hex digits for the start of
       the game) and ``trail`` (16 hex digits for the state after each action). See
       :class:`RecordClaims`.
+
+    A match trace says what the recorder saw besides the actions, each key optional:
+
+    * ``agents``: who played, seat by seat, one per seat: ``{"seat", "name", "kind"
+      ("human", "bot" or "engine"), "version", "settings"}`` (see :class:`Agent`);
+    * ``result``: the outcome of a finished game, ``{"label", "returns", "scores",
+      "winners"}``, as :meth:`~cardcrawl.Game.outcome` gives it;
+    * ``started``: when the game started, ISO 8601 text in UTC
+      (``"2026-12-02T07:20:43Z"``);
+    * ``seconds``: for each action, the seconds taken to choose it, or ``null``;
+    * ``comments``: comments (1 to 2,000 characters) by the index of their action,
+      ``{"3": "a risky step"}``.
+
+    Replaying checks the ``result`` (and that there is one agent per seat); the agents,
+    the times and the comments are the recorder's word, unchecked.
 
     With the claims a record grows by about 250 bytes, and 23 more per action in
     :meth:`to_json`'s layout: a game of 35 actions takes some 1.8 kB instead of 0.8.
@@ -351,10 +800,21 @@ class Record:
             data by source name (see the game's ``initial_state``), or ``None``.
         claims: what the actions lead to, checked by :meth:`replay`; ``None`` for a
             record without claims.
+        agents: who played each seat, in seat order; empty when not recorded.
+        result: the outcome of the finished game, checked by :meth:`replay`; ``None``
+            when not recorded or the game is not over.
+        started: when the game started, ISO 8601 text in UTC, or ``None``.
+        seconds: the seconds each action took to choose (``None`` for one not timed);
+            empty when none was timed.
+        comments: comments on actions, by the action's index.
+
+    Raises:
+        RecordError: a trace field is malformed or out of bounds; the message names it.
     """
 
-    #: The format of a record with claims, the one :meth:`to_data` writes.
-    FORMAT: ClassVar[int] = RECORD_FORMAT
+    #: The newest format, the one :meth:`to_data` writes for a match trace (3). A record
+    #: is written in the oldest format that holds it: 2 with claims, 1 without.
+    FORMAT: ClassVar[int] = _TRACE_FORMAT
 
     game: str
     options: Mapping[str, Any] = attrs.field(converter=_frozen_mapping)
@@ -364,14 +824,45 @@ class Record:
     explicit_chance: bool = False
     stack: Mapping[str, tuple[Any, ...]] | None = attrs.field(default=None, converter=_frozen_stack)
     claims: RecordClaims | None = None
+    agents: tuple[Agent, ...] = attrs.field(default=(), converter=_agents)
+    result: Outcome | None = attrs.field(default=None, converter=_normal_result)
+    started: str | None = attrs.field(default=None, converter=_started_text)
+    seconds: tuple[float | None, ...] = attrs.field(default=(), converter=_float_seconds)
+    comments: Mapping[int, str] = attrs.field(factory=dict, converter=_frozen_comments)
+
+    def __attrs_post_init__(self) -> None:
+        problem = _trace_problem(self)
+        if problem is not None:
+            raise RecordError(f"record has malformed {problem[0]} (expected {problem[1]})")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # The read-only views of options and stack (MappingProxyType) cannot be pickled
-        # or deep-copied: a record is rebuilt from plain dicts, which the converters
-        # freeze again.
+        # The read-only views of options, stack and comments (MappingProxyType) cannot
+        # be pickled or deep-copied: a record is rebuilt from plain dicts, which the
+        # converters freeze again.
         stack = None if self.stack is None else dict(self.stack)
         fields = (self.game, dict(self.options), self.seed, self.actions, self.rules_version)
-        return (type(self), (*fields, self.explicit_chance, stack, self.claims))
+        trace = (self.agents, self.result, self.started, self.seconds, dict(self.comments))
+        return (type(self), (*fields, self.explicit_chance, stack, self.claims, *trace))
+
+    @property
+    def is_trace(self) -> bool:
+        """True when the record says more than the game: who played (:attr:`agents`),
+        when it started, how long each action took or comments on actions.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> record = cardcrawl.Record.of(game, seed=3, actions=["place 1,0"])
+            >>> record.is_trace, record.to_data()["format"]
+            (False, 2)
+            >>> trace = cardcrawl.Record.of(
+            ...     game, seed=3, actions=["place 1,0"], comments={0: "a safe start"})
+            >>> trace.is_trace, trace.to_data()["format"], trace.to_data()["comments"]
+            (True, 3, {'0': 'a safe start'})
+        """
+        return bool(self.agents or self.started is not None or self.seconds or self.comments) or (
+            self.result is not None
+        )
 
     @classmethod
     def of(
@@ -382,10 +873,16 @@ class Record:
         *,
         explicit_chance: bool = False,
         stack: Mapping[str, Sequence[Any]] | None = None,
+        agents: Sequence[Agent] = (),
+        started: str | datetime.datetime | None = None,
+        seconds: Sequence[float | None] = (),
+        comments: Mapping[int, str] | None = None,
     ) -> Record:
         """The record of a game played from ``game.initial_state(seed)`` with ``actions``.
 
         The actions are replayed, from their text form, to write the record's claims.
+        Given any of ``agents``, ``started``, ``seconds`` or ``comments``, the record is
+        a *match trace*: it names the result of a finished game too (:attr:`result`).
 
         Args:
             game: the game played (its name, options and rules version are recorded).
@@ -395,13 +892,20 @@ class Record:
             explicit_chance: the game was played with explicit chance.
             stack: the stacked chance outcomes the game started with, as given to
                 ``initial_state``, or ``None``.
+            agents: who played, one :class:`Agent` per seat in seat order.
+            started: when the game started: an aware :class:`~datetime.datetime` in UTC,
+                or ISO 8601 text such as ``"2026-12-02T07:20:43Z"``.
+            seconds: for each action, the seconds it took to choose (``None`` for one
+                not timed, such as a chance outcome); empty for none timed.
+            comments: comments by the index of the action they are about.
 
         Returns:
             The record, with its claims.
 
         Raises:
-            RecordError: the game cannot start from ``seed`` and ``stack``, or an action
-                does not replay; the message names the first that fails.
+            RecordError: the game cannot start from ``seed`` and ``stack``, an action
+                does not replay (the message names the first that fails), or a trace
+                field is malformed or out of bounds (the message names it).
 
         Examples:
             >>> import cardcrawl
@@ -421,12 +925,18 @@ class Record:
             rules_version=game.rules_version,
             explicit_chance=explicit_chance,
             stack=stack,
+            agents=agents,
+            started=started,
+            seconds=seconds,
+            comments=comments,
         )
         return record._claimed(game, list(record._replay(game)))
 
     def _claimed(self, game: Any, states: Sequence[Any]) -> Record:
-        """This record with the claims of ``states``, the states its actions make."""
-        return attrs.evolve(self, claims=_claims_of(self, game, states))
+        """This record with the claims of ``states``, the states its actions make, and
+        for a trace its result."""
+        result = _result_of(game, states[-1]) if self.is_trace else None
+        return attrs.evolve(self, claims=_claims_of(self, game, states), result=result)
 
     @property
     def verified(self) -> bool:
@@ -594,6 +1104,11 @@ class Record:
             (3, True)
         """
         game = self.load_game()
+        if self.agents and len(self.agents) != game.num_players:
+            raise RecordError(
+                f"record's agents claim fails: it names {len(self.agents)} agents, one per "
+                f"seat, for a game of {self.game} that seats {game.num_players}"
+            )
         claims = self.claims
         replayed = self._replay(game)
         last = next(replayed)
@@ -608,6 +1123,13 @@ class Record:
         if claims is not None:
             digest = _canonical_digest(_state_data(game, last)[1])
             self._check_end(game, last, digest, claims)
+        if self.result is not None:
+            found = _result_of(game, last)
+            if found != self.result:
+                raise RecordError(
+                    f"record's result claim fails: it claims {_result_told(self.result)}; "
+                    f"replaying gives {_result_told(found)}"
+                )
 
     def replay(self) -> Any:
         """The final state, after verifying every entry and claim (see :meth:`states`).
@@ -634,17 +1156,19 @@ class Record:
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:
-        """The JSON Schema (draft 2020-12) of records, of format 2 and of format 1.
+        """The JSON Schema (draft 2020-12) of records, of formats 3, 2 and 1.
 
         The schema is shipped in the package as ``cardcrawl/play/record.schema.json``.
         :meth:`from_data` checks a little more than it can say: that the trail holds
-        one digest per action, and that records nest at most 100 levels deep.
+        one digest per action, that seconds and comments are about actions the record
+        holds, that a start time is a real one, and that records nest at most 100
+        levels deep.
 
         Examples:
             >>> import cardcrawl
             >>> schema = cardcrawl.Record.json_schema()
             >>> schema["properties"]["format"]["enum"], "claims" in schema["properties"]
-            ([1, 2], True)
+            ([1, 2, 3], True)
         """
         text = resources.files(__package__).joinpath("record.schema.json").read_text("utf-8")
         schema: dict[str, Any] = json.loads(text)
@@ -654,7 +1178,8 @@ class Record:
         return None if self.stack is None else {k: list(v) for k, v in self.stack.items()}
 
     def to_data(self) -> dict[str, Any]:
-        """The record as JSON-compatible data: format 2, or 1 for a record without claims.
+        """The record as JSON-compatible data, in the oldest format that holds it: 3 for a
+        match trace (:attr:`is_trace`), else 2, or 1 for a record without claims.
 
         Examples:
             >>> import cardcrawl
@@ -663,16 +1188,32 @@ class Record:
             >>> data["format"], list(data)[-1], sorted(data["claims"])
             (2, 'claims', ['digest', 'ending', 'length', 'start', 'state_format', 'trail'])
         """
-        data = {
-            "format": _UNCLAIMED_FORMAT if self.claims is None else RECORD_FORMAT,
+        if self.is_trace:
+            fmt = _TRACE_FORMAT
+        else:
+            fmt = _UNCLAIMED_FORMAT if self.claims is None else RECORD_FORMAT
+        data: dict[str, Any] = {
+            "format": fmt,
             "game": self.game,
             "rules_version": self.rules_version,
             "options": dict(self.options),
             "seed": self.seed,
             "explicit_chance": self.explicit_chance,
-            "actions": list(self.actions),
-            "stack": self._stack_data(),
         }
+        # A trace's keys are written only when they say something: an old reader's
+        # record stays as it was.
+        if self.started is not None:
+            data["started"] = self.started
+        if self.agents:
+            data["agents"] = [agent.to_data() for agent in self.agents]
+        if self.result is not None:
+            data["result"] = _result_to_data(self.result)
+        data["actions"] = list(self.actions)
+        if self.seconds:
+            data["seconds"] = list(self.seconds)
+        if self.comments:
+            data["comments"] = {str(i): text for i, text in self.comments.items()}
+        data["stack"] = self._stack_data()
         if self.claims is not None:
             data["claims"] = _claims_to_data(self.claims)
         return data
@@ -681,8 +1222,8 @@ class Record:
     def from_data(cls, data: Any) -> Record:
         """A record from :meth:`to_data` output, checked for shape (not yet replayed).
 
-        Records of format 1, which have no claims, are read too: they replay
-        unverified (see :attr:`verified`).
+        Records of format 2 (without a trace) and of format 1 (without claims either)
+        are read too; a record without claims replays unverified (see :attr:`verified`).
 
         Args:
             data: the record as JSON-compatible data.
@@ -691,8 +1232,8 @@ class Record:
             The record.
 
         Raises:
-            SerializationError: malformed data, or lists and objects nested more than
-                100 levels deep.
+            SerializationError: malformed data (the message names the field), a trace
+                field out of bounds, or lists and objects nested more than 100 levels deep.
 
         Examples:
             >>> import cardcrawl
@@ -712,22 +1253,26 @@ class Record:
         fmt = data.get("format")
         # Compared as an int only: JSON true is no format, though True == 1 in Python.
         known = fmt if type(fmt) is int else None
-        if known is not None and known not in (_UNCLAIMED_FORMAT, RECORD_FORMAT):
+        if known is not None and known not in _FORMATS:
             raise SerializationError(
                 f"record format {_shown(fmt)} is not one this library reads: it reads format "
-                f"{RECORD_FORMAT}, and format {_UNCLAIMED_FORMAT}, which has no claims"
+                f"{_TRACE_FORMAT}, a match trace, format {RECORD_FORMAT}, and format "
+                f"{_UNCLAIMED_FORMAT}, which has no claims"
             )
         keys = _KEYS - {"claims"} if known == _UNCLAIMED_FORMAT else _KEYS
-        # "stack" is optional: records of unstacked games may leave it out.
-        if set(data) - {"stack"} != keys:
+        # "stack" is optional: records of unstacked games may leave it out; and in a
+        # trace, "claims" and the trace's own keys.
+        optional = {"stack"} | (_TRACE_KEYS | {"claims"} if known == _TRACE_FORMAT else set())
+        if set(data) - optional != keys - optional:
             of = "" if known is None else f" of format {known}"
+            expected = sorted(keys) if known != _TRACE_FORMAT else sorted(keys | _TRACE_KEYS)
             raise SerializationError(
-                f"a record{of} is an object with keys {sorted(keys)}; found {sorted(data)}"
+                f"a record{of} is an object with keys {expected}; found {sorted(data)}"
             )
         if known is None:
             raise SerializationError(
-                f"record format {_shown(fmt)} is not {RECORD_FORMAT} or {_UNCLAIMED_FORMAT}, "
-                "the ones this library reads"
+                f"record format {_shown(fmt)} is not {_TRACE_FORMAT}, {RECORD_FORMAT} or "
+                f"{_UNCLAIMED_FORMAT}, the ones this library reads"
             )
         checks = {
             "game": isinstance(data["game"], str),
@@ -746,18 +1291,24 @@ class Record:
         bad = [k for k, ok in checks.items() if not ok]
         if bad:
             raise SerializationError(f"record has malformed {', '.join(bad)}")
-        claims = None if known == _UNCLAIMED_FORMAT else _claims_from_data(data["claims"])
+        claims = None if "claims" not in data else _claims_from_data(data["claims"])
         _check_depth(data)
-        return cls(
-            game=data["game"],
-            options=data["options"],
-            seed=data["seed"],
-            actions=data["actions"],
-            rules_version=data["rules_version"],
-            explicit_chance=data["explicit_chance"],
-            stack=data.get("stack"),
-            claims=claims,
-        )
+        trace = _trace_from_data(data)
+        try:
+            return cls(
+                game=data["game"],
+                options=data["options"],
+                seed=data["seed"],
+                actions=data["actions"],
+                rules_version=data["rules_version"],
+                explicit_chance=data["explicit_chance"],
+                stack=data.get("stack"),
+                claims=claims,
+                **trace,
+            )
+        except RecordError as exc:
+            # A trace field out of bounds, found by the record's own checks.
+            raise SerializationError(str(exc)) from None
 
     def to_json(self) -> str:
         """The record as a JSON document.
@@ -909,6 +1460,7 @@ class Record:
 _KEYS = frozenset(
     {"format", "game", "rules_version", "options", "seed", "explicit_chance", "actions", "claims"}
 )
+_FORMATS = (_UNCLAIMED_FORMAT, RECORD_FORMAT, _TRACE_FORMAT)
 
 
 def _record_of_play(
@@ -919,6 +1471,10 @@ def _record_of_play(
     *,
     explicit_chance: bool,
     stack: Mapping[str, Sequence[Any]] | None,
+    agents: Sequence[Agent] = (),
+    started: str | None = None,
+    seconds: Sequence[float | None] = (),
+    comments: Mapping[int, str] | None = None,
 ) -> Record:
     """The record of a game whose states (the initial one first) are already known.
 
@@ -933,5 +1489,9 @@ def _record_of_play(
         rules_version=game.rules_version,
         explicit_chance=explicit_chance,
         stack=stack,
+        agents=agents,
+        started=started,
+        seconds=seconds,
+        comments=comments,
     )
     return record._claimed(game, states)
