@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 Cell = tuple[int, int]
+"""A cell of a grid: ``(x, y)``, x across and y up, two integers (see :class:`Grid`)."""
 
 
 # Neighbour tuples are asked for at every placement and every move, so each cell's are
