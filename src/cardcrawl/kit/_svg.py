@@ -59,6 +59,7 @@ SvgRenderer = Callable[[Any, Any], str]
 #: The size of a card as the building blocks draw it by default, in SVG units.
 CARD_WIDTH = 50
 CARD_HEIGHT = 70
+"""The height of a card as the building blocks draw it by default (``CARD_WIDTH`` wide)."""
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 _XLINK_NS = "http://www.w3.org/1999/xlink"
