@@ -99,6 +99,8 @@ class Draw:
 
 
 Action = Place | PlaceExit | Move | Draw
+"""Any action of The Mapless House: a decision (:class:`Place`, :class:`PlaceExit`,
+:class:`Move`) or a chance outcome (:class:`Draw`)."""
 
 _FORMS = "'place X,Y', 'exit X,Y', 'move X,Y' or 'draw CARD'"
 _CELL_ACTIONS: dict[str, type[Place] | type[PlaceExit] | type[Move]] = {
