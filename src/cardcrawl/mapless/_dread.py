@@ -92,3 +92,6 @@ STANDARD_DREAD_LINES: Mapping[str, str] = MappingProxyType(
         ),
     }
 )
+"""The standard dread lines: for each of the 26 cards that can be placed (its code), the
+line read as it is placed. The option ``dread_lines`` of :class:`MaplessOptions` replaces
+the table."""
