@@ -422,3 +422,5 @@ MaplessEvent = (
     | Consumed
     | LostInTheHouse
 )
+"""Any event of The Mapless House, as a state's ``events`` hold them; ``str(event)`` is
+its line of narration."""
