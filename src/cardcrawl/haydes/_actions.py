@@ -330,6 +330,9 @@ class Roll(_Ordered):
 
 
 Action = Move | Step | Tuybe | EndTurn | Choose | FirstPlayer | Reveal | Roll
+"""Any action of Escape from Haydes: a decision (:class:`Move`, :class:`Step`,
+:class:`Tuybe`, :class:`EndTurn`, :class:`Choose`) or a chance outcome
+(:class:`FirstPlayer`, :class:`Reveal`, :class:`Roll`)."""
 
 _FORMS = (
     "'higher X,Y', 'lower X,Y', 'tuybe higher X,Y', 'tuybe lower X,Y', 'step X,Y', 'end', "
