@@ -650,3 +650,5 @@ HaydesEvent = (
     | AllTrapped
     | TimeUp
 )
+"""Any event of Escape from Haydes, as a state's ``events`` hold them; ``str(event)`` is
+its line of narration."""
