@@ -19,6 +19,8 @@ Examples:
 
 from __future__ import annotations
 
+import datetime
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -26,10 +28,18 @@ import attrs
 
 from cardcrawl.core._protocol import CHANCE
 from cardcrawl.core._registry import load
-from cardcrawl.errors import CardcrawlError, UndoError
+from cardcrawl.errors import CardcrawlError, PlayerError, RecordError, UndoError
 from cardcrawl.kit._svg import find_renderer, svg
 from cardcrawl.play._html import replay_html
-from cardcrawl.play._record import Record, _record_of_play
+from cardcrawl.play._record import (
+    Agent,
+    Record,
+    _comment_problem,
+    _record_of_play,
+    _seconds_problem,
+    _started_problem,
+    _started_text,
+)
 
 __all__ = ["Match", "MatchEntry", "UndoError"]
 
@@ -49,6 +59,9 @@ class MatchEntry:
             for a chance outcome.
         revealed: this step revealed the outcome of a chance event (a card drawn or
             turned, a die rolled), so fair undo will not go back across it.
+        seconds: how long the action took to choose, in seconds, or ``None`` when it
+            was not timed (see :meth:`Match.play_bot`).
+        comment: a comment on the action (see :meth:`Match.comment`), or ``None``.
 
     Examples:
         >>> import cardcrawl
@@ -65,11 +78,19 @@ class MatchEntry:
     state: Any
     player: int
     revealed: bool
+    seconds: float | None = None
+    comment: str | None = None
 
     @property
     def events(self) -> tuple[Any, ...]:
         """What happened in this step, in order (the state's own ``events``)."""
         return tuple(self.state.events)
+
+
+def _check_comment(text: Any) -> None:
+    why = _comment_problem(text)
+    if why is not None:
+        raise RecordError(f"a comment on an action is {why}")
 
 
 def _reveals(game: Any, before: Any, action: Any, after: Any) -> bool:
@@ -128,6 +149,12 @@ class Match:
     it keeps no secret from the program itself: a sampled state carries its
     generator, and a record its seed.
 
+    **The trace.** A match started with its ``agents`` (or a start time) records what
+    :meth:`to_record` writes down as a match trace: who plays each seat, when the game
+    started, how long each action took (:meth:`play_bot` times a bot; :meth:`play`
+    takes ``seconds=``) and comments on actions (:meth:`comment`). An undone action
+    keeps its time and comment for :meth:`redo`.
+
     Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("mapless-house")
@@ -152,9 +179,13 @@ class Match:
         fair_undo: bool = True,
         stack: Mapping[str, Sequence[Any]] | None = None,
         entries: Iterable[MatchEntry] = (),
+        agents: Sequence[Agent] = (),
+        started: str | None = None,
     ) -> None:
         # Plain assignment only: the named constructors do the work.
         self._game = game
+        self._agents = tuple(agents)
+        self._started = started
         self._initial = initial_state
         self._seed = seed
         self._fair_undo = bool(fair_undo)
@@ -174,6 +205,8 @@ class Match:
         explicit_chance: bool = False,
         fair_undo: bool = True,
         stack: Mapping[str, Sequence[Any]] | None = None,
+        agents: Sequence[Agent] = (),
+        started: str | datetime.datetime | bool | None = None,
     ) -> Match:
         """A new match of ``game`` from ``game.initial_state(seed)``.
 
@@ -185,12 +218,17 @@ class Match:
             fair_undo: refuse to undo steps that revealed chance (see the class).
             stack: forced chance outcomes by source (a stacked deck), for tutorials and
                 puzzles; the record of the match keeps it.
+            agents: who plays, one :class:`~cardcrawl.Agent` per seat in seat order,
+                for the record; empty for none named.
+            started: when the game started, for the record: ``True`` for now, an aware
+                :class:`~datetime.datetime` in UTC, or ISO 8601 text in UTC.
 
         Returns:
             The match, at the initial state with an empty history.
 
         Raises:
             OptionsError: the seed is out of range.
+            RecordError: ``agents`` are not one per seat, or ``started`` is no time in UTC.
             StackError: ``stack`` is malformed for this game.
             UnknownGameError: ``game`` is a name that is not registered.
 
@@ -199,11 +237,32 @@ class Match:
             >>> match = cardcrawl.Match.start("mapless-house", seed=9, explicit_chance=True)
             >>> match.game.current_player(match.state) == cardcrawl.CHANCE
             True
+            >>> traced = cardcrawl.Match.start(
+            ...     "mapless-house", seed=9, agents=[cardcrawl.Agent.human(0)], started=True)
+            >>> traced.agents[0].kind, traced.started.endswith("Z")
+            ('human', True)
         """
         if isinstance(game, str):
             game = load(game)
+        agents = tuple(agents)
+        if agents and (
+            len(agents) != game.num_players
+            or any(not isinstance(a, Agent) or a.seat != i for i, a in enumerate(agents))
+        ):
+            raise RecordError(
+                f"a match of {game.name} names its agents seat by seat, one Agent for each "
+                f"of its {game.num_players} seats; given {len(agents)}"
+            )
+        if started is True:
+            started = datetime.datetime.now(datetime.timezone.utc)
+        text = _started_text(started) if started is not False else None
+        why = _started_problem(text)
+        if why is not None:
+            raise RecordError(f"a match's start time is {why}")
         state = game.initial_state(seed, explicit_chance=explicit_chance, stack=stack)
-        return cls(game, state, seed, fair_undo=fair_undo, stack=stack or None)
+        return cls(
+            game, state, seed, fair_undo=fair_undo, stack=stack or None, agents=agents, started=text
+        )
 
     @classmethod
     def from_record(cls, record: Record, *, fair_undo: bool = True) -> Match:
@@ -236,13 +295,24 @@ class Match:
         initial = next(states)
         entries: list[MatchEntry] = []
         before = initial
-        for text, after in zip(record.actions, states, strict=True):
+        seconds = record.seconds or (None,) * len(record.actions)
+        for i, (text, after) in enumerate(zip(record.actions, states, strict=True)):
             action = game.parse_action(text)  # it parsed in states(), so it parses here
             player = game.current_player(before)
-            entries.append(MatchEntry(action, after, player, _reveals(game, before, action, after)))
+            revealed = _reveals(game, before, action, after)
+            entries.append(
+                MatchEntry(action, after, player, revealed, seconds[i], record.comments.get(i))
+            )
             before = after
         return cls(
-            game, initial, record.seed, fair_undo=fair_undo, stack=record.stack, entries=entries
+            game,
+            initial,
+            record.seed,
+            fair_undo=fair_undo,
+            stack=record.stack,
+            entries=entries,
+            agents=record.agents,
+            started=record.started,
         )
 
     # ---------------------------------------------------------- reading
@@ -260,6 +330,16 @@ class Match:
     def explicit_chance(self) -> bool:
         """True when chance outcomes are actions of the match."""
         return bool(self._initial.explicit_chance)
+
+    @property
+    def agents(self) -> tuple[Agent, ...]:
+        """Who plays each seat, in seat order, as the match was started with them."""
+        return self._agents
+
+    @property
+    def started(self) -> str | None:
+        """When the game started, ISO 8601 text in UTC, or ``None`` if not recorded."""
+        return self._started
 
     @property
     def fair_undo(self) -> bool:
@@ -305,12 +385,14 @@ class Match:
         return bool(self._undone)
 
     # ---------------------------------------------------------- playing
-    def play(self, action: Any) -> Any:
+    def play(self, action: Any, *, seconds: float | None = None, comment: str | None = None) -> Any:
         """Take ``action`` (a decision, or a chance outcome in explicit play) and
         return the new state. Undone actions can no longer be redone afterwards.
 
         Args:
             action: an action of the game, or its text form (``"place 1,0"``).
+            seconds: how long the action took to choose, for the record.
+            comment: a comment on the action, for the record (1 to 2,000 characters).
 
         Returns:
             The new current state.
@@ -318,6 +400,8 @@ class Match:
         Raises:
             IllegalActionError: the action is not legal now; the match has not changed.
             ParseError: ``action`` is text that names no action of the game.
+            RecordError: ``seconds`` is not a finite number from 0, or ``comment`` is
+                not text of 1 to 2,000 characters; the match has not changed.
 
         Examples:
             >>> import cardcrawl
@@ -326,17 +410,96 @@ class Match:
             >>> state is match.state, len(match.history)
             (True, 1)
         """
+        if type(seconds) is int:
+            seconds = float(seconds)
+        why = _seconds_problem(seconds)
+        if why is not None:
+            raise RecordError(f"an action's time is {why}")
+        if comment is not None:
+            _check_comment(comment)
         game = self._game
         before = self.state
         if isinstance(action, str):
             action = game.parse_action(action)
         player = game.current_player(before)
         after = game.step(before, action)
-        self._entries.append(
-            MatchEntry(action, after, player, _reveals(game, before, action, after))
-        )
+        revealed = _reveals(game, before, action, after)
+        self._entries.append(MatchEntry(action, after, player, revealed, seconds, comment))
         self._undone.clear()
         return after
+
+    def play_bot(self, bot: Any, *, comment: str | None = None) -> Any:
+        """Let ``bot`` choose the next action from what its seat observes, and play it,
+        timed: the entry holds the seconds the bot took to choose.
+
+        Args:
+            bot: a :class:`~cardcrawl.bots.Bot` (such as one from
+                :func:`~cardcrawl.bots.make_bot`) for the seat to play.
+            comment: a comment on the action, for the record.
+
+        Returns:
+            The new current state.
+
+        Raises:
+            PlayerError: the next step is a chance outcome (explicit chance), which no
+                bot chooses, or the game is over.
+            IllegalActionError: the bot chose an action that is not legal.
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.bots import make_bot
+            >>> match = cardcrawl.Match.start("mapless-house", seed=1)
+            >>> _ = match.play_bot(make_bot("heuristic", match.game, seed=1))
+            >>> match.history[-1].seconds >= 0
+            True
+        """
+        game = self._game
+        state = self.state
+        player = game.current_player(state)
+        if game.is_terminal(state) or player == CHANCE:
+            what = "the game is over" if game.is_terminal(state) else "a chance outcome is next"
+            raise PlayerError(f"no bot has a turn to play: {what}")
+        legal = game.legal_actions(state)
+        observation = game.observe(state, player)
+        clock = time.perf_counter()
+        action = bot.choose(game, observation, legal)
+        seconds = max(0.0, time.perf_counter() - clock)
+        return self.play(action, seconds=seconds, comment=comment)
+
+    def comment(self, text: str, *, entry: int = -1) -> MatchEntry:
+        """Comment on an action of the history (by default the last), for the record;
+        a new comment replaces the old one.
+
+        Args:
+            text: the comment, 1 to 2,000 characters.
+            entry: the index of the action in :attr:`history`.
+
+        Returns:
+            The entry with its comment, now in the history in place of the old one.
+
+        Raises:
+            RecordError: there is no such entry, or ``text`` is not text of 1 to 2,000
+                characters; the match has not changed.
+
+        Examples:
+            >>> import cardcrawl
+            >>> match = cardcrawl.Match.start("mapless-house", seed=1)
+            >>> _ = match.play("place 1,0")
+            >>> match.comment("next to the Entrance").comment
+            'next to the Entrance'
+            >>> dict(match.to_record().comments)
+            {0: 'next to the Entrance'}
+        """
+        _check_comment(text)
+        if type(entry) is not int or not -len(self._entries) <= entry < len(self._entries):
+            raise RecordError(
+                f"no action {entry!r} to comment on: the match has {len(self._entries)} "
+                "in its history"
+            )
+        index = entry % len(self._entries)
+        commented = attrs.evolve(self._entries[index], comment=text)
+        self._entries[index] = commented
+        return commented
 
     def undo(self) -> MatchEntry:
         """Take the last action back and return its entry (kept for :meth:`redo`).
@@ -397,7 +560,9 @@ class Match:
     def to_record(self) -> Record:
         """The match so far as a :class:`~cardcrawl.Record`: options, seed, stacked start
         (if any) and actions (chance outcomes included when chance is explicit), with the
-        claims that its states make (see :class:`~cardcrawl.Record`).
+        claims that its states make (see :class:`~cardcrawl.Record`). A match with agents,
+        a start time, timed or commented actions gives a match trace, which names the
+        result of a finished game too.
 
         Examples:
             >>> import cardcrawl
@@ -408,6 +573,7 @@ class Match:
             (('place 1,0',), 1, True)
         """
         # The states are at hand, so the claims are made from them without a replay.
+        timed = any(e.seconds is not None for e in self._entries)
         return _record_of_play(
             self._game,
             self._seed,
@@ -415,6 +581,10 @@ class Match:
             self.states,
             explicit_chance=self.explicit_chance,
             stack=self._stack,
+            agents=self._agents,
+            started=self._started,
+            seconds=[e.seconds for e in self._entries] if timed else (),
+            comments={i: e.comment for i, e in enumerate(self._entries) if e.comment is not None},
         )
 
     def to_html(self, *, step: int | None = None) -> str:

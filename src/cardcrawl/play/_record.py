@@ -614,7 +614,8 @@ def _started_text(value: Any) -> Any:
         raise RecordError(
             f"a record's start time is in UTC; {value.isoformat()} is "
             f"{'a local time with no zone' if offset is None else 'in another zone'}: "
-            "give datetime.now(datetime.timezone.utc), or convert it with .astimezone(datetime.UTC)"
+            "give datetime.now(datetime.timezone.utc), or convert it with "
+            ".astimezone(datetime.timezone.utc)"
         )
     fraction = f".{value.microsecond:06d}" if value.microsecond else ""
     return f"{value.strftime('%Y-%m-%dT%H:%M:%S')}{fraction}Z"
@@ -627,7 +628,9 @@ def _started_problem(value: Any) -> str | None:
     if not isinstance(value, str) or not _STARTED.fullmatch(value):
         return f"{expected}, not {_shown(value)}"
     try:
-        datetime.datetime.fromisoformat(value)
+        # The pattern holds; this checks the month, day and hour are real ones (in a
+        # way Python 3.10 reads too: its fromisoformat knows no "Z").
+        datetime.datetime.strptime(value[:19], "%Y-%m-%dT%H:%M:%S")
     except ValueError:
         return f"{expected}: {value!r} is no such time"
     return None
