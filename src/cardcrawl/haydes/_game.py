@@ -55,6 +55,7 @@ from cardcrawl.haydes._events import (
     TurnEnded,
     TurnStarted,
 )
+from cardcrawl.haydes._notation import HaydesNotation
 from cardcrawl.haydes._render import render
 from cardcrawl.haydes._rules import (
     ROLL_WEIGHTS,
@@ -232,6 +233,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     # fields of one made before the step (_working): the engine may finish a step's last
     # state in place instead of copying it once more.
     _fresh_states: ClassVar[bool] = True
+    notation_format: ClassVar[Any] = HaydesNotation()  # the position notation's hook
 
     options: HaydesOptions
 

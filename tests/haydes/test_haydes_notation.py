@@ -1,0 +1,270 @@
+"""The position notation of Escape from Haydes: states and observations as one line of
+text, read back exactly (pools, mixes and several beliefs included), every malformed
+field named."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import cardcrawl
+from cardcrawl import CHANCE, Card
+from cardcrawl.errors import NotationError
+from cardcrawl.haydes import EscapeFromHaydes, Phase
+
+SMALL_LAYOUT = [(x, y) for x in range(-4, 5) for y in range(-2, 4)]
+
+
+def load(**options: Any) -> EscapeFromHaydes:
+    game: EscapeFromHaydes = cardcrawl.load("escape-from-haydes", **options)
+    return game
+
+
+GAMES = [
+    load(max_rounds=25),
+    load(players=2, max_rounds=12, tuybe=True),
+    load(players=3, max_rounds=8, creatures="denizens"),
+    load(players=4, max_rounds=6, splits=[(7, 9), (9, 7)] * 2),
+    # Two decks on a small layout: the Replacement deck runs out and is reshuffled.
+    load(players=2, max_rounds=60, deck_count=2, layout=SMALL_LAYOUT),
+]
+STACKS = [None, {"build": ["QH", "5S", "RJ"], "replacement": ["KS"], "rolls": [7, 12]}]
+RNG = "rng=0000000000000001"
+SOLO = GAMES[0]
+STANDARD = load(max_rounds=300)
+
+
+def no_events(value: Any) -> Any:
+    return attrs.evolve(value, events=())
+
+
+def options_at(game: EscapeFromHaydes, state: Any) -> list[Any]:
+    if game.current_player(state) == CHANCE:
+        return [a for a, _ in game.chance_outcomes(state)]
+    return list(game.legal_actions(state))
+
+
+@given(
+    game=st.sampled_from(GAMES),
+    seed=st.integers(0, 2**32),
+    data=st.data(),
+    explicit=st.booleans(),
+    stack=st.sampled_from(STACKS),
+)
+def test_every_state_of_a_random_game_reads_back_and_plays_on_alike(
+    game: EscapeFromHaydes, seed: int, data: st.DataObject, explicit: bool, stack: Any
+) -> None:
+    """H-3 to H-13: the notation holds all that decides the game: the state read back is
+    the same but for the step's events, is written the same, and the next step from it
+    makes the very same state; every seat's observation reads back too."""
+    state = game.initial_state(seed, explicit_chance=explicit, stack=stack)
+    for _ in range(120):
+        text = game.notation(state)
+        again = game.position(text)
+        assert again == no_events(state)
+        assert game.notation(again) == text
+        for seat in range(game.num_players):
+            seen = game.observe(state, seat)
+            written = game.observation_notation(seen)
+            assert game.observation_position(written) == no_events(seen)
+            assert "rng=" not in written
+        if game.is_terminal(state):
+            break
+        action = data.draw(st.sampled_from(options_at(game, state)))
+        after = game.step(state, action)
+        assert game.step(again, action) == after
+        state = after
+
+
+def test_a_seat_cannot_tell_a_determinized_twin_by_its_notation() -> None:
+    game = GAMES[1]
+    state = game.initial_state(4, stack={"build": ["QH", "2S"], "rolls": [9]})
+    for _ in range(30):
+        for seat in range(2):
+            twin = game.determinize(state, seat, seed=8)
+            assert game.observation_notation(game.observe(twin, seat)) == (
+                game.observation_notation(game.observe(state, seat))
+            )
+        if game.is_terminal(state):
+            break
+        state = game.step(state, game.legal_actions(state)[0])
+
+
+def test_the_start_of_a_game() -> None:
+    state = SOLO.initial_state(1)
+    text = SOLO.notation(state)
+    board, *fields = text.split(" ")
+    rows = board.split("/")
+    # The standard layout (H-4): eleven rows, the Black Joker at the centre of the sixth.
+    assert [len(row) for row in rows] == [9, 11, 11, 11, 11, 12, 11, 11, 11, 9]
+    assert rows[5] == "*****BJ*****"
+    assert fields == [
+        "phase=turn",
+        "round=1",
+        "current=0",
+        "first=0",
+        "seats=8/8@0,0",
+        "unseen=all/all",
+        f"rng={state.rng:016x}",
+    ]
+
+
+def test_rows_run_from_the_top() -> None:
+    """A card turned at (0, 1) lies in the row above the Black Joker's."""
+    state = SOLO.initial_state(1, stack={"build": ["QH"]})
+    state = SOLO.step(state, SOLO.parse_action("higher 0,1"))
+    rows = SOLO.notation(state).split(" ")[0].split("/")
+    assert rows[4] == "*****QH*****"
+    assert rows[5] == "*****BJ*****"
+    assert "unseen=all-QH/all" in SOLO.notation(state)
+
+
+def test_a_stacked_start_writes_the_stacks() -> None:
+    game = GAMES[1]
+    state = game.initial_state(2, stack={"build": ["QH", "5S"], "rolls": [7], "first_player": 1})
+    text = game.notation(state)
+    assert "unseen=QH,5S|all-5S,QH/all" in text
+    assert "stacked_rolls=7" in text
+    seen = game.observation_notation(game.observe(state, 0))
+    assert "unseen=all/all" in seen
+    assert "stacked" not in seen
+    assert "player=0" in seen
+
+
+MULTI = (
+    "*********/***********/***********/******~****/***1*1*1*~5S***/***1*1*BJ*3S***/******"
+    "*****/***********/***********/********* phase=turn round=9 current=0 first=0 seats=7"
+    "/7@2,1 shown=2,1;2,0 removed=QH,4S,4S,5S,5S,6S,6S,7S,8S,8S,9S,9S,10S,10S,JS,JS,QS,QS"
+    ",KS,KS,AH,AH,2H,2H,3H,3H,4H,4H,5H,5H,6H,6H,7H,7H,8H,8H,9H,9H,10H,10H,JH,JH,QH,KH,KH,"
+    "AD,AD,2D,2D,3D,3D,4D,4D,5D,5D,6D,6D,7D,7D,8D,8D,9D,9D,10D,10D,JD,JD,QD,QD,KD,KD,AC,A"
+    "C,2C,2C,3C,3C,4C,4C,5C,5C,6C,7C,7C,8C,8C,9C,9C,10C,10C,JC,JC,QC,QC,KC,KC mixes=RJ un"
+    "seen=3*all-3S,3S,5S,9S,2D,4D,5D,3C,RJ/AS,AS,2S,2S,3S/3S,3S,7S,9S,2D,4D,5D,3C,6C:0.0."
+    "1;2*all-3S,3S,5S,9S,2D,4D,5D,3C,RJ/AS,AS,2S,2S,3S,3S/3S,7S,9S,2D,4D,5D,3C,6C:0.1.0 r"
+    "ng=0000000000000003 explicit_chance"
+)
+
+
+def test_several_beliefs_about_the_unseen_cards_read_back() -> None:
+    """H-10, H-12: the Replacement deck ran out while the Red Joker's turn was dealt, so
+    a mix holds cards of two pools; a 3S turned there may have come from either, and the
+    public knowledge is two weighted beliefs."""
+    state = STANDARD.position(MULTI)
+    assert [belief.weight for belief in state.beliefs] == [3, 2]
+    assert len(state.beliefs[0].unseen) == 3
+    assert state.mixes[0].known == (Card.parse("RJ"),)
+    assert STANDARD.notation(state) == MULTI
+    seen = STANDARD.observe(state, 0)
+    assert STANDARD.observation_position(STANDARD.observation_notation(seen)) == seen
+    # It plays on: every legal action, and every chance outcome after it.
+    for action in STANDARD.legal_actions(state):
+        after = STANDARD.step(state, action)
+        assert STANDARD.position(STANDARD.notation(after)) == no_events(after)
+        for outcome in (
+            options_at(STANDARD, after) if STANDARD.current_player(after) == CHANCE else ()
+        ):
+            final = STANDARD.step(after, outcome)
+            assert STANDARD.position(STANDARD.notation(final)) == no_events(final)
+
+
+def test_a_pool_is_written_the_shorter_way() -> None:
+    """A pool of the setup's decks is written as all but what left it, or as its cards,
+    whichever is shorter; a reshuffled pool always as its cards."""
+    unseen = next(f for f in MULTI.split(" ") if f.startswith("unseen="))
+    first = unseen.removeprefix("unseen=").split(";")[0]
+    build, replacement, reshuffled = first.split(":")[0].split("/")
+    assert build.startswith("3*all-")
+    assert replacement == "AS,AS,2S,2S,3S"
+    assert not reshuffled.startswith("all")
+
+
+START = SOLO.notation(SOLO.initial_state(1))
+BOARD, _, REST = START.partition(" ")
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "message"),
+    [
+        (f"{BOARD} phase=turn seats=8/8@0,0 {RNG}", "unseen", "gives its unseen"),
+        (f"{BOARD} phase=turn unseen=all/all {RNG}", "seats", "gives its seats"),
+        (f"{BOARD} seats=8/8@0,0 unseen=all/all {RNG}", "phase", "gives its phase"),
+        (f"{BOARD}/* {REST}", "board", "has 10 rows"),
+        (f"*{BOARD} {REST}", "board", "row 1 of the layout has 9 cells, not 10"),
+        (f"{BOARD.replace('BJ', 'XX')} {REST}", "board", "row 6 has 'XX"),
+        (f"{BOARD.replace('BJ', '*')} {REST}", "board", "Black Joker"),
+        (START.replace("phase=turn", "phase=reveal:higher"), "phase", "reveal:GUESS:x,y"),
+        (START.replace("phase=turn", "phase=roll:luck"), "phase", "roll:charisma|endurance"),
+        (START.replace("phase=turn", "phase=over:won"), "phase", "over:ENDING"),
+        (START.replace("phase=turn", "phase=flee"), "phase", "'flee' is not a phase"),
+        (START.replace("phase=turn", "phase=turn:0"), "phase", "written alone"),
+        (START.replace("seats=8/8@0,0", "seats=8/8"), "seats", "CHARISMA/ENDURANCE@x,y"),
+        (START.replace("seats=8/8@0,0", "seats=8/8@0,1"), "seats", "not on a face-up card"),
+        (START.replace("seats=8/8@0,0", "seats=8/8@0,0;8/8@0,0"), "seats", "1 seats"),
+        (START.replace("seats=8/8@0,0", "seats=10/9@0,0"), "seats", "out of 0..9"),
+        (START.replace("unseen=all/all", "unseen=all/all/all"), "unseen", "no deck of the setup"),
+        (START.replace("unseen=all/all", "unseen=all-ZZ/all"), "unseen", "'ZZ' is not a card"),
+        (START.replace("unseen=all/all", "unseen=all/all-RJ"), "unseen", "fewer times"),
+        (START.replace("unseen=all/all", "unseen=all"), "unseen", "Replacement pool"),
+        (START.replace("round=1", "round=x"), "round", "'x' is not a count"),
+        (START.replace("current=0", "current=2"), "current", "the player to move"),
+        (START + " mixes=RJ", "mixes", "the board marks the cells of 0 mixes"),
+        (START + " shown=0,1", "shown", "shown must list"),
+        (START + " stacked_rolls=1", "stacked_rolls", "stacked rolls are totals"),
+        (START.replace("rng=", "rng=x"), "rng", "16 hex digits"),
+    ],
+)
+def test_a_malformed_position_names_its_field(text: str, field: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message) as caught:
+        SOLO.position(text)
+    assert caught.value.field == field
+
+
+def test_an_observation_names_its_seat() -> None:
+    game = GAMES[1]
+    text = game.observation_notation(game.observe(game.initial_state(3), 1))
+    assert game.observation_position(text).player == 1
+    with pytest.raises(NotationError, match="has 2 players") as caught:
+        game.observation_position(text.replace("player=1", "player=2"))
+    assert caught.value.field == "player"
+    with pytest.raises(NotationError, match="not a field of an observation") as caught:
+        game.observation_position(f"{text} {RNG}")
+    assert caught.value.field == "rng"
+
+
+@given(
+    start=st.integers(0, len(START)),
+    length=st.integers(0, 12),
+    junk=st.text(
+        alphabet="*~!/0123456789SHDCQKJABR.,;:|=-@ abcdefghijklmnopqrstuvwxyz", max_size=12
+    ),
+)
+def test_an_edited_notation_reads_as_a_position_or_raises_notation_error(
+    start: int, length: int, junk: str
+) -> None:
+    text = START[:start] + junk + START[start + length :]
+    try:
+        state = SOLO.position(text)
+    except NotationError:
+        return
+    SOLO.validate(state)
+    assert SOLO.position(SOLO.notation(state)) == state
+
+
+@given(text=st.text(max_size=60))
+def test_arbitrary_text_raises_only_notation_error(text: str) -> None:
+    for read in (SOLO.position, SOLO.observation_position):
+        with contextlib.suppress(NotationError):
+            read(text)
+
+
+def test_the_repr_stays_a_summary() -> None:
+    """The notation of a Haydes state runs to hundreds of characters (106 cells, the
+    unseen pools): the repr is the short summary instead."""
+    state = SOLO.initial_state(1)
+    assert repr(state).startswith("<HaydesState phase=turn round=1")
+    assert len(repr(state)) < len(SOLO.notation(state))
+    assert state.phase is Phase.TURN
