@@ -25,6 +25,7 @@ __all__ = [
     "game_family",
     "get_bot_spec",
     "make_bot",
+    "notify_game_over",
     "register_bot",
 ]
 
@@ -35,6 +36,21 @@ class Bot(Protocol):
 
     Build bots with :func:`make_bot` (or a bot class called as ``Bot(game, seed, seat)``).
     A bot lives for one game: make a new one for the next game.
+
+    Two members are optional, and those who play bots look for them with ``getattr``
+    (a bot without them is still a :class:`Bot`):
+
+    * ``reads_observation``: a class attribute; ``False`` tells a simulation that the
+      bot never reads its observation, so ``None`` may be passed instead.
+    * ``game_over(game, observation, outcome)``: called once, for every seat's bot,
+      when the game stops being played: ``observation`` is the seat's view of the last
+      state (``None`` for a bot that does not read observations) and ``outcome`` the
+      game's :class:`~cardcrawl.Outcome`, or ``None`` when the game stopped before its
+      end (the decision cap, a forfeit, an error, a person who left). Its return value
+      is ignored. :class:`~cardcrawl.bots.EngineBot` tells its engine the outcome here
+      and stops it; a bot that learns could learn here. Without it, nothing is done
+      (:func:`notify_game_over` is how the library calls it). ``play_game``,
+      ``simulate``, ``tournament`` and ``cardcrawl play`` call it.
 
     Examples:
         Escape from Haydes' heuristic bot makes its first move, shown only the seat's
@@ -61,6 +77,41 @@ class Bot(Protocol):
             observation: ``game.observe(state, seat)`` for the bot's seat.
             legal_actions: ``game.legal_actions(state)``, never empty.
         """
+
+
+def notify_game_over(bot: Any, game: Any, observation: Any, outcome: Any) -> None:
+    """Tell ``bot`` that its game is over, if it has the optional ``game_over`` hook.
+
+    The neutral default of the hook (see :class:`Bot`): a bot without ``game_over`` is
+    told nothing.
+
+    Args:
+        bot: a bot.
+        game: the game it played.
+        observation: its seat's view of the last state, or ``None``.
+        outcome: the game's :class:`~cardcrawl.Outcome`, or ``None`` when the game
+            stopped before its end.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import make_bot
+        >>> from cardcrawl.bots._base import notify_game_over
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> class Listener:
+        ...     def choose(self, game, observation, legal_actions):
+        ...         return legal_actions[0]
+        ...     def game_over(self, game, observation, outcome):
+        ...         self.heard = outcome
+        >>> listener = Listener()
+        >>> outcome = cardcrawl.Outcome("escaped", returns=(1.0,), scores=(26,), winners=(0,))
+        >>> notify_game_over(listener, game, None, outcome)
+        >>> listener.heard.label
+        'escaped'
+        >>> notify_game_over(make_bot("random", game, seed=1), game, None, outcome)  # no hook
+    """
+    hook = getattr(bot, "game_over", None)
+    if hook is not None:
+        hook(game, observation, outcome)
 
 
 #: What builds a bot: ``factory(game, seed, seat)``. Bot classes are factories themselves.

@@ -9,7 +9,8 @@ the program answers on its standard output, one line per question. Version 1:
 * per decision ``{"type": "decide", "id": K, "seat": S, "observation": {...}, "legal":
   [...], "narration": [...], "time_limit": T}``, answered by ``{"action": "<text>"}``
   (optionally with ``"type": "action"`` and ``"id": K``), one of the legal actions' texts;
-* last ``{"type": "end", "outcome": {...} | null}``, after which stdin is closed.
+* last ``{"type": "end", "outcome": {...} | null}`` (the game's outcome, once it is
+  over), after which stdin is closed.
 
 :class:`EngineBot` is the library's side: a bot (``make_bot("engine", game, seed,
 command=[...])``) that runs such a program for its seat, with a time limit for every
@@ -288,7 +289,12 @@ class _Channel:
     def unread(self) -> bool:
         return not self.lines.empty()
 
-    def stderr_tail(self) -> str:
+    def stderr_tail(self, wait: float = 0.0) -> str:
+        """The last words of the engine's standard error; after waiting up to ``wait``
+        seconds for it to be closed (so that an engine that has exited is heard out
+        whatever the threads' timing, and its error message is always the same)."""
+        if wait > 0:
+            self.threads[1].join(timeout=wait)
         with self._lock:
             text = bytes(self._stderr).decode("utf-8", errors="replace").strip()
         return text
@@ -362,9 +368,14 @@ class EngineBot:
     taken, and the engine is stopped. With ``on_error="fallback"`` the error is kept in
     :attr:`faults` instead, and this decision and every later one are chosen uniformly
     at random with the bot's own generator, as :class:`~cardcrawl.bots.RandomBot` would.
+    To end the game instead, with the failure recorded in its result, leave
+    ``on_error="raise"`` and play with ``on_bot_error="forfeit"``
+    (:func:`~cardcrawl.simulate.play_game`, :func:`~cardcrawl.simulate.simulate`,
+    :func:`~cardcrawl.tournament.tournament`).
 
-    :meth:`close` sends ``end`` (with the outcome, if given) and stops the engine; a
-    bot that is garbage-collected, or left at the program's exit, stops its engine too.
+    :meth:`game_over`, the bot protocol's end-of-game hook, and :meth:`close` send
+    ``end`` (with the outcome, if known) and stop the engine; a bot that is
+    garbage-collected, or left at the program's exit, stops its engine too.
     A pickled or copied bot restarts its engine when next asked and replays the
     decisions made so far to it, checking that it answers them alike.
 
@@ -524,6 +535,34 @@ class EngineBot:
             channel.send(_end_message(outcome))
             self._stop(grace=1.0)
 
+    def game_over(self, game: Any, observation: Any, outcome: Any) -> None:
+        """The bot protocol's end-of-game hook (see :class:`~cardcrawl.bots.Bot`): tell
+        the engine the outcome in ``end`` (``null`` when the game stopped before its
+        end) and stop it, as :meth:`close` does. :func:`~cardcrawl.simulate.play_game`,
+        simulations, tournaments and ``cardcrawl play`` call it.
+
+        Examples:
+            >>> import sys, cardcrawl
+            >>> from cardcrawl.bots import make_bot
+            >>> game = cardcrawl.load("mapless-house", max_turns=50)
+            >>> state = game.initial_state(seed=3)
+            >>> command = [sys.executable, "-m", "cardcrawl", "engine", "--bot", "random"]
+            >>> bot = make_bot("engine", game, seed=3, command=command)
+            >>> _ = bot.choose(game, game.observe(state, 0), game.legal_actions(state))
+            >>> bot.running
+            True
+            >>> bot.game_over(game, None, None)
+            >>> bot.running
+            False
+        """
+        self.close(outcome)
+
+    @property
+    def running(self) -> bool:
+        """Whether the engine's program is running (started and not yet stopped)."""
+        channel = self._channel
+        return channel is not None and not channel.stopped
+
     def __enter__(self) -> EngineBot:
         return self
 
@@ -542,7 +581,7 @@ class EngineBot:
             ) from None
         if line is None:
             code = channel.exit_code(1.0)
-            said = channel.stderr_tail()
+            said = channel.stderr_tail(wait=1.0 if code is not None else 0.0)
             status = "exited" if code is None else f"exited with code {code}"
             raise self._error(
                 f"{status} before answering {question}"

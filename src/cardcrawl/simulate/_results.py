@@ -29,11 +29,19 @@ Figure = int | float
 #: The label of a game stopped by the decision cap (see :func:`play_game`).
 UNFINISHED = "unfinished"
 
+#: The label of a game ended by a bot that failed its seat (see :func:`play_game`).
+FORFEIT = "forfeit"
+
+#: The labels the library gives games that did not reach an outcome of their own, in
+#: the order tables show them, after every other label.
+_LIBRARY_LABELS = (FORFEIT, UNFINISHED)
+
 
 def outcome_order(declared: Sequence[str], seen: Iterable[str] = ()) -> tuple[str, ...]:
     """The outcome labels in the order tables show them: those the game declares
     (:attr:`cardcrawl.GameTools.outcomes`), in its order, then the others seen,
-    alphabetically, and ``"unfinished"`` last.
+    alphabetically, and last the library's own labels seen: ``"forfeit"`` (a bot failed
+    its seat), then ``"unfinished"`` (the decision cap stopped the game).
 
     The order never depends on how often each outcome happened, so the columns of a
     table are the same from run to run.
@@ -49,12 +57,13 @@ def outcome_order(declared: Sequence[str], seen: Iterable[str] = ()) -> tuple[st
         >>> from cardcrawl.simulate import outcome_order
         >>> outcome_order(("escaped", "trapped", "time-up"), ["unfinished", "time-up", "odd"])
         ('escaped', 'trapped', 'time-up', 'odd', 'unfinished')
+        >>> outcome_order(("escaped", "consumed"), ["unfinished", "forfeit", "escaped"])
+        ('escaped', 'consumed', 'forfeit', 'unfinished')
     """
     order = dict.fromkeys(declared)
     rest = set(seen) - set(order)
-    order.update(dict.fromkeys(sorted(rest - {UNFINISHED})))
-    if UNFINISHED in rest:
-        order[UNFINISHED] = None
+    order.update(dict.fromkeys(sorted(rest - set(_LIBRARY_LABELS))))
+    order.update(dict.fromkeys(label for label in _LIBRARY_LABELS if label in rest))
     return tuple(order)
 
 
@@ -66,14 +75,23 @@ class GameResult:
         index: the game's number in its simulation, from 0.
         seed: the game's own seed (``rng_derive(simulation seed, index)``): the game is
             ``game.initial_state(seed)`` played by bots built with this seed.
-        outcome: the outcome's label (``"escaped"``, ``"consumed"``, ``"lost"``...), or
-            ``"unfinished"`` when the decision cap stopped it.
-        returns: each player's return.
-        scores: each player's score, for games that keep one.
-        winners: the players who won.
-        decisions: the decisions taken (chance events not counted).
+        outcome: the outcome's label (``"escaped"``, ``"consumed"``, ``"lost"``...),
+            ``"unfinished"`` when the decision cap stopped it, or ``"forfeit"`` when a
+            bot failed its seat (see :func:`~cardcrawl.simulate.play_game`'s
+            ``on_bot_error``).
+        returns: each player's return (all 0.0 for a game that is unfinished or
+            forfeited: it has no outcome of its own).
+        scores: each player's score, for games that keep one (``None`` for a game that
+            is unfinished or forfeited).
+        winners: the players who won (none in a game unfinished or forfeited).
+        decisions: the decisions taken (chance events not counted), before the forfeit
+            for a forfeited game.
         figures: game-specific numbers, in a fixed order per game (for The Mapless House:
-            ``turns``, ``house_size``, ``house_at_exit``, ``refused``, ``exit_distance``).
+            ``turns``, ``house_size``, ``house_at_exit``, ``refused``, ``exit_distance``),
+            of the state the game stopped in.
+        forfeited: the seat whose bot failed, for a forfeited game; else ``None``.
+        error: why it failed, for a forfeited game: the error's class and message
+            (``"EngineTimeoutError: engine ... gave no answer ..."``); else ``None``.
 
     Examples:
         >>> import cardcrawl
@@ -94,6 +112,8 @@ class GameResult:
     winners: tuple[int, ...]
     decisions: int
     figures: tuple[tuple[str, Figure], ...] = ()
+    forfeited: int | None = None
+    error: str | None = None
 
     def figure(self, name: str) -> Figure:
         """The figure called ``name``.
@@ -117,7 +137,20 @@ class GameResult:
         )
 
     def to_row(self) -> dict[str, Any]:
-        """The result as one flat row (the CSV columns, JSON-compatible values)."""
+        """The result as one flat row (the CSV columns, JSON-compatible values).
+
+        A forfeited game's row ends with ``forfeited`` (the seat) and ``error``; other
+        games' rows have neither, so the files of a run without a forfeit keep their
+        columns (a CSV of several games gets the columns if any game has them).
+
+        Examples:
+            >>> from cardcrawl.simulate import GameResult
+            >>> result = GameResult(0, 5, "forfeit", (0.0,), None, (), 3, forfeited=0,
+            ...                     error="EngineError: engine ... exited")
+            >>> row = result.to_row()
+            >>> row["outcome"], row["forfeited"], row["error"]
+            ('forfeit', 0, 'EngineError: engine ... exited')
+        """
         row: dict[str, Any] = {
             "game": self.index,
             "seed": self.seed,
@@ -131,6 +164,9 @@ class GameResult:
                 row[f"score_{seat}"] = score
         row["winners"] = " ".join(map(str, self.winners))
         row.update(self.figures)
+        if self.forfeited is not None:
+            row["forfeited"] = self.forfeited
+            row["error"] = self.error
         return row
 
 
@@ -168,7 +204,8 @@ class Summary:
         outcomes: every outcome the game declares and every other one seen, with its
             rate, in the fixed order of :func:`outcome_order` (never by count).
         returns: each player's mean return.
-        scores: each player's mean score, for games that keep one.
+        scores: each player's mean score, for games that keep one (over the games that
+            reached an outcome: unfinished and forfeited games keep no score).
         decisions: mean decisions per game.
         figures: each game-specific figure's mean.
         elapsed: wall-clock seconds the simulation took.
@@ -223,10 +260,12 @@ class Summary:
         seats = len(results[0].returns) if results else 0
         returns = tuple(mean_interval([r.returns[s] for r in results]) for s in range(seats))
         scores = None
-        if results and results[0].scores is not None:
+        # Games without an outcome (unfinished, forfeited) keep no scores: the first
+        # game that does tells whether the game keeps them.
+        kept = [r.scores for r in results if r.scores is not None]
+        if kept:
             scores = tuple(
-                mean_interval([float(r.scores[s]) for r in results if r.scores is not None])
-                for s in range(len(results[0].scores))
+                mean_interval([float(s[seat]) for s in kept]) for seat in range(len(kept[0]))
             )
         names = [name for name, _ in results[0].figures] if results else []
         figures = tuple(

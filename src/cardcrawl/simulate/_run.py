@@ -21,18 +21,39 @@ from typing import Any, Protocol
 
 import attrs
 
-from cardcrawl.bots._base import BotFactory, game_family, get_bot_spec, make_bot
+from cardcrawl.bots._base import (
+    BotFactory,
+    game_family,
+    get_bot_spec,
+    make_bot,
+    notify_game_over,
+)
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import TERMINAL
 from cardcrawl.core._random import rng_derive, rng_from_seed
 from cardcrawl.core._registry import tools_for
-from cardcrawl.errors import OptionsError
-from cardcrawl.simulate._results import Figure, GameResult, SimulationResult
+from cardcrawl.errors import CardcrawlError, OptionsError
+from cardcrawl.simulate._results import (
+    FORFEIT,
+    UNFINISHED,
+    Figure,
+    GameResult,
+    SimulationResult,
+)
 
 __all__ = ["FigureTracker", "Progress", "play_game", "register_figures", "simulate"]
 
 #: What plays a seat: a registered bot name or a factory ``factory(game, seed, seat)``.
 BotChoice = str | BotFactory
+
+#: What a bot's failure does to its game: raise the error, or forfeit the game.
+BOT_ERROR_CHOICES = ("raise", "forfeit")
+
+
+def _check_on_bot_error(on_bot_error: Any) -> str:
+    if on_bot_error not in BOT_ERROR_CHOICES:
+        raise OptionsError(f"on_bot_error is 'raise' or 'forfeit', not {on_bot_error!r}")
+    return str(on_bot_error)
 
 
 # ------------------------------------------------------------------ figures
@@ -104,11 +125,23 @@ def play_game(
     *,
     index: int = 0,
     max_decisions: int = 100_000,
+    on_bot_error: str = "raise",
 ) -> GameResult:
     """Play one game to its end with bots and return its result.
 
     The game is ``game.initial_state(seed)``; the bot for seat ``s`` is
-    ``make_bot(bots[s], game, seed, s)``, shown only its observation.
+    ``make_bot(bots[s], game, seed, s)``, shown only its observation. When the game
+    stops, every bot that has the optional ``game_over`` hook is told the outcome (see
+    :class:`~cardcrawl.bots.Bot`): an engine hears it in its ``end`` message.
+
+    A bot that fails its seat raises a :class:`~cardcrawl.CardcrawlError` from its
+    ``choose`` (an engine's :class:`~cardcrawl.EngineError`, a language model's
+    :class:`~cardcrawl.errors.ModelReplyError`...), before any action is taken, so the
+    game is never changed by it. With ``on_bot_error="raise"`` the error propagates;
+    with ``"forfeit"`` the game ends there, recorded with the outcome ``"forfeit"``: the
+    seat in ``forfeited`` and the error in ``error``, every return 0.0, no score and no
+    winner (the game has no outcome of its own; a tournament counts the game as a loss
+    for the bot that forfeited). Any other exception is a bug, and always propagates.
 
     Args:
         game: the game.
@@ -117,10 +150,15 @@ def play_game(
         index: the game's number, recorded in the result.
         max_decisions: a safety cap; a game still going after this many decisions is
             recorded as ``"unfinished"``.
+        on_bot_error: ``"raise"`` (the default) or ``"forfeit"``.
 
     Returns:
         The game's result, with the figures of its game family (see
         :func:`register_figures`).
+
+    Raises:
+        CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
+        OptionsError: ``on_bot_error`` is neither choice.
 
     Examples:
         >>> import cardcrawl
@@ -129,7 +167,23 @@ def play_game(
         >>> result = play_game(game, ["heuristic"], seed=1)
         >>> result.outcome, result.figure("house_size") == result.scores[0]
         ('escaped', True)
+
+        A bot that gives up at its third decision forfeits the game:
+
+        >>> from cardcrawl.errors import CardcrawlError
+        >>> class Quitter:
+        ...     def __init__(self, game, seed, seat):
+        ...         self.asked = 0
+        ...     def choose(self, game, observation, legal_actions):
+        ...         self.asked += 1
+        ...         if self.asked == 3:
+        ...             raise CardcrawlError("no more ideas")
+        ...         return legal_actions[0]
+        >>> result = play_game(game, [Quitter], seed=1, on_bot_error="forfeit")
+        >>> result.outcome, result.forfeited, result.error, result.decisions
+        ('forfeit', 0, 'CardcrawlError: no more ideas', 2)
     """
+    forfeits = _check_on_bot_error(on_bot_error) == "forfeit"
     players = [make_bot(bots[seat], game, seed, seat) for seat in range(game.num_players)]
     # A tracker registered by the program wins over the one the game declared.
     tracker_factory = _FIGURES.get(game_family(game)) or tools_for(game).figures
@@ -142,22 +196,42 @@ def play_game(
     # A bot that declares it never reads its observation (the random bot) is spared
     # one: building it costs a third of a random game's time.
     reads = [getattr(bot, "reads_observation", True) for bot in players]
-    while decisions < max_decisions:
-        seat = game.current_player(state)
-        if seat == TERMINAL:
-            break
-        legal = legal_actions(state)
-        observation = observe(state, seat) if reads[seat] else None
-        action = players[seat].choose(game, observation, legal)
-        state = step(state, action)
-        decisions += 1
-        if tracker is not None:
-            tracker.step(state)
-    outcome = game.outcome(state)
+    forfeit: tuple[int, str] | None = None
+    try:
+        while decisions < max_decisions:
+            seat = game.current_player(state)
+            if seat == TERMINAL:
+                break
+            legal = legal_actions(state)
+            observation = observe(state, seat) if reads[seat] else None
+            try:
+                action = players[seat].choose(game, observation, legal)
+            except CardcrawlError as error:
+                if not forfeits:
+                    raise
+                forfeit = (seat, f"{type(error).__name__}: {error}")
+                break
+            state = step(state, action)
+            decisions += 1
+            if tracker is not None:
+                tracker.step(state)
+    except BaseException:
+        # The bots are told (an engine is stopped now, not when it is collected); what
+        # they say about it must not hide the error.
+        with contextlib.suppress(Exception):
+            _game_over(game, players, reads, state, None)
+        raise
+    outcome = None if forfeit is not None else game.outcome(state)
+    _game_over(game, players, reads, state, outcome)
     figures = tracker.figures(state) if tracker is not None else ()
     if outcome is None:
         zeros = (0.0,) * game.num_players
-        return GameResult(index, seed, "unfinished", zeros, None, (), decisions, figures)
+        if forfeit is not None:
+            seat, message = forfeit
+            return GameResult(
+                index, seed, FORFEIT, zeros, None, (), decisions, figures, seat, message
+            )
+        return GameResult(index, seed, UNFINISHED, zeros, None, (), decisions, figures)
     return GameResult(
         index,
         seed,
@@ -168,6 +242,16 @@ def play_game(
         decisions,
         figures,
     )
+
+
+def _game_over(
+    game: Any, players: Sequence[Any], reads: Sequence[bool], state: Any, outcome: Any
+) -> None:
+    """Tell every bot with a ``game_over`` hook that the game in ``state`` is over."""
+    for seat, bot in enumerate(players):
+        if getattr(bot, "game_over", None) is not None:
+            observation = game.observe(state, seat) if reads[seat] else None
+            notify_game_over(bot, game, observation, outcome)
 
 
 # ---------------------------------------------------------------- batches
@@ -183,13 +267,34 @@ class _Job:
     bots: tuple[BotChoice, ...]
     seed: int
     max_decisions: int
+    on_bot_error: str = "raise"
 
     @classmethod
-    def of(cls, game: Any, bots: tuple[BotChoice, ...], seed: int, max_decisions: int) -> _Job:
+    def of(
+        cls,
+        game: Any,
+        bots: tuple[BotChoice, ...],
+        seed: int,
+        max_decisions: int,
+        on_bot_error: str = "raise",
+    ) -> _Job:
         if isinstance(game, GameBase):
             options = json.dumps(game.options.to_data(), sort_keys=True)
-            return cls(type(game), options, game.name, None, bots, seed, max_decisions)
-        return cls(None, "", game.name, game, bots, seed, max_decisions)
+            return cls(
+                type(game), options, game.name, None, bots, seed, max_decisions, on_bot_error
+            )
+        return cls(None, "", game.name, game, bots, seed, max_decisions, on_bot_error)
+
+    def play(self, game: Any, index: int) -> GameResult:
+        """Game ``index`` of the run, played on ``game`` (this job's game, loaded)."""
+        return play_game(
+            game,
+            self.bots,
+            rng_derive(self.seed, index),
+            index=index,
+            max_decisions=self.max_decisions,
+            on_bot_error=self.on_bot_error,
+        )
 
     def load(self) -> Any:
         """The game, rebuilt once per worker process and simulation."""
@@ -211,10 +316,7 @@ _LOADED: dict[tuple[Any, str, str], Any] = {}
 def _run_batch(job: _Job, start: int, stop: int) -> list[GameResult]:
     """Play games ``start`` to ``stop - 1`` of a simulation (in a worker)."""
     game = job.load()
-    return [
-        play_game(game, job.bots, rng_derive(job.seed, i), index=i, max_decisions=job.max_decisions)
-        for i in range(start, stop)
-    ]
+    return [job.play(game, i) for i in range(start, stop)]
 
 
 def _ignore_sigint() -> None:
@@ -311,6 +413,7 @@ def simulate(
     batch_size: int | None = None,
     progress: Callable[[Progress], None] | None = None,
     max_decisions: int = 100_000,
+    on_bot_error: str = "raise",
 ) -> SimulationResult:
     """Play many games with bots, in parallel, reproducibly, and return every result.
 
@@ -345,13 +448,21 @@ def simulate(
             games each).
         progress: called with a :class:`Progress` at the start and after every batch.
         max_decisions: a safety cap on decisions per game (see :func:`play_game`).
+        on_bot_error: what a bot that fails its seat (raises a
+            :class:`~cardcrawl.CardcrawlError`, such as an engine's
+            :class:`~cardcrawl.EngineError`) does: ``"raise"`` (the default) stops the
+            simulation with the error; ``"forfeit"`` ends that game only, recorded with
+            the outcome ``"forfeit"`` and the seat and the error kept (see
+            :func:`play_game`), and the simulation goes on.
 
     Returns:
         The simulation, every game's result sorted by game number.
 
     Raises:
-        OptionsError: the game has no limit set, or the bots do not fit its seats.
+        OptionsError: the game has no limit set, the bots do not fit its seats, or
+            ``on_bot_error`` is neither choice.
         UnknownBotError: a bot name is not registered for this game.
+        CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
 
     Examples:
         >>> import cardcrawl
@@ -377,7 +488,7 @@ def simulate(
         batch_size = max(1, min(250, math.ceil(games / (4 * workers))))
     if batch_size < 1:
         raise OptionsError(f"batch_size is an integer >= 1, not {batch_size!r}")
-    job = _Job.of(game, lineup, seed, max_decisions)
+    job = _Job.of(game, lineup, seed, max_decisions, _check_on_bot_error(on_bot_error))
     started = time.perf_counter()
     results: list[GameResult] = []
 
@@ -426,8 +537,7 @@ def _run_serial(
 ) -> None:
     # Game by game, so that an interruption keeps every game already finished.
     for i in range(games):
-        seed = rng_derive(job.seed, i)
-        results.append(play_game(game, job.bots, seed, index=i, max_decisions=job.max_decisions))
+        results.append(job.play(game, i))
         if (i + 1) % batch_size == 0 or i + 1 == games:
             report()
 

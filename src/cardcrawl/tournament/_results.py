@@ -26,11 +26,13 @@ def compare_games(
 ) -> int:
     """Which of two bots did better: 1 for the first, -1 for the second, 0 for neither.
 
-    Each bot's result is the mean return of its seats (``a_seats`` in game ``a``,
-    ``b_seats`` in game ``b``), then, if those are equal, the mean score of its seats,
-    for games that keep one. In a game of several seats both bots sit at the same table
-    (``a`` is ``b``); in a one-seat game ``a`` and ``b`` are the two bots' games on the
-    same deal.
+    A bot that forfeited (one of its seats is the game's ``forfeited``, see
+    :func:`~cardcrawl.simulate.play_game`) did worse than one that did not, whatever the
+    returns; two that both forfeited tie. Otherwise each bot's result is the mean return
+    of its seats (``a_seats`` in game ``a``, ``b_seats`` in game ``b``), then, if those
+    are equal, the mean score of its seats, for games that keep one. In a game of
+    several seats both bots sit at the same table (``a`` is ``b``); in a one-seat game
+    ``a`` and ``b`` are the two bots' games on the same deal.
 
     Args:
         a: the first bot's game.
@@ -51,7 +53,14 @@ def compare_games(
         >>> consumed = GameResult(0, 1, "consumed", (0.0,), (26,), (), 33)
         >>> compare_games(escaped, [0], consumed, [0])
         1
+        >>> forfeit = GameResult(0, 1, "forfeit", (0.0,), None, (), 3, forfeited=0)
+        >>> compare_games(forfeit, [0], consumed, [0]), compare_games(forfeit, [0], forfeit, [0])
+        (-1, 0)
     """
+    a_forfeited = a.forfeited is not None and a.forfeited in a_seats
+    b_forfeited = b.forfeited is not None and b.forfeited in b_seats
+    if a_forfeited or b_forfeited:
+        return int(b_forfeited) - int(a_forfeited)
 
     def key(game: GameResult, seats: Sequence[int]) -> tuple[float, float]:
         value = math.fsum(game.returns[s] for s in seats) / len(seats)

@@ -17,14 +17,15 @@ from concurrent.futures import (
 from typing import Any
 
 from cardcrawl.bots._base import get_bot_spec
-from cardcrawl.core._random import rng_derive, rng_from_seed
+from cardcrawl.core._random import rng_from_seed
 from cardcrawl.core._registry import tools_for
 from cardcrawl.errors import OptionsError
-from cardcrawl.simulate import GameResult, Progress, SimulationResult, play_game
+from cardcrawl.simulate import GameResult, Progress, SimulationResult
 from cardcrawl.simulate._run import (
     BotChoice,
     _bot_label,
     _check_limit,
+    _check_on_bot_error,
     _default_workers,
     _ignore_sigint,
     _Job,
@@ -74,6 +75,7 @@ def tournament(
     batch_size: int | None = None,
     progress: Callable[[Progress], None] | None = None,
     max_decisions: int = 100_000,
+    on_bot_error: str = "raise",
 ) -> TournamentResult:
     """Play bots against each other on duplicate deals, seats rotated, and rate them.
 
@@ -108,14 +110,22 @@ def tournament(
         progress: called with a :class:`~cardcrawl.simulate.Progress` (games of every
             lineup together) at the start and after every batch.
         max_decisions: a safety cap on decisions per game.
+        on_bot_error: ``"raise"`` (the default): a bot that fails its seat (raises a
+            :class:`~cardcrawl.CardcrawlError`, such as an engine's
+            :class:`~cardcrawl.EngineError`) stops the tournament with the error;
+            ``"forfeit"``: that game ends as a ``"forfeit"`` (see
+            :func:`~cardcrawl.simulate.play_game`), counted as a loss for the bot that
+            forfeited (see :func:`compare_games`), and the tournament goes on.
 
     Returns:
         The tournament.
 
     Raises:
         OptionsError: fewer than two bots, a bot given twice, ``games`` below 1, an
-            unknown kind, bad ``workers`` or ``batch_size``, or no limit set.
+            unknown kind, bad ``workers``, ``batch_size`` or ``on_bot_error``, or no
+            limit set.
         UnknownBotError: a bot name is not registered, or not for this game.
+        CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
 
     Examples:
         >>> import cardcrawl
@@ -143,8 +153,10 @@ def tournament(
         batch_size = max(1, min(250, games, math.ceil(total / (4 * workers))))
     if not isinstance(batch_size, int) or batch_size < 1:
         raise OptionsError(f"batch_size is an integer >= 1, not {batch_size!r}")
+    on_bot_error = _check_on_bot_error(on_bot_error)
     jobs = [
-        _Job.of(game, tuple(entrants[b] for b in lineup), seed, max_decisions) for lineup in lineups
+        _Job.of(game, tuple(entrants[b] for b in lineup), seed, max_decisions, on_bot_error)
+        for lineup in lineups
     ]
     # Deal by deal across the lineups, so that an interruption leaves the lineups with
     # about the same deals finished, and the comparisons lose little.
@@ -217,10 +229,7 @@ def _run_serial(
     for n, start, stop in tasks:
         job = jobs[n]
         for i in range(start, stop):
-            seed = rng_derive(job.seed, i)
-            results[n].append(
-                play_game(game, job.bots, seed, index=i, max_decisions=job.max_decisions)
-            )
+            results[n].append(job.play(game, i))
         report()
 
 
