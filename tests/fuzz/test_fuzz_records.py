@@ -1,6 +1,7 @@
 """Game records, mutated (their actions, seed, options, game name, rules version,
-claims, stack) as data and as JSON text: each is refused with a library error or
-replays; a record that replays ends in a state that behaves and plays to its end."""
+claims, stack, and a match trace's agents, result, start time, seconds and comments)
+as data and as JSON text: each is refused with a library error or replays; a record
+that replays ends in a state that behaves and plays to its end."""
 
 from __future__ import annotations
 
@@ -27,11 +28,25 @@ EXAMPLES = settings.default.max_examples * 2
 NO_EXPLAIN = [p for p in Phase if p is not Phase.explain]
 
 
-def _record(config: tuple[str, dict[str, Any], bool], seed: int, steps: int) -> Any:
+def _record(
+    config: tuple[str, dict[str, Any], bool], seed: int, steps: int, trace: bool = False
+) -> Any:
     name, options, explicit = config
     game = load(name, options)
     _, actions = random_state(game, seed, steps, explicit=explicit)
-    return cardcrawl.Record.of(game, seed, actions, explicit_chance=explicit)
+    if not trace:
+        return cardcrawl.Record.of(game, seed, actions, explicit_chance=explicit)
+    # A match trace, with every field of one to mutate.
+    return cardcrawl.Record.of(
+        game,
+        seed,
+        actions,
+        explicit_chance=explicit,
+        agents=[cardcrawl.Agent.bot(i, "random", {"seed": seed}) for i in range(game.num_players)],
+        started="2026-12-02T07:20:43Z",
+        seconds=[None if i % 3 == 0 else 0.25 * i for i in range(len(actions))],
+        comments={i: f"comment {i}" for i in range(0, len(actions), 5)},
+    )
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[config_id(c) for c in CONFIGS])
@@ -40,8 +55,9 @@ def _record(config: tuple[str, dict[str, Any], bool], seed: int, steps: int) -> 
 def test_a_mutated_record_is_refused_or_replays(
     config: tuple[str, dict[str, Any], bool], seed: int, steps: int, data: st.DataObject
 ) -> None:
-    doc = _record(config, seed, steps).to_data()
-    if "claims" in doc and data.draw(st.booleans(), label="without claims"):
+    trace = data.draw(st.booleans(), label="as a trace")
+    doc = _record(config, seed, steps, trace).to_data()
+    if not trace and "claims" in doc and data.draw(st.booleans(), label="without claims"):
         # A record of format 1 has no claims, so an edited action may still replay.
         del doc["claims"]
         doc["format"] = 1
@@ -59,7 +75,8 @@ def test_a_mutated_record_is_refused_or_replays(
 def test_mutated_record_text_is_refused_or_replays(
     config: tuple[str, dict[str, Any], bool], seed: int, steps: int, data: st.DataObject
 ) -> None:
-    text = _record(config, seed, steps).to_json()
+    trace = data.draw(st.booleans(), label="as a trace")
+    text = _record(config, seed, steps, trace).to_json()
     for _ in range(data.draw(st.integers(1, 4), label="edits")):
         text = mutate_text(data, text)
     event(record_replays_or_is_refused(cardcrawl.Record.from_json, text, seed))
