@@ -309,6 +309,14 @@ class Grid(Mapping[Cell, Card]):
         return len(self._cards)
 
     def get(self, cell: Cell, default: Card | None = None) -> Card | None:  # type: ignore[override]
+        """The card at ``cell``, or ``default`` when the cell is empty.
+
+        Examples:
+            >>> from cardcrawl import Card, Grid
+            >>> grid = Grid({(0, 0): Card.parse("AD")})
+            >>> grid.get((0, 0)), grid.get((1, 0))
+            (Card.parse('AD'), None)
+        """
         return self._cards.get(cell, default)
 
     def __eq__(self, other: object) -> bool:
