@@ -10,6 +10,8 @@ after the command), imported first:
 * ``cardcrawl play GAME`` plays a game (:mod:`cardcrawl.cli._play`);
 * ``cardcrawl replay RECORD.json`` verifies a record and tells its story, or writes an
   HTML page of it with ``--html FILE`` (:mod:`cardcrawl.cli._replay`);
+* ``cardcrawl analyze RECORD.json`` values every decision of a record and marks the
+  mistakes (:mod:`cardcrawl.cli._analyze`);
 * ``cardcrawl render RECORD.json [--step K] [--output FILE]`` draws a state as SVG
   (:mod:`cardcrawl.cli._render`);
 * ``cardcrawl simulate GAME`` plays many games with bots and summarizes them
@@ -44,7 +46,17 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from cardcrawl._version import __version__
-from cardcrawl.cli import _engine, _games, _play, _render, _replay, _serve, _simulate, _tournament
+from cardcrawl.cli import (
+    _analyze,
+    _engine,
+    _games,
+    _play,
+    _render,
+    _replay,
+    _serve,
+    _simulate,
+    _tournament,
+)
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -94,6 +106,7 @@ def _build_parser() -> tuple[Parser, dict[str, Parser]]:
     return parser, {
         "play": _play.add_parser(commands, shortcuts),
         "replay": _replay.add_parser(commands),
+        "analyze": _analyze.add_parser(commands),
         "render": _render.add_parser(commands),
         "games": _games.add_parser(commands),
         "simulate": _simulate.add_parser(commands, shortcuts),

@@ -32,7 +32,7 @@ import difflib
 import html
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from cardcrawl._version import __version__
@@ -279,6 +279,7 @@ def replay_html(
     step: int | None = None,
     title: str | None = None,
     seat: int | None = None,
+    marks: Mapping[int, str] | None = None,
 ) -> str:
     """One self-contained HTML page that replays ``match`` step by step.
 
@@ -292,6 +293,8 @@ def replay_html(
         seat: show only what this seat could know at each step (see the module):
             no seed, pictures and texts of a state the seat cannot tell from the true
             one, the events as the seat observed them. Default: the all-seeing view.
+        marks: a note for some steps (by step number), added to the heading of the
+            action that made the step, such as the marks of ``cardcrawl analyze``.
 
     Returns:
         The HTML document. Step ``K`` shows the state after ``K`` actions.
@@ -309,6 +312,8 @@ def replay_html(
         (True, 1)
         >>> "seed 1" in cardcrawl.replay_html(match, seat=0)
         False
+        >>> "place 1,0 (?! a note)" in cardcrawl.replay_html(match, marks={1: "?! a note"})
+        True
     """
     game = match.game
     if seat is not None and not 0 <= seat < game.num_players:
@@ -319,6 +324,9 @@ def replay_html(
         )
         raise OptionsError(f"seat {seat} is not a seat of {game.name}: {seats}")
     steps = _step_data(match, seat)
+    for k, note in (marks or {}).items():
+        if 0 < k < len(steps):
+            steps[k]["action"] += f" ({note})"
     last = len(steps) - 1
     start = 0 if step is None else step
     if not 0 <= start <= last:
