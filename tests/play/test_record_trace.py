@@ -123,6 +123,16 @@ def test_record_of_writes_the_same_trace_as_the_match(trace: Record) -> None:
     assert made == trace
 
 
+def test_a_traced_match_pickles_and_goes_on_alike() -> None:
+    match = Match.start(HOUSE, 4, agents=[Agent.bot(0, "random", {"seed": 4})], started=True)
+    match.play("place 1,0", seconds=0.5, comment="first")
+    for again in (pickle.loads(pickle.dumps(match)), copy.deepcopy(match)):
+        assert again.to_record() == match.to_record()
+        again.play(HOUSE.legal_actions(again.state)[0], seconds=1)
+        assert again.to_record().seconds == (0.5, 1.0)
+        assert again.agents == match.agents
+
+
 def test_a_game_not_over_has_no_result_and_a_plain_record_no_trace() -> None:
     match = Match.start(HOUSE, 3, agents=[Agent.human(0, "Ada")])
     match.play("place 1,0", seconds=2)
@@ -188,6 +198,8 @@ def test_one_agent_per_seat() -> None:
     assert "agents claim fails: it names 3 agents" in refusal(Record.from_data(three))
     with pytest.raises(RecordError, match="one Agent for each of its 2 seats"):
         Match.start(game, 1, agents=two[:1])
+    with pytest.raises(RecordError, match="agents claim fails: it names 1 agents"):
+        Record.of(game, 1, [], agents=two[:1])
     with pytest.raises(SerializationError, match=r"agents\[0\]"):
         Record.from_data({**record.to_data(), "agents": list(reversed(record.to_data()["agents"]))})
 

@@ -938,6 +938,7 @@ class Record:
     def _claimed(self, game: Any, states: Sequence[Any]) -> Record:
         """This record with the claims of ``states``, the states its actions make, and
         for a trace its result."""
+        self._check_agents(game)
         result = _result_of(game, states[-1]) if self.is_trace else None
         return attrs.evolve(self, claims=_claims_of(self, game, states), result=result)
 
@@ -1009,6 +1010,13 @@ class Record:
             except CardcrawlError as exc:
                 raise RecordError(f"record entry {i} ({text!r}) does not replay: {exc}") from None
             yield state
+
+    def _check_agents(self, game: Any) -> None:
+        if self.agents and len(self.agents) != game.num_players:
+            raise RecordError(
+                f"record's agents claim fails: it names {len(self.agents)} agents, one per "
+                f"seat, for a game of {self.game} that seats {game.num_players}"
+            )
 
     def _start_digest(self, initial: Any) -> str:
         """The claim ``start`` for this record, whose initial state's data is ``initial``."""
@@ -1107,11 +1115,7 @@ class Record:
             (3, True)
         """
         game = self.load_game()
-        if self.agents and len(self.agents) != game.num_players:
-            raise RecordError(
-                f"record's agents claim fails: it names {len(self.agents)} agents, one per "
-                f"seat, for a game of {self.game} that seats {game.num_players}"
-            )
+        self._check_agents(game)
         claims = self.claims
         replayed = self._replay(game)
         last = next(replayed)
