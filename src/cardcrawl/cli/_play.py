@@ -13,7 +13,11 @@ leniently (:mod:`cardcrawl.cli._input`); ``help`` says what each choice means,
 ``rules`` gives the rules in short, ``hint`` asks the game's hint bot, ``undo`` takes a
 choice back through :class:`~cardcrawl.Match`'s fair undo, and ``map`` shows the whole
 map. With people at the table each bot decision is said before its events, paced by
-``--pace``.
+``--pace``. ``--bot engine`` seats a program over the engine protocol: the one
+``--engine "COMMAND ARGS"`` names (``--engine SEAT=COMMAND`` for one seat), else
+``$CARDCRAWL_ENGINE``. When the game ends, or is abandoned, every bot is told (an
+engine hears the outcome); a bot that fails its seat abandons the game, said in a
+sentence.
 
 Examples:
     >>> import io
@@ -36,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcrawl.bots import Bot, bot_names, make_bot
+from cardcrawl.bots._base import notify_game_over
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -50,6 +55,7 @@ from cardcrawl.cli._common import (
     game_options,
 )
 from cardcrawl.cli._input import columns, match_answer, normalize
+from cardcrawl.cli._simulate import engine_command
 from cardcrawl.core._random import rng_from_seed
 from cardcrawl.core._registry import load, tools_for
 from cardcrawl.core._terminal import TerminalPlay
@@ -113,6 +119,14 @@ def add_parser(
         "terminal, else 0)",
     )
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE at the end")
+    play.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="[SEAT=]COMMAND",
+        help='the program an engine seat runs, split as a shell would ("node my.js"), for '
+        "every engine seat or for one (repeatable; default: $CARDCRAWL_ENGINE)",
+    )
     add_import_option(play)
     play.set_defaults(run=run)
     return play
@@ -140,6 +154,28 @@ def _bot_seats(texts: Sequence[str], game: AnyGame) -> dict[int, str]:
             )
         seats[seat] = name
     return seats
+
+
+def _engine_commands(
+    texts: Sequence[str], game: AnyGame, seats: Mapping[int, str]
+) -> dict[int, dict[str, Any]]:
+    """The ``command`` option of each engine seat, from ``--engine [SEAT=]COMMAND``."""
+    engine_seats = [seat for seat, name in seats.items() if name == "engine"]
+    if texts and not engine_seats:
+        raise UsageError("--engine: no seat plays the engine bot (--bot engine)")
+    commands: dict[int, dict[str, Any]] = {}
+    for text in texts:
+        seat_text, sep, rest = text.partition("=")
+        if sep and seat_text.strip().isdigit():
+            seat = int(seat_text)
+            if seat not in engine_seats:
+                raise UsageError(f"--engine {text}: seat {seat} does not play the engine bot")
+            commands[seat] = {"command": engine_command(rest)}
+        else:
+            # For every engine seat not given a command of its own.
+            for seat in engine_seats:
+                commands.setdefault(seat, {"command": engine_command(text)})
+    return commands
 
 
 def say_events(console: Console, state: Any) -> None:
@@ -374,11 +410,20 @@ def _play_loop(table: _Table) -> int:
                 console.error(f"cardcrawl: {game.name} stopped with no legal action to take")
                 return EXIT_FAILURE
             bot = table.bots.get(player)
-            action = (
-                table.bot_turn(state, player, bot)
-                if bot is not None
-                else table.choose(state, player)
-            )
+            try:
+                action = (
+                    table.bot_turn(state, player, bot)
+                    if bot is not None
+                    else table.choose(state, player)
+                )
+            except CardcrawlError as exc:
+                if bot is None:
+                    raise
+                # A bot failed its seat (an engine's bad or late answer): the game stops
+                # untouched, said in a sentence.
+                console.error(f"cardcrawl: player {player}'s bot failed: {exc}")
+                console.say("Game abandoned.")
+                return EXIT_FAILURE
             if action is _UNDONE:
                 continue
             say_events(console, match.play(action))
@@ -421,7 +466,11 @@ def run(console: Console, args: argparse.Namespace) -> int:
         rng_from_seed(seed)
     except CardcrawlError as exc:
         raise UsageError(f"--seed: {exc}") from None
-    bots = {seat: make_bot(name, game, seed, seat) for seat, name in seats.items()}
+    commands = _engine_commands(args.engine, game, seats)
+    bots = {
+        seat: make_bot(name, game, seed, seat, **commands.get(seat, {}))
+        for seat, name in seats.items()
+    }
     if args.width < 20:
         raise UsageError(f"--width: a map needs at least 20 columns, not {args.width}")
     if args.pace is not None and not 0 <= args.pace <= 60:
@@ -440,6 +489,9 @@ def run(console: Console, args: argparse.Namespace) -> int:
             "a choice back."
         )
     code = _play_loop(table)
+    outcome = game.outcome(match.state)
+    for seat, bot in bots.items():
+        notify_game_over(bot, game, game.observe(match.state, seat), outcome)
     if args.record is not None:
         try:
             Path(args.record).write_text(

@@ -12,10 +12,14 @@ the summary table to standard output. Results go to ``--output`` as CSV or JSON 
 file's extension; ``--plot`` draws a report with matplotlib (the ``plot`` extra).
 Simulations always run with a limit: a game that declares one (its
 :class:`~cardcrawl.GameTools` ``limit``) gets its default unless one is given.
+``--bot engine`` seats a program over the engine protocol, the one ``--engine
+"COMMAND ARGS"`` names (else ``$CARDCRAWL_ENGINE``). A bot that fails its seat (an
+engine's bad or late answer) stops the simulation with its error, or with
+``--on-bot-error forfeit`` ends that game as a ``forfeit``, counted in the tables.
 
-Exit codes: 0 on success, 1 when writing the results or the plot fails, 2 for bad
-arguments, 130 after Ctrl-C (the games finished so far are still summarized and
-written).
+Exit codes: 0 on success, 1 when a bot fails its seat (without ``--on-bot-error
+forfeit``) or writing the results or the plot fails, 2 for bad arguments, 130 after
+Ctrl-C (the games finished so far are still summarized and written).
 
 Examples:
     >>> import io
@@ -33,12 +37,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from cardcrawl.bots import bot_names, get_bot_spec
+from cardcrawl.bots import EngineBot, bot_names, get_bot_spec
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -64,6 +69,7 @@ from cardcrawl.simulate import (
     write_results,
 )
 from cardcrawl.simulate._plot import main_outcome, panels_for, plot_report, rate_by
+from cardcrawl.simulate._run import BOT_ERROR_CHOICES, BotChoice
 from cardcrawl.simulate._table import format_table
 
 _OUT_SUFFIXES = (".csv", ".json")
@@ -121,8 +127,62 @@ def add_parser(
         default="auto",
         help="the progress display on standard error (auto: rich on a terminal if installed)",
     )
+    add_bot_error_arguments(p)
     p.set_defaults(run=run)
     return p
+
+
+def add_bot_error_arguments(p: Parser) -> None:
+    """``--engine`` and ``--on-bot-error``, for ``simulate`` and ``tournament``."""
+    p.add_argument(
+        "--engine",
+        metavar="COMMAND",
+        help='the program the engine bot runs, as a shell would split it ("node my.js"; '
+        "default: $CARDCRAWL_ENGINE)",
+    )
+    p.add_argument(
+        "--on-bot-error",
+        choices=BOT_ERROR_CHOICES,
+        default="raise",
+        help="a bot that fails its seat (an engine's bad or late answer) stops everything "
+        "with its error (raise, the default) or forfeits that game (forfeit)",
+    )
+
+
+def engine_command(text: str) -> tuple[str, ...]:
+    """``--engine COMMAND`` as the engine's command line, split as a POSIX shell would.
+
+    Raises:
+        UsageError: the text does not split (an open quote) or is empty.
+    """
+    try:
+        command = tuple(shlex.split(text))
+    except ValueError as exc:
+        raise UsageError(f"--engine {text!r}: {exc}") from None
+    if not command:
+        raise UsageError("--engine: give the engine's command line")
+    return command
+
+
+def engine_bot(args: argparse.Namespace, name: str) -> BotChoice:
+    """The bot ``name`` stands for: the engine bot with ``--engine``'s command for
+    ``engine``, if one is given, else the name itself."""
+    if name == "engine" and args.engine is not None:
+        return EngineBot.factory(command=engine_command(args.engine))
+    return name
+
+
+def forfeit_note(sim: SimulationResult) -> str | None:
+    """A line telling how many games of ``sim`` were forfeited and why the first was."""
+    forfeits = [r for r in sim.results if r.forfeited is not None]
+    if not forfeits:
+        return None
+    first = forfeits[0]
+    games = "game" if len(forfeits) == 1 else "games"
+    return (
+        f"{sim.lineup}: {len(forfeits):,} {games} forfeited; the first, game {first.index}, "
+        f"by seat {first.forfeited}: {first.error}"
+    )
 
 
 # ------------------------------------------------------------------ setup
@@ -187,6 +247,10 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--plot needs matplotlib: pip install 'cardcrawl[plot]'")
     if args.progress == "rich" and not _installed("rich"):
         raise UsageError("--progress rich needs rich: pip install 'cardcrawl[rich]'")
+    if args.engine is not None:
+        engine_command(args.engine)
+        if not any(text.rpartition("=")[2] == "engine" for text in args.bot):
+            raise UsageError("--engine: no seat plays the engine bot (--bot engine)")
 
 
 def _installed(module: str) -> bool:
@@ -370,16 +434,25 @@ def run(console: Console, args: argparse.Namespace) -> int:
         try:
             sim = simulate(
                 game,
-                lineup,
+                {seat: engine_bot(args, name) for seat, name in lineup.items()},
                 games=args.games,
                 seed=args.seed,
                 workers=args.workers,
                 batch_size=args.batch_size,
                 progress=progress,
+                on_bot_error=args.on_bot_error,
             )
+        except CardcrawlError as exc:
+            # A bot failed its seat: a typed error, said in a sentence, not a traceback.
+            console.error(f"cardcrawl simulate: {label}: {exc}")
+            console.error("(--on-bot-error forfeit records such a game as a forfeit instead)")
+            return EXIT_FAILURE
         finally:
             if progress is not None:
                 progress.close()
+        note = forfeit_note(sim)
+        if note is not None:
+            console.error(note)
         simulations.append(sim)
         if sim.interrupted:
             interrupted = True

@@ -11,11 +11,15 @@ against each other), every lineup on the same ``--games`` deals, seats rotated (
 their 95% intervals, a cross-table and each bot's outcomes (one-seat games) or win share
 by seat go to standard output; a progress display to standard error. ``--output``
 writes every game (``.csv``) or everything (``.json``); ``--plot`` draws the ratings,
-the cross-table and the outcomes (the ``plot`` extra).
+the cross-table and the outcomes (the ``plot`` extra). ``--bot engine`` enters the
+program ``--engine "COMMAND ARGS"`` names (else ``$CARDCRAWL_ENGINE``); with
+``--on-bot-error forfeit`` a bot that fails its seat loses that game instead of
+stopping the tournament.
 
-Exit codes: 0 on success, 1 when writing the results or the plot fails, 2 for bad
-arguments (an unknown bot, a bot that does not play the game, one bot only, fewer than
-one game), 130 after Ctrl-C (the deals every lineup finished are still rated).
+Exit codes: 0 on success, 1 when a bot fails its seat (without ``--on-bot-error
+forfeit``) or writing the results or the plot fails, 2 for bad arguments (an unknown
+bot, a bot that does not play the game, one bot only, fewer than one game), 130 after
+Ctrl-C (the deals every lineup finished are still rated).
 
 Examples:
     >>> import io
@@ -47,7 +51,15 @@ from cardcrawl.cli._common import (
     add_option_arguments,
     check_output_path,
 )
-from cardcrawl.cli._simulate import _game, _installed, _progress
+from cardcrawl.cli._simulate import (
+    _game,
+    _installed,
+    _progress,
+    add_bot_error_arguments,
+    engine_bot,
+    engine_command,
+    forfeit_note,
+)
 from cardcrawl.errors import CardcrawlError
 from cardcrawl.tournament import KINDS, TournamentResult, plot_tournament, schedule, tournament
 
@@ -105,6 +117,7 @@ def add_parser(
         default="auto",
         help="the progress display on standard error (auto: rich on a terminal if installed)",
     )
+    add_bot_error_arguments(p)
     p.set_defaults(run=run)
     return p
 
@@ -126,6 +139,10 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--plot needs matplotlib: pip install 'cardcrawl[plot]'")
     if args.progress == "rich" and not _installed("rich"):
         raise UsageError("--progress rich needs rich: pip install 'cardcrawl[rich]'")
+    if args.engine is not None:
+        engine_command(args.engine)
+        if "engine" not in args.bot:
+            raise UsageError("--engine: no bot is the engine bot (--bot engine)")
 
 
 def _bots(args: argparse.Namespace, game: AnyGame) -> list[str]:
@@ -168,17 +185,27 @@ def run(console: Console, args: argparse.Namespace) -> int:
     try:
         result = tournament(
             game,
-            bots,
+            [engine_bot(args, name) for name in bots],
             games=args.games,
             seed=args.seed,
             kind=args.kind,
             workers=args.workers,
             batch_size=args.batch_size,
             progress=progress,
+            on_bot_error=args.on_bot_error,
         )
+    except CardcrawlError as exc:
+        # A bot failed its seat: a typed error, said in a sentence, not a traceback.
+        console.error(f"cardcrawl tournament: {exc}")
+        console.error("(--on-bot-error forfeit counts such a game as a loss instead)")
+        return EXIT_FAILURE
     finally:
         if progress is not None:
             progress.close()
+    for sim in result.simulations:
+        note = forfeit_note(sim)
+        if note is not None:
+            console.error(note)
     if result.interrupted:
         console.error("Interrupted: only the deals every lineup finished are rated.")
     console.say()

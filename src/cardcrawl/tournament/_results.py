@@ -200,10 +200,34 @@ class TournamentResult:
     # --------------------------------------------------------------- tables
     def format(self) -> str:
         """The standings, the cross-table and, by bot, the outcomes (one seat) or the
-        win share by seat (several), as plain-text tables within 100 columns."""
+        win share by seat (several), as plain-text tables within 100 columns; then, if a
+        bot forfeited a game, the forfeits by bot."""
         parts = [self._standings_table(), self._cross_table()]
         parts.append(self._outcomes_table() if self.seats == 1 else self._seats_table())
+        forfeits = self.forfeits()
+        if any(forfeits):
+            head = ["bot", "games forfeited"]
+            rows = [[bot, f"{n:,}"] for bot, n in zip(self.bots, forfeits, strict=True)]
+            parts.append(format_table(head, rows, right=[1]))
         return "\n\n".join(parts)
+
+    def forfeits(self) -> tuple[int, ...]:
+        """By bot, the games it forfeited (see :func:`~cardcrawl.simulate.play_game`'s
+        ``on_bot_error``), every game played counted.
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.tournament import tournament
+            >>> game = cardcrawl.load("mapless-house", max_turns=200)
+            >>> tournament(game, ["heuristic", "random"], games=2, workers=1).forfeits()
+            (0, 0)
+        """
+        counts = [0] * len(self.bots)
+        for lineup, sim in zip(self.lineups, self.simulations, strict=True):
+            for r in sim.results:
+                if r.forfeited is not None:
+                    counts[lineup[r.forfeited]] += 1
+        return tuple(counts)
 
     def _standings_table(self) -> str:
         head = ["rank", "bot", "rating [95% CI]", "games", "score %"]
