@@ -75,6 +75,51 @@ def test_outcome_order_is_declared_then_alphabetical_then_unfinished() -> None:
     assert outcome_order((), []) == ()
 
 
+def test_a_forfeit_comes_after_every_outcome_and_before_unfinished() -> None:
+    assert outcome_order(("b", "a"), ["unfinished", "forfeit", "z", "a"]) == (
+        "b",
+        "a",
+        "z",
+        "forfeit",
+        "unfinished",
+    )
+    assert outcome_order(("b",), ["forfeit"]) == ("b", "forfeit")
+
+
+def forfeited(index: int) -> GameResult:
+    return GameResult(index, index, "forfeit", (0.0,), None, (), 2, forfeited=0, error="E: x")
+
+
+def test_the_tables_list_forfeits_after_the_declared_outcomes() -> None:
+    from cardcrawl.cli._simulate import _table
+
+    games = [forfeited(0), result("trapped", 1), forfeited(2), result("escaped", 3)]
+    outcomes = ("escaped", "trapped", "time-up")
+    summary = Summary.of(games, outcomes=outcomes)
+    assert [(o.label, o.count) for o in summary.outcomes] == [
+        ("escaped", 1),
+        ("trapped", 1),
+        ("time-up", 0),
+        ("forfeit", 2),
+    ]
+    run = SimulationResult(HAYDES.name, (), ("random",), 0, 4, tuple(games), outcomes=outcomes)
+    head = [c.strip() for c in _table([run]).splitlines()[0].split("  ") if c.strip()]
+    assert head[2:] == [f"{label} % [95% CI]" for label in (*outcomes, "forfeit")]
+    # Only forfeited games' rows carry the seat and the error; the CSV gets the columns.
+    assert "forfeited" not in games[1].to_row()
+    header, first, second = run.to_csv().splitlines()[:3]
+    assert header.split(",")[-2:] == ["forfeited", "error"]
+    assert first.split(",")[-2:] == ["0", "E: x"]
+    assert second.split(",")[-2:] == ["", ""]
+
+
+def test_scores_are_the_mean_of_the_games_that_kept_one() -> None:
+    scored = [attrs.evolve(result("escaped", i), scores=(10 * i,)) for i in (1, 2)]
+    summary = Summary.of([forfeited(0), *scored])
+    assert summary.scores is not None
+    assert summary.scores[0].estimate == 15.0
+
+
 def test_the_summary_keeps_the_declared_order_whatever_happened_most() -> None:
     # Counts ranked trapped > time-up > escaped: the old order (by count) was that.
     games = [result("trapped", i) for i in range(5)]

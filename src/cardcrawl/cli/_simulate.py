@@ -373,7 +373,8 @@ def _table(simulations: Sequence[SimulationResult]) -> str:
         rows.append(row)
     first = format_table(head, rows, right=[1])
     figures = _length_figures(simulations)
-    scored = any(s.results and s.results[0].scores is not None for s in simulations)
+    # Unfinished and forfeited games keep no score: any other game tells.
+    scored = any(r.scores is not None for s in simulations for r in s.results)
     head = ["bot", *(["mean score"] if scored else []), *(f"mean {n}" for n in figures)]
     head += ["mean decisions", "games/s"]
     rows = []
