@@ -5,6 +5,7 @@ field named."""
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from typing import Any
 
 import attrs
@@ -268,3 +269,114 @@ def test_the_repr_stays_a_summary() -> None:
     assert repr(state).startswith("<HaydesState phase=turn round=1")
     assert len(repr(state)) < len(SOLO.notation(state))
     assert state.phase is Phase.TURN
+
+
+# ---------------------------------------------------------------- the builder
+def parts_of(state: Any) -> dict[str, Any] | None:
+    """The parts game.build takes for ``state``, or None for a state it cannot build
+    (a mix, a stacked deck, several beliefs)."""
+    (belief, *others) = state.beliefs
+    if others or state.mixes or any(deck.stacked for deck in belief.unseen):
+        return None
+    up = {c: card.code for c, card in zip(state.layout, state.face_up, strict=True) if card}
+    del up[(0, 0)]
+    return {
+        "face_up": up,
+        "pools": {c: p for c, p in zip(state.layout, state.pool_of, strict=True) if p > 0},
+        "overcome": sorted(state.overcome),
+        "phase": state.phase,
+        "aim": None if state.aim is None else (state.aim.cell, state.aim.guess, state.aim.tuybe),
+        "chosen": state.chosen,
+        "ending": state.ending,
+        "winner": state.winner,
+        "round": state.round,
+        "current": state.current,
+        "first": state.first,
+        "seats": [(f.charisma, f.endurance, f.cell) for f in state.seats],
+        "shown": list(state.shown),
+        "discard": state.discard,
+        "removed": [card.code for card in state.removed],
+        "unseen": [deck.rest for deck in belief.unseen],
+        "stacked_first": state.stacked_first,
+        "stacked_rolls": list(state.stacked_rolls),
+        "rng": state.rng,
+        "explicit_chance": state.explicit_chance,
+    }
+
+
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32), data=st.data())
+def test_every_plain_state_of_a_random_game_builds_from_its_parts(
+    game: EscapeFromHaydes, seed: int, data: st.DataObject
+) -> None:
+    """game.build(**parts) makes the state whose parts they are (but for its events)."""
+    state = game.initial_state(seed, explicit_chance=data.draw(st.booleans()))
+    built = 0
+    for _ in range(80):
+        parts = parts_of(state)
+        if parts is not None:
+            assert game.build(**parts) == no_events(state)
+            built += 1
+        if game.is_terminal(state):
+            break
+        state = game.step(state, data.draw(st.sampled_from(options_at(game, state))))
+    assert built
+
+
+def test_a_built_position_is_the_start_of_a_game_by_default() -> None:
+    state = SOLO.initial_state(1)
+    assert SOLO.build(rng=state.rng) == no_events(state)
+
+
+def test_the_seen_cards_leave_the_build_deck_first() -> None:
+    """Without unseen=, the cards seen came from the Build deck, as many as its face-down
+    cells leave room for (here the two face up); the rest from the Replacement deck."""
+    game = GAMES[1]
+    state = game.build(
+        face_up={(0, 1): "QH", (1, 0): "5S"},
+        seats=[(8, 8, (1, 0)), (7, 9, (0, 1))],
+        current=1,
+        discard="2C 3C",
+        removed=["KD"],
+        round=3,
+        phase="encounter",
+    )
+    build, replacement = state.beliefs[0].unseen
+    assert len(build) == 105 - 2
+    assert Counter(build.cards)[Card.parse("QH")] == 1
+    assert len(replacement) == state.replacement_left == 104 - 3
+    assert Counter(replacement.cards)[Card.parse("KD")] == 1
+    # Seat 1 stands on the Q♥: its creature waits to be faced (H-8).
+    assert state.phase is Phase.ENCOUNTER
+    assert {type(a).__name__ for a in game.legal_actions(state)} == {"Choose"}
+
+
+@pytest.mark.parametrize(
+    ("parts", "field", "message"),
+    [
+        ({"seed": 3}, "seed", "not a part of a position"),
+        ({"face_up": [(0, 1)]}, "face_up", "a mapping of cells"),
+        ({"face_up": {(0, 0): "QH"}}, "face_up", "the Black Joker"),
+        ({"face_up": {(9, 9): "QH"}}, "face_up", "not a cell of the layout"),
+        ({"face_up": {(0, 1): "ZZ"}}, "face_up", "a card or its code"),
+        ({"seats": [(8, 8)]}, "seats", "a seat is"),
+        ({"seats": [(8, 8, (0, 1))]}, "seats", "not on a face-up card"),
+        ({"aim": (0, 1)}, "aim", "(cell, guess)"),
+        ({"aim": ((3, 3), "higher")}, "phase", "not one a move can aim at"),
+        ({"aim": ((0, 1), "higher"), "phase": "turn"}, "aim", "only phase reveal"),
+        ({"phase": "roll", "chosen": "luck"}, "chosen", "a Characteristic"),
+        ({"ending": "won"}, "ending", "an Ending"),
+        ({"winner": 0}, "winner", "only phase over"),
+        ({"pools": {(0, 1): 2}}, "unseen", "give the unseen cards"),
+        ({"pools": {(0, 0): 1}}, "pools", "not a face-down cell"),
+        ({"discard": ["RJ", "RJ"]}, "unseen", "seen more often than the decks hold it"),
+        ({"round": -1}, "round", "a number from 0"),
+        ({"current": "0"}, "current", "a number from -1"),
+        ({"shown": [(0, 1)]}, "shown", "shown must list"),
+        ({"unseen": [[], []]}, "unseen", "not a legal position"),
+        ({"rng": -1}, "rng", "2\\*\\*64 - 1"),
+    ],
+)
+def test_a_bad_part_is_named(parts: dict[str, Any], field: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message) as caught:
+        SOLO.build(**parts)
+    assert caught.value.field == field

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+import attrs
 
 from cardcrawl.core._notation import (
     cards_text,
@@ -37,7 +39,7 @@ from cardcrawl.core._notation import (
     rng_text,
     validated,
 )
-from cardcrawl.errors import PlayerError
+from cardcrawl.errors import ParseError, PlayerError, short_repr
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._state import (
@@ -52,7 +54,7 @@ from cardcrawl.haydes._state import (
     Mix,
     Phase,
 )
-from cardcrawl.kit._cards import Card
+from cardcrawl.kit._cards import Card, parse_cards
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, cell_code, parse_cell_code
 
@@ -368,6 +370,142 @@ def _origins(game: Any) -> tuple[Counter[Card], Counter[Card]]:
     return Counter(game._build_cards), Counter(game._replacement_cards)
 
 
+# The parts game.build takes (see HaydesNotation.compose).
+_PARTS = (
+    "face_up", "pools", "overcome", "phase", "aim", "chosen", "ending", "winner", "round",
+    "current", "first", "seats", "shown", "discard", "removed", "unseen", "stacked_first",
+    "stacked_rolls", "rng", "explicit_chance",
+)  # fmt: skip
+
+
+@attrs.frozen
+class _Board:
+    """What board_text reads, for a board built from parts (no mixes)."""
+
+    layout: tuple[Cell, ...]
+    face_up: tuple[Card | None, ...]
+    pool_of: tuple[int, ...]
+    overcome: frozenset[Cell]
+    mixes: tuple[Mix, ...] = ()
+
+
+def _mapping_part(field: str, value: Any) -> Mapping[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise fail(field, f"a mapping of cells, not {short_repr(value)}")
+    return value
+
+
+def _list_part(field: str, value: Any) -> list[Any]:
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise fail(field, f"a sequence, not {short_repr(value)}")
+    return list(value)
+
+
+def _cell_part(field: str, value: Any) -> Cell:
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and all(type(v) is int and abs(v) < 10**9 for v in value)
+    ):
+        return value
+    raise fail(field, f"a cell (x, y) of two integers, not {short_repr(value)}")
+
+
+def _card_part(field: str, value: Any) -> Card:
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        try:
+            return Card.parse(value)
+        except ParseError:
+            pass
+    raise fail(field, f"a card or its code (such as QH), not {short_repr(value)}")
+
+
+def _cards_part(field: str, value: Any) -> tuple[Card, ...]:
+    try:
+        return parse_cards(value)
+    except (ParseError, TypeError, AttributeError):
+        raise fail(field, f'cards, or their codes ("QH 5S"), not {short_repr(value)}') from None
+
+
+def _seat_part(value: Any) -> Figure:
+    if isinstance(value, Figure):
+        return value
+    if isinstance(value, tuple) and len(value) == 3:
+        charisma, endurance, cell = value
+        if type(charisma) is int and type(endurance) is int and min(charisma, endurance) >= 0:
+            return Figure(charisma, endurance, None if cell is None else _cell_part("seats", cell))
+    raise fail("seats", f"a seat is (charisma, endurance, cell or None), not {short_repr(value)}")
+
+
+def _phase_part(parts: Mapping[str, Any]) -> tuple[str, str]:
+    """The phase's name and what follows it in the notation (``:higher:0,1``...)."""
+    get = parts.get
+    aim, chosen, ending, winner = get("aim"), get("chosen"), get("ending"), get("winner")
+    phase = get("phase")
+    if phase is None:
+        phase = (
+            "reveal" if aim is not None else "roll" if chosen is not None
+            else "over" if ending is not None else "turn"
+        )  # fmt: skip
+    name = phase.value if isinstance(phase, Phase) else phase
+    if name not in _PHASES:
+        raise fail("phase", f"a Phase or its name ({', '.join(_PHASES)}), not {short_repr(phase)}")
+    for key, value, wanted in (
+        ("aim", aim, "reveal"),
+        ("chosen", chosen, "roll"),
+        ("ending", ending, "over"),
+        ("winner", winner, "over"),
+    ):
+        if value is not None and name != wanted:
+            raise fail(key, f"given, but only phase {wanted} holds one")
+    if name == "reveal":
+        if not (isinstance(aim, tuple) and len(aim) in (2, 3)):
+            raise fail("aim", f"(cell, guess) or (cell, guess, tuybe), not {short_repr(aim)}")
+        cell, guess, *tuybe = aim
+        guess = guess.value if isinstance(guess, Guess) else guess
+        if guess not in _GUESSES or tuybe not in ([], [False], [True]):
+            raise fail("aim", f"(cell, guess) or (cell, guess, tuybe), not {short_repr(aim)}")
+        ride = ":tuybe" if tuybe == [True] else ""
+        return name, f":{guess}:{cell_code(_cell_part('aim', cell))}{ride}"
+    if name == "roll":
+        chosen = chosen.value if isinstance(chosen, Characteristic) else chosen
+        if chosen not in _CHARACTERISTICS:
+            raise fail("chosen", f"a Characteristic or its name, not {short_repr(chosen)}")
+        return name, f":{chosen}"
+    if name == "over":
+        ending = ending.value if isinstance(ending, Ending) else ending
+        if ending not in _ENDINGS:
+            raise fail("ending", f"an Ending or its name, not {short_repr(ending)}")
+        if winner is not None and (type(winner) is not int or winner < 0):
+            raise fail("winner", f"a seat, not {short_repr(winner)}")
+        return name, f":{ending}" + ("" if winner is None else f":{winner}")
+    return name, ""
+
+
+def _derived_pools(
+    game: Any, pool_of: Sequence[int], seen: Sequence[Card]
+) -> list[tuple[Card, ...]]:
+    """The unseen cards of the Build and the Replacement pool when only the cards seen
+    are given: the seen cards left the Build deck first (face up in dealing order, then
+    the discard pile, then the removed cards), as many as its face-down cells leave room
+    for, the others the Replacement deck."""
+    if max(pool_of, default=0) > 1:
+        raise fail("unseen", "with a pool past the Replacement deck's, give the unseen cards")
+    build, replacement = _origins(game)
+    room = sum(build.values()) - pool_of.count(0)
+    for card in seen:
+        if room > 0 and build[card] > 0:
+            build[card] -= 1
+            room -= 1
+        elif replacement[card] > 0:
+            replacement[card] -= 1
+        else:
+            raise fail("unseen", f"{card.code} is seen more often than the decks hold it")
+    return [tuple(build.elements()), tuple(replacement.elements())]
+
+
 class HaydesNotation:
     """The notation of Escape from Haydes (see the module), for
     :meth:`~cardcrawl.GameBase.notation` and :meth:`~cardcrawl.GameBase.position`.
@@ -416,6 +554,101 @@ class HaydesNotation:
     def field_of(self, problem: str) -> str:
         """The field a problem of ``state_problems`` is about."""
         return field_by_words(problem, _PROBLEM_FIELDS)
+
+    def compose(self, game: Any, parts: Mapping[str, Any]) -> str:
+        """The notation of the position that ``parts`` describe (see ``game.build``)."""
+        unknown = sorted(set(parts) - set(_PARTS))
+        if unknown:
+            raise fail(
+                unknown[0],
+                f"not a part of a position of {game.title}; its parts are {', '.join(_PARTS)}",
+            )
+        get = parts.get
+        cells: tuple[Cell, ...] = game._cells
+        index: dict[Cell, int] = game._index
+        face_up: list[Card | None] = [None] * len(cells)
+        face_up[index[(0, 0)]] = Card.BLACK_JOKER
+        for cell, card in _mapping_part("face_up", get("face_up", {})).items():
+            if _cell_part("face_up", cell) not in index:
+                raise fail("face_up", f"{cell_code(cell)} is not a cell of the layout")
+            face_up[index[cell]] = _card_part("face_up", card)
+        if face_up[index[(0, 0)]] != Card.BLACK_JOKER:
+            raise fail("face_up", "the Black Joker (BJ) lies face up at (0, 0)")
+        pool_of = [FACE_UP if card is not None else 0 for card in face_up]
+        for cell, pool in _mapping_part("pools", get("pools", {})).items():
+            i = index.get(_cell_part("pools", cell))
+            if i is None or face_up[i] is not None:
+                raise fail("pools", f"{cell_code(cell)} is not a face-down cell of the layout")
+            if type(pool) is not int or pool < 0:
+                raise fail("pools", f"a pool is a number from 0, not {short_repr(pool)}")
+            pool_of[i] = pool
+        overcome = frozenset(
+            _cell_part("overcome", c) for c in _list_part("overcome", get("overcome", ()))
+        )
+        board_state = _Board(cells, tuple(face_up), tuple(pool_of), overcome)
+        seen_up = [card for card in face_up if card is not None and card != Card.BLACK_JOKER]
+        discard = _cards_part("discard", get("discard", ()))
+        removed = _cards_part("removed", get("removed", ()))
+        if "unseen" in parts:
+            pools = [_cards_part("unseen", pool) for pool in _list_part("unseen", get("unseen"))]
+        else:
+            pools = _derived_pools(game, pool_of, [*seen_up, *discard, *removed])
+        unseen = "/".join(
+            _pool_text(Deck((), pool), origin if p < 2 else None)
+            for p, (pool, origin) in enumerate(
+                zip(pools, [*_origins(game), *[None] * len(pools)], strict=False)
+            )
+        )
+        seats = get("seats")
+        if seats is None:
+            figures = list(game._setup_seats)
+        else:
+            figures = [_seat_part(seat) for seat in _list_part("seats", seats)]
+        phase, detail = _phase_part(parts)
+        shown = get("shown")
+        if shown is None:
+            shown_cells = [
+                c for c, card in zip(cells, face_up, strict=True) if card and c != (0, 0)
+            ]
+        else:
+            shown_cells = [_cell_part("shown", c) for c in _list_part("shown", shown)]
+        tokens = [board_text(board_state), f"phase={phase}{detail}"]
+        numbers = {"round": get("round", 0 if phase == "first" else 1)}
+        numbers["current"] = get("current", -1 if phase == "first" else 0)
+        numbers["first"] = get("first", -1 if phase == "first" else 0)
+        for key, value in numbers.items():
+            least = 0 if key == "round" else -1
+            if type(value) is not int or value < least:
+                raise fail(key, f"a number from {least}, not {short_repr(value)}")
+            if value != least:
+                tokens.append(f"{key}={value}")
+        tokens.append(f"seats={_seats_text(figures)}")
+        if shown_cells:
+            tokens.append(f"shown={_cells_text(shown_cells)}")
+        for key, cards in (("discard", discard), ("removed", removed)):
+            if cards:
+                tokens.append(f"{key}={cards_text(cards)}")
+        tokens.append(f"unseen={unseen}")
+        first_stacked = get("stacked_first")
+        if first_stacked is not None:
+            if type(first_stacked) is not int or first_stacked < 0:
+                raise fail("stacked_first", f"a seat, not {short_repr(first_stacked)}")
+            tokens.append(f"stacked_first={first_stacked}")
+        rolls = _list_part("stacked_rolls", get("stacked_rolls", ()))
+        if any(type(r) is not int or r < 0 for r in rolls):
+            raise fail("stacked_rolls", f"2D6 totals, not {short_repr(rolls)}")
+        if rolls:
+            tokens.append(f"stacked_rolls={','.join(map(str, rolls))}")
+        rng = get("rng", 0)
+        if type(rng) is not int or not 0 <= rng < 1 << 64:
+            raise fail("rng", f"an integer from 0 to 2**64 - 1, not {short_repr(rng)}")
+        tokens.append(f"rng={rng_text(rng)}")
+        explicit = get("explicit_chance", False)
+        if type(explicit) is not bool:
+            raise fail("explicit_chance", f"True or False, not {short_repr(explicit)}")
+        if explicit:
+            tokens.append("explicit_chance")
+        return " ".join(tokens)
 
     def _read(self, game: Any, text: str, *, observed: bool) -> tuple[HaydesState, int]:
         what = f"a{'n observation' if observed else ' position'} of {game.title or game.name}"
