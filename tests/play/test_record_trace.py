@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import copy
 import datetime
+import io
 import json
 import math
 import pickle
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -30,6 +32,7 @@ from cardcrawl import (
     UndoError,
 )
 from cardcrawl.bots import make_bot
+from cardcrawl.cli._main import main
 
 HOUSE = cardcrawl.load("mapless-house", max_turns=50)
 UTC = datetime.timezone.utc
@@ -455,6 +458,27 @@ def test_a_match_of_bots_gives_a_trace_that_replays(
         assert (seconds is None) == (entry.player == CHANCE)
     if jsonschema is not None:
         jsonschema.Draft202012Validator(Record.json_schema()).validate(record.to_data())
+
+
+def test_cardcrawl_play_records_a_trace(tmp_path: Path) -> None:
+    """``cardcrawl play --record`` writes who sat where, when the game started and how
+    long each choice took, a person's and a bot's alike."""
+    path = tmp_path / "game.json"
+    argv = ["play", "escape-from-haydes", "--players", "2", "--bot", "1=random", "--seed", "3"]
+    code = main(
+        [*argv, "--record", str(path)],
+        stdin=io.StringIO("1\n" * 400),
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )
+    assert code == 0
+    record = Record.load(path)
+    game = record.load_game()
+    assert record.agents == (Agent.human(0), Agent.bot(1, "random", {"seed": 3}))
+    assert record.started is not None
+    assert len(record.seconds) == len(record.actions) > 0
+    assert all(s is not None and s >= 0 for s in record.seconds)
+    assert record.result == game.outcome(record.replay())
 
 
 # ------------------------------------------------------------ old records

@@ -61,7 +61,7 @@ from cardcrawl.core._registry import load, tools_for
 from cardcrawl.core._terminal import TerminalPlay
 from cardcrawl.errors import CardcrawlError, UndoError
 from cardcrawl.play._match import Match
-from cardcrawl.play._record import Record
+from cardcrawl.play._record import Agent
 
 
 # Like KeyboardInterrupt, this is a signal, not an error.
@@ -248,6 +248,8 @@ class _Table:
         self.bots = bots
         self.bot_names = bot_names
         self.numbered = numbered
+        # The seconds the last bot took to choose, for the record (None for a person).
+        self.seconds: float | None = None
         self.width = width
         self.pace = pace
         self.terminal = tools_for(self.game).terminal or TerminalPlay()
@@ -377,8 +379,11 @@ class _Table:
     def bot_turn(self, state: Any, player: int, bot: Bot) -> Any:
         """A bot's choice; with people at the table, said and paced, step by step."""
         game = self.game
-        # A bot sees what its seat may know, never the state itself.
+        # A bot sees what its seat may know, never the state itself; the record keeps
+        # the time it took to choose, without the pace.
+        clock = time.perf_counter()
         action = bot.choose(game, game.observe(state, player), game.legal_actions(state))
+        self.seconds = time.perf_counter() - clock
         if self.people:
             if self.pace > 0:
                 self.console.stdout.flush()
@@ -410,6 +415,8 @@ def _play_loop(table: _Table) -> int:
                 console.error(f"cardcrawl: {game.name} stopped with no legal action to take")
                 return EXIT_FAILURE
             bot = table.bots.get(player)
+            table.seconds = None
+            clock = time.perf_counter()
             try:
                 action = (
                     table.bot_turn(state, player, bot)
@@ -426,7 +433,8 @@ def _play_loop(table: _Table) -> int:
                 return EXIT_FAILURE
             if action is _UNDONE:
                 continue
-            say_events(console, match.play(action))
+            seconds = time.perf_counter() - clock if table.seconds is None else table.seconds
+            say_events(console, match.play(action, seconds=max(0.0, seconds)))
     except _Quit:
         console.say("Game abandoned.")
         return 0
@@ -479,7 +487,11 @@ def run(console: Console, args: argparse.Namespace) -> int:
     numbered = args.view == "numbered" or (args.view == "auto" and terminal)
     pace = args.pace if args.pace is not None else (0.6 if terminal else 0.0)
 
-    match = Match.start(game, seed)
+    agents = [
+        Agent.bot(p, seats[p], {"seed": seed}) if p in seats else Agent.human(p)
+        for p in range(game.num_players)
+    ]
+    match = Match.start(game, seed, agents=agents, started=True)
     say_events(console, match.state)
     table = _Table(console, match, bots, seats, numbered=numbered, width=args.width, pace=pace)
     if numbered and table.people:
@@ -494,9 +506,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
         notify_game_over(bot, game, game.observe(match.state, seat), outcome)
     if args.record is not None:
         try:
-            Path(args.record).write_text(
-                Record.of(game, seed, list(match.actions)).to_json() + "\n", encoding="utf-8"
-            )
+            Path(args.record).write_text(match.to_record().to_json() + "\n", encoding="utf-8")
         except OSError as exc:
             console.error(f"cardcrawl: cannot write the record to {args.record}: {exc}")
             return code or EXIT_FAILURE

@@ -818,6 +818,8 @@ class Record:
     #: The newest format, the one :meth:`to_data` writes for a match trace (3). A record
     #: is written in the oldest format that holds it: 2 with claims, 1 without.
     FORMAT: ClassVar[int] = _TRACE_FORMAT
+    #: The keys a match trace may add to a record's data (see :meth:`to_data`).
+    TRACE_KEYS: ClassVar[frozenset[str]] = _TRACE_KEYS
 
     game: str
     options: Mapping[str, Any] = attrs.field(converter=_frozen_mapping)
