@@ -185,6 +185,7 @@ def test_a_tournament_counts_a_forfeit_as_a_loss(game: Any) -> None:
     assert len(forfeits) == (2 if game.num_players == 1 else 4)
     assert result.forfeits() == (0, len(forfeits))
     assert "games forfeited" in result.format()
+    assert result.to_data()["forfeits"] == [0, len(forfeits)]
 
 
 def test_two_forfeits_tie_and_a_forfeit_loses_to_any_return() -> None:

@@ -276,8 +276,8 @@ class TournamentResult:
         ]
 
     def to_data(self) -> dict[str, Any]:
-        """The tournament as JSON-compatible data: the ratings, the head-to-head counts
-        and every game."""
+        """The tournament as JSON-compatible data: the ratings, the head-to-head counts,
+        the games each bot forfeited and every game."""
         ratings = [
             {
                 "bot": r.bot,
@@ -307,6 +307,7 @@ class TournamentResult:
             "ratings": ratings,
             "head_to_head": pairs,
             "seat_shares": [[s.to_data() for s in row] for row in self.seat_shares()],
+            "forfeits": list(self.forfeits()),
             "lineups": [
                 {"bots": list(sim.bots), "summary": sim.summary().to_data()}
                 for sim in self.simulations
