@@ -308,7 +308,7 @@ def _beliefs_text(state: Any, origins: Sequence[Counter[Card]]) -> str:
     return ";".join(written)
 
 
-_WEIGHT = re.compile(r"([1-9][0-9]{0,17})\*")
+_WEIGHT = re.compile(r"([1-9][0-9]{0,40})\*")
 
 
 def _parse_beliefs(text: str, origins: Sequence[Counter[Card]]) -> tuple[Belief, ...]:

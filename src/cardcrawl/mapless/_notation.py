@@ -415,7 +415,7 @@ class MaplessNotation:
         elsewhere.update(c for c in (drawn, mind_card) if c is not None)
         decks = {}
         for key in _DECKS:
-            rest = Counter(game.stack_sources[key]) - elsewhere
+            rest = Counter(game.stack_sources.get(key, ())) - elsewhere
             decks[key] = Deck(piles[key], tuple(rest.elements()))
         return MaplessState(
             phase=phase,
