@@ -58,7 +58,7 @@ _DECKS = ("narrative", "mind", "body")
 
 _PHASES = {phase.value: phase for phase in Phase}
 _ENDINGS = {ending.value: ending for ending in Ending}
-_ROW_ITEM = re.compile(r"([1-9][0-9]{0,2})?\.|(10|[2-9AJQK])([SHDC])")
+_ROW_ITEM = re.compile(r"([1-9][0-9]{0,5})?\.|(10|[2-9AJQK])([SHDC])")
 
 # Which field each of the game's state problems is about (see state_problems).
 _PROBLEM_FIELDS = {
