@@ -55,6 +55,7 @@ from cardcrawl.errors import CardcrawlError, SolverBudgetError, UnsolvableError
 from cardcrawl.play._html import replay_html
 from cardcrawl.play._match import Match
 from cardcrawl.play._record import Record
+from cardcrawl.solve import Solver
 
 __all__ = ["MARKS", "Review", "add_parser", "analyze_match", "run"]
 
@@ -183,8 +184,6 @@ def _solver_for(game: Any, nodes: int) -> Any:
     policy), keeping what it solves from one decision to the next."""
     if game.num_players != 1:
         return None
-    from cardcrawl.solve import Solver
-
     return Solver(game, player=0, max_nodes=nodes)
 
 

@@ -26,6 +26,7 @@ from cardcrawl.errors import (
     NotationError,
     ParseError,
     PlayerError,
+    SamplingError,
     SerializationError,
     StackError,
     short_repr,
@@ -558,8 +559,6 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             >>> game.observe(game.sample_state(seen, 1, seed=9), 1) == seen
             True
         """
-        from cardcrawl.errors import SamplingError
-
         raise SamplingError(
             f"{self.title or self.name} cannot draw a state from an observation: "
             f"{type(self).__name__} does not override sample_state"

@@ -30,6 +30,7 @@ from cardcrawl.haydes._actions import (
     Tuybe,
     parse_action,
 )
+from cardcrawl.haydes._bots import haydes_state_from_observation
 from cardcrawl.haydes._creatures import Characteristic, Creature, creature_for
 from cardcrawl.haydes._events import (
     AllTrapped,
@@ -1270,8 +1271,6 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     ) -> HaydesState:
         """The state of ``observation`` with a fresh generator: the exact posterior, as
         :meth:`determinize` (see :func:`~cardcrawl.haydes.haydes_state_from_observation`)."""
-        from cardcrawl.haydes._bots import haydes_state_from_observation
-
         self.check_player(player)
         return haydes_state_from_observation(observation, seed, explicit_chance=explicit_chance)
 

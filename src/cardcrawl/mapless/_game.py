@@ -824,6 +824,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         """The state of ``observation`` with the decks unordered and a fresh generator:
         the exact posterior, as :meth:`determinize` (see
         :func:`~cardcrawl.mapless.state_from_observation`)."""
+        # Imported here: the bot model imports this module.
         from cardcrawl.mapless._bot_model import state_from_observation
 
         self.check_player(player)
