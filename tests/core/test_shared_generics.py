@@ -161,8 +161,10 @@ STACKED_CASES: list[tuple[Any, dict[str, Any]]] = [
     ),
 ]
 #: The digest of the stacked games below, taken before the stacks of both games were
-#: read by Deck.stacked_from: a stacked game plays exactly as it did.
-STACKED_DIGEST = "7338468d322a866b239d83cd68849b256a0bedc17cac97479e6c39d21a4a954f"
+#: read by Deck.stacked_from: a stacked game plays exactly as it did. (Taken again when
+#: a Red Joker shuffled under a single cell came to be narrated as lying under it, the
+#: games themselves unchanged.)
+STACKED_DIGEST = "da7adb3af6f09917bbc9ce70ef66126a23e5e802d6e5816cbffe242a6fa7b6fb"
 
 
 def stacked_games_digest() -> str:
