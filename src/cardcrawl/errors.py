@@ -36,6 +36,7 @@ __all__ = [
     "PluginError",
     "RecordError",
     "RecordFileError",
+    "SamplingError",
     "SerializationError",
     "SolverBudgetError",
     "StackError",
