@@ -36,6 +36,7 @@ __all__ = [
     "PluginError",
     "RecordError",
     "RecordFileError",
+    "RequestError",
     "SamplingError",
     "SerializationError",
     "SolverBudgetError",
@@ -691,3 +692,22 @@ class SamplingError(CardcrawlError, NotImplementedError):
         >>> isinstance(SamplingError("no sample_state"), NotImplementedError)
         True
     """
+
+
+class RequestError(CardcrawlError, ValueError):
+    """A request the web app (:mod:`cardcrawl.web`) refuses: a sentence saying why, and
+    the HTTP status it is answered with.
+
+    Attributes:
+        status: the HTTP status, 400 to 499 (400 unless given).
+
+    Examples:
+        >>> from cardcrawl.errors import RequestError
+        >>> error = RequestError("no table 'x' on this server", status=404)
+        >>> error.status, str(error)
+        (404, "no table 'x' on this server")
+    """
+
+    def __init__(self, message: str, *, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status

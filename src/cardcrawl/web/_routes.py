@@ -80,18 +80,22 @@ def _answers(endpoint: Endpoint) -> Endpoint:
 async def _json_body(request: Request) -> Any:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
-        raise RequestError(415, "send the request body as JSON (Content-Type: application/json)")
+        raise RequestError(
+            status=415, message="send the request body as JSON (Content-Type: application/json)"
+        )
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > _MAX_BODY:
-        raise RequestError(413, f"the request body is larger than {_MAX_BODY} bytes")
+        raise RequestError(status=413, message=f"the request body is larger than {_MAX_BODY} bytes")
     body = bytearray()
     async for chunk in request.stream():
         body.extend(chunk)
         if len(body) > _MAX_BODY:
-            raise RequestError(413, f"the request body is larger than {_MAX_BODY} bytes")
+            raise RequestError(
+                status=413, message=f"the request body is larger than {_MAX_BODY} bytes"
+            )
     data = parse_json(bytes(body))
     if not isinstance(data, dict):
-        raise RequestError(400, "the request body is a JSON object")
+        raise RequestError(status=400, message="the request body is a JSON object")
     return data
 
 
@@ -118,14 +122,14 @@ def build_app(
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in static:
-            raise RequestError(404, f"no file {name!r} here")
+            raise RequestError(status=404, message=f"no file {name!r} here")
         return Response(static[name], media_type=_STATIC[name])
 
     async def games(request: Request) -> Response:
         try:
             names = game_names()
         except PluginError as exc:
-            raise RequestError(422, str(exc)) from None
+            raise RequestError(status=422, message=str(exc)) from None
         return JSONResponse({"version": __version__, "games": [game_summary(n) for n in names]})
 
     async def check(request: Request) -> Response:

@@ -30,7 +30,7 @@ from typing import Any, TypeGuard
 from cardcrawl.bots._base import bot_names, make_bot
 from cardcrawl.core._protocol import TERMINAL
 from cardcrawl.core._registry import get_spec, load
-from cardcrawl.errors import CardcrawlError, UnknownGameError
+from cardcrawl.errors import CardcrawlError, RequestError, UnknownGameError
 from cardcrawl.kit._grid import cell_code
 from cardcrawl.kit._svg import find_renderer
 from cardcrawl.play._match import Match, MatchEntry
@@ -46,20 +46,6 @@ _VIEW_SEED = 0
 # The most a record sent to be played on may weigh, and the longest text of an action.
 MAX_RECORD_CHARS = 2_000_000
 _MAX_ACTION_CHARS = 200
-
-
-class RequestError(CardcrawlError):
-    """A request the server refuses: the HTTP status and a sentence saying why.
-
-    Examples:
-        >>> error = RequestError(404, "no table 'x' on this server")
-        >>> error.status, str(error)
-        (404, "no table 'x' on this server")
-    """
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 # A page may not seat the "engine" bot: it runs a program, and a request must never
@@ -175,17 +161,20 @@ class Table:
         if isinstance(number, str) and number.strip().lstrip("-").isdigit():
             number = int(number)
         if isinstance(number, bool) or not isinstance(number, int):
-            raise RequestError(400, f"a seat is a number, not {number!r}")
+            raise RequestError(status=400, message=f"a seat is a number, not {number!r}")
         if not 0 <= number < len(self.seats):
             raise RequestError(
-                404,
-                f"table {self.id} has no seat {number}: its seats are 0 to {len(self.seats) - 1}",
+                status=404,
+                message=f"table {self.id} has no seat {number}: "
+                f"its seats are 0 to {len(self.seats) - 1}",
             )
         seat = self.seats[number]
         if not isinstance(token, str) or not secrets.compare_digest(
             token.encode("utf-8", "replace"), seat.token.encode()
         ):
-            raise RequestError(403, f"wrong token for seat {number} of table {self.id}")
+            raise RequestError(
+                status=403, message=f"wrong token for seat {number} of table {self.id}"
+            )
         return seat
 
     def _narration(self, index: int, entry: MatchEntry, seat: int) -> list[str]:
@@ -312,16 +301,22 @@ class Table:
                 action; the match is unchanged.
         """
         if not isinstance(text, str) or not text.strip() or len(text) > _MAX_ACTION_CHARS:
-            raise RequestError(400, "an action is the text of a legal action, such as 'end'")
+            raise RequestError(
+                status=400, message="an action is the text of a legal action, such as 'end'"
+            )
         if not seat.is_person:
-            raise RequestError(409, f"seat {seat.number} is played by the {seat.player} bot")
+            raise RequestError(
+                status=409, message=f"seat {seat.number} is played by the {seat.player} bot"
+            )
         game = self.game
         state = self.match.state
         if self.over:
-            raise RequestError(409, "the game is over")
+            raise RequestError(status=409, message="the game is over")
         current = game.current_player(state)
         if current != seat.number:
-            raise RequestError(409, f"it is not seat {seat.number}'s turn: seat {current} plays")
+            raise RequestError(
+                status=409, message=f"it is not seat {seat.number}'s turn: seat {current} plays"
+            )
         legal = {game.format_action(a): a for a in game.legal_actions(state)}
         action = legal.get(text.strip())
         if action is None:
@@ -332,7 +327,8 @@ class Table:
             action = parsed if parsed is not None and game.is_legal(state, parsed) else None
         if action is None:
             raise RequestError(
-                422, f"{text.strip()!r} is not a legal action now; legal: {', '.join(legal)}"
+                status=422,
+                message=f"{text.strip()!r} is not a legal action now; legal: {', '.join(legal)}",
             )
         self.match.play(action)
         self._changed()
@@ -347,8 +343,8 @@ class Table:
         depth = self.undo_depth(seat.number)
         if depth == 0:
             raise RequestError(
-                409,
-                "nothing to undo: fair undo takes back only your own last action (and the "
+                status=409,
+                message="nothing to undo: fair undo takes back only your own last action (and the "
                 "bots' after it) when it revealed no card or roll, and nothing once the "
                 "game is over",
             )
@@ -400,7 +396,9 @@ class Table:
 
     def _require_over(self, what: str) -> None:
         if not self.over:
-            raise RequestError(409, f"the {what} is given once the game is over: it holds the seed")
+            raise RequestError(
+                status=409, message=f"the {what} is given once the game is over: it holds the seed"
+            )
 
 
 def _is_cell(value: Any) -> TypeGuard[tuple[int, int]]:
@@ -446,7 +444,7 @@ class Tables:
         """
         table = self._tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
-            raise RequestError(404, f"no table {table_id!r} on this server")
+            raise RequestError(status=404, message=f"no table {table_id!r} on this server")
         return table
 
     def create(self, request: Any) -> Table:
@@ -457,15 +455,20 @@ class Tables:
                 options, seeds, records or seats the game refuses.
         """
         if not isinstance(request, Mapping):
-            raise RequestError(400, "a new table is a JSON object: {game, options, seed, seats}")
+            raise RequestError(
+                status=400, message="a new table is a JSON object: {game, options, seed, seats}"
+            )
         match = match_of(request)
         game = match.game
         players = request.get("seats", [PERSON] * game.num_players)
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise RequestError(400, "seats is a list of 'person' or bot names, one per seat")
+            raise RequestError(
+                status=400, message="seats is a list of 'person' or bot names, one per seat"
+            )
         if len(players) != game.num_players:
             raise RequestError(
-                422, f"{game.name} has {game.num_players} seats; {len(players)} were given"
+                status=422,
+                message=f"{game.name} has {game.num_players} seats; {len(players)} were given",
             )
         known = _bots_for(game)
         seats = []
@@ -475,8 +478,8 @@ class Tables:
                 continue
             if player not in known:
                 raise RequestError(
-                    422,
-                    f"seat {number}: {player!r} is neither 'person' nor a bot that plays "
+                    status=422,
+                    message=f"seat {number}: {player!r} is neither 'person' nor a bot that plays "
                     f"{game.name} ({', '.join(known)})",
                 )
             bot = make_bot(player, game, seed=_random_seed(), seat=number)
@@ -544,7 +547,9 @@ def _seed_of(value: Any) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64:
-        raise RequestError(422, f"a seed is an integer from 0 to 2**64 - 1, not {value!r}")
+        raise RequestError(
+            status=422, message=f"a seed is an integer from 0 to 2**64 - 1, not {value!r}"
+        )
     return value
 
 
@@ -559,31 +564,39 @@ def match_of(request: Mapping[str, Any]) -> Match:
     record_text = request.get("record")
     if record_text is not None:
         if not isinstance(record_text, str) or len(record_text) > MAX_RECORD_CHARS:
-            raise RequestError(400, "record is the text of a record file (JSON)")
+            raise RequestError(status=400, message="record is the text of a record file (JSON)")
         try:
             record = Record.from_json(record_text)
             return Match.from_record(record)
         except (CardcrawlError, ValueError, RecursionError) as exc:
-            raise RequestError(422, f"the record cannot be played: {_error_text(exc)}") from None
+            raise RequestError(
+                status=422, message=f"the record cannot be played: {_error_text(exc)}"
+            ) from None
     name = request.get("game")
     if not isinstance(name, str) or not name:
-        raise RequestError(400, "name the game to play (game), or send a record (record)")
+        raise RequestError(
+            status=400, message="name the game to play (game), or send a record (record)"
+        )
     options = request.get("options", {})
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise RequestError(400, "options is a JSON object of option names and values")
+        raise RequestError(
+            status=400, message="options is a JSON object of option names and values"
+        )
     try:
         game = load(name, **dict(options))
     except UnknownGameError as exc:
-        raise RequestError(404, _error_text(exc)) from None
+        raise RequestError(status=404, message=_error_text(exc)) from None
     except (CardcrawlError, TypeError, ValueError) as exc:
-        raise RequestError(422, f"bad options for {name}: {_error_text(exc)}") from None
+        raise RequestError(
+            status=422, message=f"bad options for {name}: {_error_text(exc)}"
+        ) from None
     seed = _seed_of(request.get("seed"))
     try:
         return Match.start(game, seed)
     except (CardcrawlError, ValueError) as exc:  # pragma: no cover - the seed is checked
-        raise RequestError(422, _error_text(exc)) from None
+        raise RequestError(status=422, message=_error_text(exc)) from None
 
 
 def parse_json(body: bytes) -> Any:
@@ -603,4 +616,4 @@ def parse_json(body: bytes) -> Any:
     try:
         return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as exc:
-        raise RequestError(400, f"the request body is not JSON: {exc}") from None
+        raise RequestError(status=400, message=f"the request body is not JSON: {exc}") from None
