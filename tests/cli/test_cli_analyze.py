@@ -164,3 +164,19 @@ def test_a_loss_within_the_search_margin_is_not_marked() -> None:
     assert review.mark == review.label == ""
     sure = Review(1, 0, "a", (("a", 0.5), ("b", 0.8)), "b", "ismcts", margin=0.1)
     assert (sure.mark, sure.label) == ("??", "blunder")
+
+
+def test_rollouts_that_never_win_are_told(tmp_path: Path) -> None:
+    """Random play never escapes The Mapless House: every value would be 0, so the
+    analysis says to play the rollouts with the heuristic."""
+    game = cardcrawl.load("mapless-house", max_turns=200)
+    match = cardcrawl.Match.start(game, seed=3)
+    for _ in range(3):
+        match.play(game.legal_actions(match.state)[0])
+    path = saved(tmp_path, match)
+    code, out, err = run("analyze", path, "--iterations", "6", "--solver-nodes", "0")
+    assert code == 0, err
+    assert "its rollouts never won. Try --rollout heuristic." in out
+    code, out, err = run("analyze", str(path), "--iterations", "6", "--rollout", "heuristic")
+    assert code == 0, err
+    assert "never won" not in out

@@ -310,6 +310,12 @@ def report(game: Any, record: Record, reviews: Sequence[Review], top: int) -> li
             for i, (c, w) in enumerate(zip(row, widths, strict=True))
         ]
         lines.append("  ".join(cells).rstrip())
+    searched = [v for r in reviews if r.method == "ismcts" for _, v in r.values]
+    if searched and not any(searched):
+        lines += [
+            "",
+            "Every value the search found is 0: its rollouts never won. Try --rollout heuristic.",
+        ]
     worst = sorted((r for r in reviews if r.mark), key=lambda r: (-r.loss, r.step))[: max(0, top)]
     lines.append("")
     if not worst:
