@@ -1,6 +1,6 @@
 """The ``cardcrawl`` command line (also ``python -m cardcrawl``): the parser and dispatch.
 
-Five commands, each in a module of its own and all written against the
+Nine commands, each in a module of its own and all written against the
 :class:`~cardcrawl.Game` protocol alone, so they work unchanged for every game and
 every variant in the registry: the built-in ones, those of installed plug-ins (entry
 points in the group ``cardcrawl.games``, loaded when a name is not found among the
@@ -17,7 +17,15 @@ after the command), imported first:
 * ``cardcrawl simulate GAME`` plays many games with bots and summarizes them
   (:mod:`cardcrawl.cli._simulate`);
 * ``cardcrawl games`` lists the registered games and variants
-  (:mod:`cardcrawl.cli._games`).
+  (:mod:`cardcrawl.cli._games`);
+* ``cardcrawl tournament GAME --bot A --bot B`` rates bots on duplicate deals
+  (:mod:`cardcrawl.cli._tournament`);
+* ``cardcrawl analyze RECORD.json`` values a game's decisions and marks the costly ones
+  (:mod:`cardcrawl.cli._analyze`);
+* ``cardcrawl engine --bot NAME`` plays a bot over the engine protocol on standard input
+  and output (:mod:`cardcrawl.cli._engine`);
+* ``cardcrawl serve`` plays games in a browser, with the ``web`` extra
+  (:mod:`cardcrawl.cli._serve`).
 
 ``-o NAME=VALUE`` sets a game option wherever there is one (``play``, ``simulate``).
 The shortcut flags, such as ``--max-turns N`` for ``-o max_turns=N``, are those the
