@@ -28,6 +28,8 @@ MODULES = (
     "cardcrawl.testing",
     "cardcrawl.bots",
     "cardcrawl.simulate",
+    "cardcrawl.solve",
+    "cardcrawl.tournament",
 )
 # Modules whose public functions must also have Args: and Returns: sections.
 AUDITED = (
