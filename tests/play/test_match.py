@@ -379,3 +379,15 @@ def test_matches_of_escape_from_haydes(
     again = Match.from_record(cardcrawl.Record.from_json(match.to_record().to_json()))
     assert again.states == match.states
     assert [e.revealed for e in again.history] == [e.revealed for e in match.history]
+
+
+def test_to_html_passes_the_seat_through_to_replay_html() -> None:
+    """``Match.to_html(seat=N)`` is ``replay_html(match, seat=N)``: the seat's view hides
+    what the seat may not know (in Haydes, the seed), and a seat the game lacks is refused."""
+    match = first_actions(cardcrawl.load("escape-from-haydes", players=2), 3, 4)
+    for seat in (None, 0, 1):
+        assert match.to_html(seat=seat) == cardcrawl.replay_html(match, seat=seat)
+    assert match.to_html(seat=1) != match.to_html()
+    assert match.to_html(step=2, seat=0) == cardcrawl.replay_html(match, step=2, seat=0)
+    with pytest.raises(cardcrawl.OptionsError):
+        match.to_html(seat=2)

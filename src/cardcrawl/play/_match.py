@@ -587,10 +587,10 @@ class Match:
             comments={i: e.comment for i, e in enumerate(self._entries) if e.comment is not None},
         )
 
-    def to_html(self, *, step: int | None = None) -> str:
-        """A self-contained HTML page replaying the match step by step (see
-        :func:`cardcrawl.replay_html`)."""
-        return replay_html(self, step=step)
+    def to_html(self, *, step: int | None = None, seat: int | None = None) -> str:
+        """A self-contained HTML page replaying the match step by step, in ``seat``'s
+        view when given (see :func:`cardcrawl.replay_html`)."""
+        return replay_html(self, step=step, seat=seat)
 
     def _repr_svg_(self) -> str | None:
         # Jupyter shows the current state; None tells it to fall back to the repr.
