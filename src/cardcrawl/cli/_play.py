@@ -3,6 +3,8 @@
 Seats are people unless given to a bot (``--bot random`` for every seat, ``--bot
 SEAT=random`` for one); options come from ``-o NAME=VALUE`` and the shortcut flags the
 game declares; ``--record FILE`` saves the game as a :class:`~cardcrawl.Record`.
+A game starts from ``--seed N`` or from ``--position TEXT``, a position in the game's
+notation (see :meth:`~cardcrawl.GameBase.position`); its record keeps the position.
 
 At a terminal the game explains itself, from what it declares in its
 :class:`~cardcrawl.GameTools` (``terminal``, a
@@ -51,8 +53,10 @@ from cardcrawl.cli._common import (
     UsageError,
     add_import_option,
     add_option_arguments,
+    add_start_arguments,
     check_output_path,
     game_options,
+    start_position,
 )
 from cardcrawl.cli._input import columns, match_answer, normalize
 from cardcrawl.cli._simulate import engine_command
@@ -82,10 +86,9 @@ def add_parser(
     # No `choices`: the names plug-ins register are only known once they are loaded,
     # and listing them all would load every plug-in even to play a built-in game.
     play.add_argument("game", metavar="GAME", help=GAME_HELP)
-    play.add_argument(
-        "--seed",
-        type=int,
-        help="the game's seed (default: 0 when bots play every seat, else from the clock)",
+    add_start_arguments(
+        play,
+        seed_help="the game's seed (default: 0 when bots play every seat, else from the clock)",
     )
     play.add_argument(
         "--bot",
@@ -299,12 +302,14 @@ class _Table:
         )
 
     def hint(self, state: Any, legal: Sequence[Any], player: int) -> str:
-        """What the game's hint bot would choose, seeded by the match's seed and the
-        seat, so that the same position always gets the same hint."""
+        """What the game's hint bot would choose, seeded by the match's seed (0 for a
+        match from a position) and the seat, so that the same position always gets the
+        same hint."""
         game, name = self.game, self.terminal.hint_bot
         if name is None or name not in bot_names(game):
             return f"There is no hint bot for {game.name}."
-        bot = make_bot(name, game, self.match.seed, player)
+        seed = self.match.seed
+        bot = make_bot(name, game, 0 if seed is None else seed, player)
         action = bot.choose(game, game.observe(state, player), legal)
         number = list(legal).index(action) + 1
         return f"Hint: the {name} bot would choose {number}) {game.format_action(action)}."
@@ -461,8 +466,17 @@ def run(console: Console, args: argparse.Namespace) -> int:
     seats = _bot_seats(args.bot, game)
     check_output_path("--record", args.record)
     people = [p for p in range(game.num_players) if p not in seats]
-    if args.seed is not None:
-        seed: int = args.seed
+    position: str | None = args.position
+    if position is not None:
+        if start_position(game, position).explicit_chance:
+            raise UsageError(
+                "--position: explicit_chance: play resolves chance itself (sampled play); "
+                "write the position without the explicit_chance flag"
+            )
+        # The position holds the game's generator; the seed is only the bots'.
+        seed: int = 0
+    elif args.seed is not None:
+        seed = args.seed
     elif people:
         # People get a fresh game each time, with the seed shown so that a memorable
         # game can be played again; bot-only games are reproducible by default.
@@ -491,7 +505,10 @@ def run(console: Console, args: argparse.Namespace) -> int:
         Agent.bot(p, seats[p], {"seed": seed}) if p in seats else Agent.human(p)
         for p in range(game.num_players)
     ]
-    match = Match.start(game, seed, agents=agents, started=True)
+    if position is not None:
+        match = Match.start(game, position=position, agents=agents, started=True)
+    else:
+        match = Match.start(game, seed, agents=agents, started=True)
     say_events(console, match.state)
     table = _Table(console, match, bots, seats, numbered=numbered, width=args.width, pace=pace)
     if numbered and table.people:

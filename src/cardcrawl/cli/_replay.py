@@ -128,7 +128,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
     console.error(verification_note(args.record, record))
     unverified = "" if record.verified else ", unverified"
     if seat is None:
-        console.say(f"Replaying {game.name} with seed {record.seed} ({last} actions{unverified}).")
+        begun = "from a position" if record.seed is None else f"with seed {record.seed}"
+        console.say(f"Replaying {game.name} {begun} ({last} actions{unverified}).")
         for state in states[: step + 1]:
             say_events(console, state)
         console.say(game.render(states[step]))

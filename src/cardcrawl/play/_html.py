@@ -66,7 +66,7 @@ class _Replayable(Protocol):
     def game(self) -> Any: ...
 
     @property
-    def seed(self) -> int: ...
+    def seed(self) -> int | None: ...
 
     @property
     def explicit_chance(self) -> bool: ...
@@ -332,8 +332,9 @@ def replay_html(
     if not 0 <= start <= last:
         raise OptionsError(f"step {start} is not a step of this match: it has steps 0 to {last}")
     if seat is None:
-        page_title = title or f"{game.name}, seed {match.seed}"
-        facts = [f"seed {match.seed}"]
+        begun = "from a position" if match.seed is None else f"seed {match.seed}"
+        page_title = title or f"{game.name}, {begun}"
+        facts = [begun]
     else:
         page_title = title or f"{game.name}, seat {seat}"
         facts = [f"as seat {seat} saw it"]

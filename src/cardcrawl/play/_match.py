@@ -26,9 +26,10 @@ from typing import Any
 
 import attrs
 
+from cardcrawl.core._notation import fail
 from cardcrawl.core._protocol import CHANCE
 from cardcrawl.core._registry import load
-from cardcrawl.errors import CardcrawlError, PlayerError, RecordError, UndoError
+from cardcrawl.errors import CardcrawlError, OptionsError, PlayerError, RecordError, UndoError
 from cardcrawl.kit._svg import find_renderer, svg
 from cardcrawl.play._html import replay_html
 from cardcrawl.play._record import (
@@ -174,13 +175,14 @@ class Match:
         self,
         game: Any,
         initial_state: Any,
-        seed: int,
+        seed: int | None,
         *,
         fair_undo: bool = True,
         stack: Mapping[str, Sequence[Any]] | None = None,
         entries: Iterable[MatchEntry] = (),
         agents: Sequence[Agent] = (),
         started: str | None = None,
+        position: str | None = None,
     ) -> None:
         # Plain assignment only: the named constructors do the work.
         self._game = game
@@ -188,6 +190,7 @@ class Match:
         self._started = started
         self._initial = initial_state
         self._seed = seed
+        self._position = position
         self._fair_undo = bool(fair_undo)
         # A plain dict, not the read-only view a record holds (which cannot be
         # pickled): a match pickles and deep-copies with its start.
@@ -200,21 +203,28 @@ class Match:
     def start(
         cls,
         game: Any,
-        seed: int,
+        seed: int | None = None,
         *,
-        explicit_chance: bool = False,
+        position: str | None = None,
+        explicit_chance: bool | None = None,
         fair_undo: bool = True,
         stack: Mapping[str, Sequence[Any]] | None = None,
         agents: Sequence[Agent] = (),
         started: str | datetime.datetime | bool | None = None,
     ) -> Match:
-        """A new match of ``game`` from ``game.initial_state(seed)``.
+        """A new match of ``game`` from ``game.initial_state(seed)``, or from
+        ``game.position(position)``.
 
         Args:
             game: a loaded game, or a registered game name.
             seed: the generator seed, an integer from 0 to 2**64 - 1.
+            position: instead of a seed, the position to start from, in the game's
+                position notation (see :meth:`~cardcrawl.GameBase.position`): it holds
+                the generator, the stacked tops and whether chance is explicit. The
+                record of the match keeps it.
             explicit_chance: stop at chance events; their outcomes are then played
-                with :meth:`play` like decisions (and recorded with them).
+                with :meth:`play` like decisions (and recorded with them). Default:
+                as the position says, else ``False``.
             fair_undo: refuse to undo steps that revealed chance (see the class).
             stack: forced chance outcomes by source (a stacked deck), for tutorials and
                 puzzles; the record of the match keeps it.
@@ -227,7 +237,10 @@ class Match:
             The match, at the initial state with an empty history.
 
         Raises:
-            OptionsError: the seed is out of range.
+            NotationError: ``position`` is malformed or no legal position (``field``
+                names the field at fault), or ``explicit_chance`` contradicts it.
+            OptionsError: the seed is out of range, or not exactly one of ``seed`` and
+                ``position`` is given, or ``stack`` is given with a position.
             RecordError: ``agents`` are not one per seat, or ``started`` is no time in UTC.
             StackError: ``stack`` is malformed for this game.
             UnknownGameError: ``game`` is a name that is not registered.
@@ -241,6 +254,10 @@ class Match:
             ...     "mapless-house", seed=9, agents=[cardcrawl.Agent.human(0)], started=True)
             >>> traced.agents[0].kind, traced.started.endswith("Z")
             ('human', True)
+            >>> puzzle = cardcrawl.Match.start(
+            ...     "mapless-house", position="AD phase=place:KS player=0,0 rng=0000000000000001")
+            >>> puzzle.seed, puzzle.position == puzzle.game.notation(puzzle.state)
+            (None, True)
         """
         if isinstance(game, str):
             game = load(game)
@@ -259,9 +276,37 @@ class Match:
         why = _started_problem(text)
         if why is not None:
             raise RecordError(f"a match's start time is {why}")
-        state = game.initial_state(seed, explicit_chance=explicit_chance, stack=stack)
+        if (seed is None) == (position is None):
+            raise OptionsError(
+                "a match starts from a seed or from a position: give one of seed= and "
+                f"position=, not {'both' if seed is not None else 'neither'}"
+            )
+        if position is None:
+            state = game.initial_state(seed, explicit_chance=bool(explicit_chance), stack=stack)
+        else:
+            if stack:
+                raise OptionsError(
+                    "a match from a position takes no stack: the position writes each "
+                    "deck's stacked top itself"
+                )
+            state = game.position(position)
+            if explicit_chance is not None and bool(explicit_chance) != state.explicit_chance:
+                has = "has" if state.explicit_chance else "lacks"
+                raise fail(
+                    "explicit_chance",
+                    f"the position {has} the explicit_chance flag, and explicit_chance="
+                    f"{bool(explicit_chance)} was asked for: write the flag in the position, "
+                    "or leave explicit_chance out",
+                )
         return cls(
-            game, state, seed, fair_undo=fair_undo, stack=stack or None, agents=agents, started=text
+            game,
+            state,
+            seed,
+            fair_undo=fair_undo,
+            stack=stack or None,
+            agents=agents,
+            started=text,
+            position=position,
         )
 
     @classmethod
@@ -313,6 +358,7 @@ class Match:
             entries=entries,
             agents=record.agents,
             started=record.started,
+            position=record.position,
         )
 
     # ---------------------------------------------------------- reading
@@ -322,9 +368,15 @@ class Match:
         return self._game
 
     @property
-    def seed(self) -> int:
-        """The seed the match started from."""
+    def seed(self) -> int | None:
+        """The seed the match started from; ``None`` for a match from a position."""
         return self._seed
+
+    @property
+    def position(self) -> str | None:
+        """The notation of the position the match started from, or ``None`` for a match
+        started from its seed."""
+        return self._position
 
     @property
     def explicit_chance(self) -> bool:
@@ -558,11 +610,11 @@ class Match:
 
     # ------------------------------------------------------------ saving
     def to_record(self) -> Record:
-        """The match so far as a :class:`~cardcrawl.Record`: options, seed, stacked start
-        (if any) and actions (chance outcomes included when chance is explicit), with the
-        claims that its states make (see :class:`~cardcrawl.Record`). A match with agents,
-        a start time, timed or commented actions gives a match trace, which names the
-        result of a finished game too.
+        """The match so far as a :class:`~cardcrawl.Record`: options, seed and stacked start
+        (if any) or the position it started from, and actions (chance outcomes included
+        when chance is explicit), with the claims that its states make (see
+        :class:`~cardcrawl.Record`). A match with agents, a start time, timed or commented
+        actions gives a match trace, which names the result of a finished game too.
 
         Examples:
             >>> import cardcrawl
@@ -581,6 +633,7 @@ class Match:
             self.states,
             explicit_chance=self.explicit_chance,
             stack=self._stack,
+            position=self._position,
             agents=self._agents,
             started=self._started,
             seconds=[e.seconds for e in self._entries] if timed else (),
@@ -601,4 +654,5 @@ class Match:
     def __repr__(self) -> str:
         steps = len(self._entries)
         redo = f", {len(self._undone)} to redo" if self._undone else ""
-        return f"<Match of {self._game.name} seed={self._seed}: {steps} actions{redo}>"
+        start = f"seed={self._seed}" if self._position is None else "from a position"
+        return f"<Match of {self._game.name} {start}: {steps} actions{redo}>"

@@ -1,4 +1,4 @@
-"""Game records: a whole game as options, seed and actions, replayed and verified.
+"""Game records: a whole game as options, seed (or position) and actions, replayed and verified.
 
 A record is the smallest faithful account of a game: everything else follows from the
 rules. In explicit-chance play the chance outcomes are actions too, so they are recorded
@@ -31,6 +31,7 @@ import attrs
 
 from cardcrawl._version import __version__
 from cardcrawl.core._codec import encode
+from cardcrawl.core._notation import MAX_NOTATION
 from cardcrawl.core._protocol import Outcome
 from cardcrawl.core._registry import load
 from cardcrawl.errors import CardcrawlError, RecordError, RecordFileError, SerializationError
@@ -301,7 +302,8 @@ def _claims_to_data(claims: RecordClaims) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------- traces
-#: The format of a *match trace*: format 2's keys (``claims`` optional) and the trace's.
+#: The format of a *match trace*: format 2's keys (``claims`` optional) and the trace's;
+#: and of a record that starts from a position (``position``, with ``seed`` null).
 _TRACE_FORMAT = 3
 # What a trace adds to a record: who played each seat, the result, when the game
 # started, the seconds each action took and comments on actions.
@@ -732,6 +734,37 @@ def _trace_from_data(data: dict[str, Any]) -> dict[str, Any]:
     return trace
 
 
+def _position_explicit(game: Any, position: str) -> bool:
+    """Whether the position ``position`` of ``game`` plays with explicit chance."""
+    try:
+        return bool(game.position(position).explicit_chance)
+    except CardcrawlError as exc:
+        raise RecordError(f"record cannot start from its position: {exc}") from exc
+
+
+def _start_problem(record: Record) -> Problem:
+    """(field, what it should be) when ``record`` names no one start, or ``None``.
+
+    A record starts from its seed (and stack), or from a position: the position's
+    notation writes the generator and the stacked tops itself, so it takes neither.
+    """
+    position = record.position
+    if position is None:
+        if record.seed is None:
+            return "seed", "an integer, or a position to start from instead"
+        return None
+    # Untrusted text: its length is bounded before any game reads it.
+    if not isinstance(position, str):
+        return "position", f"a position's notation as text, not {_shown(position)}"
+    if not position or len(position) > MAX_NOTATION:
+        return "position", f"text of 1 to {MAX_NOTATION} characters, not {len(position)}"
+    if record.seed is not None:
+        return "seed", "null in a record that starts from a position, which holds the generator"
+    if record.stack is not None:
+        return "stack", "null in a record that starts from a position, which holds the stacks"
+    return None
+
+
 # --------------------------------------------------------------------- record
 @attrs.frozen
 class Record:
@@ -746,10 +779,16 @@ class Record:
     **The format** is a JSON object; :meth:`json_schema` gives its JSON Schema. Its keys:
 
     * ``format``: 2 for a record with claims; 1 for one without, which has no ``claims``
-      key; 3 for a *match trace*, which may hold the trace's keys below (and ``claims``);
+      key; 3 for a *match trace*, which may hold the trace's keys below (and ``claims``),
+      or for a record that starts from a position;
     * ``game``, ``rules_version``: the game's registry name and rules version;
     * ``options``: the game's options as an object;
-    * ``seed``: the generator seed, an integer from 0 to 2**64 - 1;
+    * ``seed``: the generator seed, an integer from 0 to 2**64 - 1; ``null`` in a record
+      that starts from a position;
+    * ``position``: the position the game started from, in the game's position notation
+      (see :meth:`~cardcrawl.GameBase.position`), at most 10,000 characters; optional,
+      format 3 only. It holds the generator and the stacked tops, so such a record has
+      no seed and no stack;
     * ``explicit_chance``: ``true`` when chance outcomes are recorded as actions;
     * ``actions``: each action's text form, in order;
     * ``stack``: the stacked chance outcomes by source name, or ``null`` (optional);
@@ -795,7 +834,7 @@ class Record:
     Attributes:
         game: the registry name of the game or variant.
         options: the options as JSON-compatible data.
-        seed: the generator seed.
+        seed: the generator seed; ``None`` for a record that starts from a position.
         actions: each action's text form, in order.
         rules_version: the game's rules version when the record was made.
         explicit_chance: the game was played with explicit chance (outcomes recorded).
@@ -810,9 +849,14 @@ class Record:
         seconds: the seconds each action took to choose (``None`` for one not timed);
             empty when none was timed.
         comments: comments on actions, by the action's index.
+        position: the notation of the position the game started from (see
+            :meth:`~cardcrawl.GameBase.position`), or ``None`` for a game that started
+            from its seed. Replaying starts from ``game.position(position)``.
 
     Raises:
-        RecordError: a trace field is malformed or out of bounds; the message names it.
+        RecordError: a trace field is malformed or out of bounds, or the record names
+            no one start (a seed, or a position without seed and stack); the message
+            names the field.
     """
 
     #: The newest format, the one :meth:`to_data` writes for a match trace (3). A record
@@ -823,7 +867,7 @@ class Record:
 
     game: str
     options: Mapping[str, Any] = attrs.field(converter=_frozen_mapping)
-    seed: int
+    seed: int | None
     actions: tuple[str, ...] = attrs.field(converter=tuple)
     rules_version: str
     explicit_chance: bool = False
@@ -834,9 +878,10 @@ class Record:
     started: str | None = attrs.field(default=None, converter=_started_text)
     seconds: tuple[float | None, ...] = attrs.field(default=(), converter=_float_seconds)
     comments: Mapping[int, str] = attrs.field(factory=dict, converter=_frozen_comments)
+    position: str | None = None
 
     def __attrs_post_init__(self) -> None:
-        problem = _trace_problem(self)
+        problem = _start_problem(self) or _trace_problem(self)
         if problem is not None:
             raise RecordError(f"record has malformed {problem[0]} (expected {problem[1]})")
 
@@ -847,7 +892,8 @@ class Record:
         stack = None if self.stack is None else dict(self.stack)
         fields = (self.game, dict(self.options), self.seed, self.actions, self.rules_version)
         trace = (self.agents, self.result, self.started, self.seconds, dict(self.comments))
-        return (type(self), (*fields, self.explicit_chance, stack, self.claims, *trace))
+        start = (self.explicit_chance, stack, self.claims)
+        return (type(self), (*fields, *start, *trace, self.position))
 
     @property
     def is_trace(self) -> bool:
@@ -873,17 +919,19 @@ class Record:
     def of(
         cls,
         game: Any,
-        seed: int,
-        actions: Sequence[Any],
+        seed: int | None = None,
+        actions: Sequence[Any] = (),
         *,
-        explicit_chance: bool = False,
+        position: str | None = None,
+        explicit_chance: bool | None = None,
         stack: Mapping[str, Sequence[Any]] | None = None,
         agents: Sequence[Agent] = (),
         started: str | datetime.datetime | None = None,
         seconds: Sequence[float | None] = (),
         comments: Mapping[int, str] | None = None,
     ) -> Record:
-        """The record of a game played from ``game.initial_state(seed)`` with ``actions``.
+        """The record of a game played from ``game.initial_state(seed)``, or from
+        ``game.position(position)``, with ``actions``.
 
         The actions are replayed, from their text form, to write the record's claims.
         Given any of ``agents``, ``started``, ``seconds`` or ``comments``, the record is
@@ -891,10 +939,13 @@ class Record:
 
         Args:
             game: the game played (its name, options and rules version are recorded).
-            seed: the seed the game started from.
+            seed: the seed the game started from; ``None`` with a ``position``.
             actions: the actions in order, as values or in their text form; in
                 explicit-chance play, the chance outcomes too.
-            explicit_chance: the game was played with explicit chance.
+            position: the notation of the position the game started from, instead of
+                a seed (it holds the generator, the stacked tops and explicit chance).
+            explicit_chance: the game was played with explicit chance (default: as the
+                position says, else ``False``).
             stack: the stacked chance outcomes the game started with, as given to
                 ``initial_state``, or ``None``.
             agents: who played, one :class:`Agent` per seat in seat order.
@@ -908,8 +959,9 @@ class Record:
             The record, with its claims.
 
         Raises:
-            RecordError: the game cannot start from ``seed`` and ``stack``, an action
-                does not replay (the message names the first that fails), or a trace
+            RecordError: the game cannot start from ``seed`` and ``stack`` or from
+                ``position`` (the notation's error, naming its field, is the cause), an
+                action does not replay (the message names the first that fails), or a
                 field is malformed or out of bounds (the message names it).
 
         Examples:
@@ -921,7 +973,16 @@ class Record:
             ('mapless-house', 50, ('place 1,0',), {'mind': ('2H',)})
             >>> record.claims.length, record.verified
             (1, True)
+
+            From a position (see the documentation's page *Position notation*):
+
+            >>> text = "AD phase=place:KS player=0,0 rng=0000000000000001"
+            >>> record = cardcrawl.Record.of(game, position=text, actions=["place 1,0"])
+            >>> record.seed, record.to_data()["format"], record.replay().table[(1, 0)]
+            (None, 3, Card.parse('KS'))
         """
+        if explicit_chance is None:
+            explicit_chance = position is not None and _position_explicit(game, position)
         record = cls(
             game=game.name,
             options=game.options.to_data(),
@@ -934,6 +995,7 @@ class Record:
             started=started,
             seconds=seconds,
             comments=comments,
+            position=position,
         )
         return record._claimed(game, list(record._replay(game)))
 
@@ -996,14 +1058,31 @@ class Record:
             )
         return game
 
+    def _start(self, game: Any) -> Any:
+        """The initial state: from the seed and stack, or read from the position."""
+        if self.position is None:
+            try:
+                return game.initial_state(
+                    self.seed, explicit_chance=self.explicit_chance, stack=self.stack
+                )
+            except CardcrawlError as exc:
+                raise RecordError(f"record cannot start its game: {exc}") from None
+        try:
+            state = game.position(self.position)
+        except CardcrawlError as exc:
+            # Chained: the NotationError names the field of the position at fault.
+            raise RecordError(f"record cannot start from its position: {exc}") from exc
+        if bool(state.explicit_chance) != self.explicit_chance:
+            flag = "has" if state.explicit_chance else "lacks"
+            raise RecordError(
+                f"record's explicit_chance is {str(self.explicit_chance).lower()}, but its "
+                f"position {flag} the explicit_chance flag: the two must agree"
+            )
+        return state
+
     def _replay(self, game: Any) -> Iterator[Any]:
         """The initial state, then the state after each action, each action checked."""
-        try:
-            state = game.initial_state(
-                self.seed, explicit_chance=self.explicit_chance, stack=self.stack
-            )
-        except CardcrawlError as exc:
-            raise RecordError(f"record cannot start its game: {exc}") from None
+        state = self._start(game)
         yield state
         for i, text in enumerate(self.actions):
             try:
@@ -1029,6 +1108,9 @@ class Record:
             "stack": self._stack_data(),
             "state": initial,
         }
+        if self.position is not None:
+            # Only then: a record without a position digests as it always has.
+            start["position"] = self.position
         return _canonical_digest(start)[:_PREFIX]
 
     def _check_start(self, game: Any, initial: Any, claims: RecordClaims) -> None:
@@ -1040,6 +1122,12 @@ class Record:
                 "so it cannot check them"
             )
         found = self._start_digest(data)
+        if found != claims.start and self.position is not None:
+            raise RecordError(
+                f"record's start claim fails: it claims a start with digest {claims.start}; "
+                f"its position with its options and explicit_chance gives {found}. The "
+                "position, an option or explicit_chance is not the one the game was played with"
+            )
         if found != claims.start:
             raise RecordError(
                 f"record's start claim fails: it claims a start with digest {claims.start}; "
@@ -1165,7 +1253,8 @@ class Record:
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:
-        """The JSON Schema (draft 2020-12) of records, of formats 3, 2 and 1.
+        """The JSON Schema (draft 2020-12) of records, of formats 3, 2 and 1 (a record
+        from a position is one of format 3).
 
         The schema is shipped in the package as ``cardcrawl/play/record.schema.json``.
         :meth:`from_data` checks a little more than it can say: that the trail holds
@@ -1188,7 +1277,8 @@ class Record:
 
     def to_data(self) -> dict[str, Any]:
         """The record as JSON-compatible data, in the oldest format that holds it: 3 for a
-        match trace (:attr:`is_trace`), else 2, or 1 for a record without claims.
+        match trace (:attr:`is_trace`) or a record from a position, else 2, or 1 for a
+        record without claims.
 
         Examples:
             >>> import cardcrawl
@@ -1197,7 +1287,7 @@ class Record:
             >>> data["format"], list(data)[-1], sorted(data["claims"])
             (2, 'claims', ['digest', 'ending', 'length', 'start', 'state_format', 'trail'])
         """
-        if self.is_trace:
+        if self.is_trace or self.position is not None:
             fmt = _TRACE_FORMAT
         else:
             fmt = _UNCLAIMED_FORMAT if self.claims is None else RECORD_FORMAT
@@ -1207,8 +1297,10 @@ class Record:
             "rules_version": self.rules_version,
             "options": dict(self.options),
             "seed": self.seed,
-            "explicit_chance": self.explicit_chance,
         }
+        if self.position is not None:
+            data["position"] = self.position
+        data["explicit_chance"] = self.explicit_chance
         # A trace's keys are written only when they say something: an old reader's
         # record stays as it was.
         if self.started is not None:
@@ -1270,11 +1362,12 @@ class Record:
             )
         keys = _KEYS - {"claims"} if known == _UNCLAIMED_FORMAT else _KEYS
         # "stack" is optional: records of unstacked games may leave it out; and in a
-        # trace, "claims" and the trace's own keys.
-        optional = {"stack"} | (_TRACE_KEYS | {"claims"} if known == _TRACE_FORMAT else set())
+        # trace, "claims", "position" and the trace's own keys.
+        newest = _TRACE_KEYS | {"claims", "position"}
+        optional = {"stack"} | (newest if known == _TRACE_FORMAT else set())
         if set(data) - optional != keys - optional:
             of = "" if known is None else f" of format {known}"
-            expected = sorted(keys) if known != _TRACE_FORMAT else sorted(keys | _TRACE_KEYS)
+            expected = sorted(keys) if known != _TRACE_FORMAT else sorted(keys | newest)
             raise SerializationError(
                 f"a record{of} is an object with keys {expected}; found {sorted(data)}"
             )
@@ -1283,11 +1376,16 @@ class Record:
                 f"record format {_shown(fmt)} is not {_TRACE_FORMAT}, {RECORD_FORMAT} or "
                 f"{_UNCLAIMED_FORMAT}, the ones this library reads"
             )
+        position = data.get("position")
         checks = {
             "game": isinstance(data["game"], str),
             "rules_version": isinstance(data["rules_version"], str),
             "options": isinstance(data["options"], dict),
-            "seed": isinstance(data["seed"], int) and not isinstance(data["seed"], bool),
+            "seed": (isinstance(data["seed"], int) and not isinstance(data["seed"], bool))
+            or (data["seed"] is None and position is not None),
+            # Untrusted text, bounded before any game reads it.
+            "position": position is None
+            or (isinstance(position, str) and 0 < len(position) <= MAX_NOTATION),
             "explicit_chance": isinstance(data["explicit_chance"], bool),
             "actions": isinstance(data["actions"], list)
             and all(isinstance(a, str) for a in data["actions"]),
@@ -1313,6 +1411,7 @@ class Record:
                 explicit_chance=data["explicit_chance"],
                 stack=data.get("stack"),
                 claims=claims,
+                position=position,
                 **trace,
             )
         except RecordError as exc:
@@ -1474,12 +1573,13 @@ _FORMATS = (_UNCLAIMED_FORMAT, RECORD_FORMAT, _TRACE_FORMAT)
 
 def _record_of_play(
     game: Any,
-    seed: int,
+    seed: int | None,
     actions: Sequence[Any],
     states: Sequence[Any],
     *,
     explicit_chance: bool,
     stack: Mapping[str, Sequence[Any]] | None,
+    position: str | None = None,
     agents: Sequence[Agent] = (),
     started: str | None = None,
     seconds: Sequence[float | None] = (),
@@ -1502,5 +1602,6 @@ def _record_of_play(
         started=started,
         seconds=seconds,
         comments=comments,
+        position=position,
     )
     return record._claimed(game, states)
