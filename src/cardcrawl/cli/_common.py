@@ -455,8 +455,21 @@ POSITION_HELP = (
 )
 
 
+#: Why ``simulate`` and ``tournament`` refuse ``--position`` (see :func:`refuse_position`).
+MANY_GAMES_FROM_A_POSITION = (
+    "--position: {command} plays many games, each from its own seed derived from "
+    "--seed; a position holds the game's generator and stacked tops, so every game "
+    "started from it would be the same game. Play a position with `cardcrawl play GAME "
+    "--position TEXT`, or record it with cardcrawl.Match.start(game, position=TEXT)"
+)
+
+
 def add_start_arguments(
-    parser: argparse.ArgumentParser, *, seed_help: str, seed_default: int | None = None
+    parser: argparse.ArgumentParser,
+    *,
+    seed_help: str,
+    seed_default: int | None = None,
+    position_help: str = POSITION_HELP,
 ) -> None:
     """Add ``--seed N`` and ``--position TEXT`` to ``parser``, one or the other.
 
@@ -467,6 +480,7 @@ def add_start_arguments(
         parser: a command's parser.
         seed_help: the help of ``--seed``.
         seed_default: the value of ``args.seed`` when ``--seed`` is not given.
+        position_help: the help of ``--position``.
 
     Examples:
         >>> from cardcrawl.cli._common import Parser, ParserExit, add_start_arguments
@@ -482,7 +496,28 @@ def add_start_arguments(
     """
     start = parser.add_mutually_exclusive_group()
     start.add_argument("--seed", type=int, default=seed_default, help=seed_help)
-    start.add_argument("--position", metavar="TEXT", help=POSITION_HELP)
+    start.add_argument("--position", metavar="TEXT", help=position_help)
+
+
+def refuse_position(command: str, args: argparse.Namespace) -> None:
+    """Refuse ``--position`` in a command that plays many games from seeds.
+
+    Raises:
+        UsageError: ``--position`` was given; the message says why it cannot be used
+            and what to use instead.
+
+    Examples:
+        >>> import argparse
+        >>> from cardcrawl.cli._common import UsageError, refuse_position
+        >>> refuse_position("simulate", argparse.Namespace(position=None))
+        >>> try:
+        ...     refuse_position("simulate", argparse.Namespace(position="AD phase=move"))
+        ... except UsageError as error:
+        ...     print(str(error)[:50])
+        --position: simulate plays many games, each from i
+    """
+    if getattr(args, "position", None) is not None:
+        raise UsageError(MANY_GAMES_FROM_A_POSITION.format(command=command))
 
 
 def start_position(game: AnyGame, text: str) -> Any:

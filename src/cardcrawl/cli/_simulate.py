@@ -54,8 +54,10 @@ from cardcrawl.cli._common import (
     UsageError,
     add_import_option,
     add_option_arguments,
+    add_start_arguments,
     check_output_path,
     game_options,
+    refuse_position,
 )
 from cardcrawl.core._registry import load, tools_for
 from cardcrawl.errors import CardcrawlError
@@ -100,7 +102,12 @@ def add_parser(
         f"(default: random); bots: {', '.join(bot_names())}",
     )
     p.add_argument("--games", type=int, default=1000, metavar="N", help="games per bot (1000)")
-    p.add_argument("--seed", type=int, default=0, help="the simulation's seed (0)")
+    add_start_arguments(
+        p,
+        seed_help="the simulation's seed (0)",
+        seed_default=0,
+        position_help="not taken: each game starts from its own seed (see --seed)",
+    )
     p.add_argument("--workers", type=int, metavar="N", help="worker processes (default: the CPUs)")
     p.add_argument("--batch-size", type=int, metavar="N", help="games per task")
     add_option_arguments(p, shortcuts)
@@ -231,6 +238,7 @@ def _lineups(args: argparse.Namespace, game: AnyGame) -> list[dict[int, str]]:
 
 
 def _check(args: argparse.Namespace) -> None:
+    refuse_position("simulate", args)
     if args.games < 0:
         raise UsageError(f"--games is a number >= 0, not {args.games}")
     if args.workers is not None and args.workers < 1:

@@ -49,7 +49,9 @@ from cardcrawl.cli._common import (
     UsageError,
     add_import_option,
     add_option_arguments,
+    add_start_arguments,
     check_output_path,
+    refuse_position,
 )
 from cardcrawl.cli._simulate import (
     _game,
@@ -89,7 +91,12 @@ def add_parser(
         help=f"a bot to enter (two or more); bots: {', '.join(bot_names())}",
     )
     p.add_argument("--games", type=int, default=100, metavar="N", help="deals per lineup (100)")
-    p.add_argument("--seed", type=int, default=0, help="the tournament's seed (0)")
+    add_start_arguments(
+        p,
+        seed_help="the tournament's seed (0)",
+        seed_default=0,
+        position_help="not taken: each game starts from its own seed (see --seed)",
+    )
     p.add_argument(
         "--kind",
         choices=KINDS,
@@ -123,6 +130,7 @@ def add_parser(
 
 
 def _check(args: argparse.Namespace) -> None:
+    refuse_position("tournament", args)
     if args.games < 1:
         raise UsageError(f"--games is a number >= 1 (deals per lineup), not {args.games}")
     if args.workers is not None and args.workers < 1:
