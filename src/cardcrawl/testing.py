@@ -27,7 +27,7 @@ from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_below, rng_derive
 from cardcrawl.core._registry import tools_for
-from cardcrawl.errors import CardcrawlError, ConformanceError, IllegalActionError
+from cardcrawl.errors import CardcrawlError, ConformanceError, IllegalActionError, NotationError
 
 __all__ = ["ConformanceError", "ConformanceReport", "check_game", "check_state"]
 
@@ -178,6 +178,9 @@ def _check_state(game: Any, state: Any, where: str) -> None:
             validate(state)
         except CardcrawlError as exc:
             raise _fail(where, f"validate refuses a state of play: {exc}") from None
+    notation = _has_notation(game)
+    if notation:
+        _check_notation(game, state, where)
 
     for player in range(game.num_players):
         seen = game.observe(state, player)
@@ -190,6 +193,63 @@ def _check_state(game: Any, state: Any, where: str) -> None:
                 raise _fail(where, "the observation depends on the generator")
         if hasattr(seen, "rng"):
             raise _fail(where, "the observation carries the generator")
+        # One seat's view a state (the one to move) keeps the check cheap in games for
+        # many: over a game, every seat's views are read back.
+        if notation and player == max(to_move, 0):
+            _check_observation_notation(game, seen, player, where)
+
+
+def _has_notation(game: Any) -> bool:
+    """Whether ``game`` has a position notation: a GameBase with a ``notation_format``,
+    or another game with ``notation`` and ``position`` methods of its own."""
+    if isinstance(game, GameBase):
+        return game.notation_format is not None
+    return callable(getattr(game, "notation", None)) and callable(getattr(game, "position", None))
+
+
+def _without_events(value: Any) -> Any:
+    """``value`` with no events: what a notation reads back (it leaves them out)."""
+    if attrs.has(type(value)) and hasattr(value, "events"):
+        return attrs.evolve(value, events=())
+    return value
+
+
+def _check_notation(game: Any, state: Any, where: str) -> None:
+    """The state survives its position notation, events aside."""
+    text = game.notation(state)
+    if not isinstance(text, str):
+        raise _fail(where, f"the notation is {type(text).__name__}, not text")
+    try:
+        read = game.position(text)
+    except NotationError as exc:
+        raise _fail(
+            where, f"position refuses the notation of a state of play {text!r}: {exc}"
+        ) from exc
+    if read != _without_events(state):
+        raise _fail(
+            where,
+            f"the state does not survive its position notation: {text!r} reads back as "
+            "another state (events aside)",
+        )
+
+
+def _check_observation_notation(game: Any, seen: Any, player: int, where: str) -> None:
+    """Player ``player``'s observation survives its notation, events aside."""
+    text = game.observation_notation(seen)
+    try:
+        read = game.observation_position(text)
+    except NotationError as exc:
+        raise _fail(
+            where,
+            f"observation_position refuses player {player}'s observation's notation "
+            f"{text!r}: {exc}",
+        ) from exc
+    if read != _without_events(seen):
+        raise _fail(
+            where,
+            f"player {player}'s observation does not survive its notation: {text!r} reads "
+            "back as another observation (events aside)",
+        )
 
 
 def _census(game: Any, state: Any) -> Counter[Any]:
@@ -303,8 +363,11 @@ def check_game(
     distinct; chance probabilities are exact Fractions summing to 1; the outcome exists
     exactly at the end; actions and states survive their text and JSON round trips;
     observations are unchanged by :meth:`~cardcrawl.Game.determinize` and by the
-    generator; legal actions a rule step filled in ahead are those found afresh; and
-    ``validate`` accepts the state. At every step: the input state never changes, a
+    generator; legal actions a rule step filled in ahead are those found afresh;
+    ``validate`` accepts the state; and, for a game with a position notation, the state
+    and the observation of the player to move survive it (``game.position(game.notation(state))``
+    is the state without its events, which a notation leaves out). A game without a
+    notation skips that check. At every step: the input state never changes, a
     non-action is refused with :class:`~cardcrawl.IllegalActionError`, cards are
     conserved, a game that overrides ``step`` (to go faster) gives exactly what
     :meth:`cardcrawl.GameBase.step` gives, and in explicit-chance play no chance outcome
