@@ -1,7 +1,8 @@
 """Game records, mutated (their actions, seed, options, game name, rules version,
-claims, stack, and a match trace's agents, result, start time, seconds and comments)
-as data and as JSON text: each is refused with a library error or replays; a record
-that replays ends in a state that behaves and plays to its end."""
+claims, stack, a match trace's agents, result, start time, seconds and comments, and
+the position text of a record that starts from one) as data and as JSON text: each is
+refused with a library error or replays; a record that replays ends in a state that
+behaves and plays to its end."""
 
 from __future__ import annotations
 
@@ -29,11 +30,20 @@ NO_EXPLAIN = [p for p in Phase if p is not Phase.explain]
 
 
 def _record(
-    config: tuple[str, dict[str, Any], bool], seed: int, steps: int, trace: bool = False
+    config: tuple[str, dict[str, Any], bool],
+    seed: int,
+    steps: int,
+    trace: bool = False,
+    cut: int | None = None,
 ) -> Any:
     name, options, explicit = config
     game = load(name, options)
     _, actions = random_state(game, seed, steps, explicit=explicit)
+    if cut is not None:
+        # From the position after the first `cut` actions, with the rest.
+        cut = min(cut, len(actions))
+        start, _ = random_state(game, seed, cut, explicit=explicit)
+        return cardcrawl.Record.of(game, position=game.notation(start), actions=actions[cut:])
     if not trace:
         return cardcrawl.Record.of(game, seed, actions, explicit_chance=explicit)
     # A match trace, with every field of one to mutate.
@@ -56,8 +66,15 @@ def test_a_mutated_record_is_refused_or_replays(
     config: tuple[str, dict[str, Any], bool], seed: int, steps: int, data: st.DataObject
 ) -> None:
     trace = data.draw(st.booleans(), label="as a trace")
-    doc = _record(config, seed, steps, trace).to_data()
-    if not trace and "claims" in doc and data.draw(st.booleans(), label="without claims"):
+    cut = data.draw(st.none() | st.integers(0, 20), label="from the position after")
+    doc = _record(config, seed, steps, trace, cut).to_data()
+    if cut is not None and data.draw(st.booleans(), label="edit the position"):
+        doc["position"] = mutate_text(data, doc["position"])
+        if data.draw(st.booleans(), label="without claims"):
+            # Format 3 holds claims optionally: without them, a changed position that
+            # still reads as a legal one replays, and is played on to its end.
+            del doc["claims"]
+    elif not trace and "claims" in doc and data.draw(st.booleans(), label="without claims"):
         # A record of format 1 has no claims, so an edited action may still replay.
         del doc["claims"]
         doc["format"] = 1
@@ -76,7 +93,8 @@ def test_mutated_record_text_is_refused_or_replays(
     config: tuple[str, dict[str, Any], bool], seed: int, steps: int, data: st.DataObject
 ) -> None:
     trace = data.draw(st.booleans(), label="as a trace")
-    text = _record(config, seed, steps, trace).to_json()
+    cut = data.draw(st.none() | st.integers(0, 20), label="from the position after")
+    text = _record(config, seed, steps, trace, cut).to_json()
     for _ in range(data.draw(st.integers(1, 4), label="edits")):
         text = mutate_text(data, text)
     event(record_replays_or_is_refused(cardcrawl.Record.from_json, text, seed))
