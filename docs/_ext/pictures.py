@@ -20,9 +20,21 @@ The keys:
 * ``stack``: stacked outcomes by chance source, ``source=VALUE`` separated by ``;``,
   each value read as JSON where it can be (``rolls=[9, 4]``), else kept as text
   (``build=5S RJ``);
-* ``play``: the actions to play from the initial state, in their text form, separated
-  by ``;``. An item ``first-legal`` (or ``last-legal``) plays the first (or last)
-  legal action, and ``first-legal*N`` does it N times;
+* ``position``: instead of ``seed``, ``stack`` and ``explicit_chance``, the state to
+  start from, in the game's position notation (``game.notation(state)``, see the page
+  *Position notation*), which holds the generator, the stacked tops and whether chance
+  is explicit. It draws a position no seed reaches, or one that would take a long
+  ``play`` to set up::
+
+      ```cardcrawl-svg
+      game: mapless-house
+      position: KS/ADAH5C phase=move turn=2 player=2,0 spade=1,0 rng=0000000000000005
+      caption: The player on the 5♣ beside the Exit, the ♠A on it.
+      ```
+
+* ``play``: the actions to play from the initial state (or the position), in their
+  text form, separated by ``;``. An item ``first-legal`` (or ``last-legal``) plays the
+  first (or last) legal action, and ``first-legal*N`` does it N times;
 * ``until``: then play the first legal action until the state's phase has this value
   (``place-exit``, say), at most 1,000 actions;
 * ``caption`` (required): the text under the picture, also its ``alt`` text;
@@ -59,8 +71,13 @@ _BLOCK = re.compile(
     re.MULTILINE | re.DOTALL,
 )
 _KEYS = frozenset(
-    {"game", "options", "seed", "explicit_chance", "stack", "play", "until", "caption", "width"}
+    {
+        *("game", "options", "seed", "explicit_chance", "stack", "position"),
+        *("play", "until", "caption", "width"),
+    }
 )
+# What a position holds already: a block gives either these or a position.
+_STARTS = ("seed", "stack", "explicit_chance")
 _MAX_UNTIL = 1000
 _REPEAT = re.compile(r"^(first|last)-legal(?:\s*\*\s*(\d+))?$")
 
@@ -95,6 +112,15 @@ def parse_spec(body: str, where: str) -> dict[str, str]:
     for key in ("game", "caption"):
         if not spec.get(key):
             raise PictureError(f"{where}: a picture needs a {key!r}")
+    if "position" in spec:
+        both = [key for key in _STARTS if key in spec]
+        if both:
+            raise PictureError(
+                f"{where}: {both[0]!r} and 'position' are given; a position holds its "
+                "generator, stacked tops and explicit_chance already"
+            )
+        if not spec["position"]:
+            raise PictureError(f"{where}: 'position' is empty; give a position's notation")
     return spec
 
 
@@ -120,12 +146,15 @@ def play(spec: dict[str, str], where: str) -> tuple[Any, cardcrawl.Match]:
         stack[source.strip()] = _value(cards.strip())
     try:
         game = cardcrawl.load(spec["game"], **options)
-        match = cardcrawl.Match.start(
-            game,
-            int(spec.get("seed", "0")),
-            explicit_chance=spec.get("explicit_chance", "false") == "true",
-            stack=stack or None,
-        )
+        if "position" in spec:
+            match = cardcrawl.Match.start(game, position=spec["position"])
+        else:
+            match = cardcrawl.Match.start(
+                game,
+                int(spec.get("seed", "0")),
+                explicit_chance=spec.get("explicit_chance", "false") == "true",
+                stack=stack or None,
+            )
         for item in filter(None, (p.strip() for p in spec.get("play", "").split(";"))):
             repeat = _REPEAT.match(item)
             if repeat is None:

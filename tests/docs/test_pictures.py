@@ -87,7 +87,7 @@ def section(markdown: str, heading: str) -> str:
     [
         (
             "rules/mapless-house.md",
-            ["## Setup", *(f"### M-{n} " for n in (4, 5, 6, 7, 11, 12, 16, 18, 20))],
+            ["## Setup", *(f"### M-{n} " for n in (4, 5, 6, 7, 11, 12, 16, 18, 19, 20))],
         ),
         (
             "rules/escape-from-haydes.md",
@@ -142,10 +142,41 @@ def test_options_stacks_repeats_and_phases() -> None:
     assert len(match.actions) > 3
 
 
+def test_a_picture_may_start_from_a_position() -> None:
+    """A ``position`` block draws ``game.position(text)`` with its ``play`` played from
+    there: the M-19 sidestep, which no seeded game is known to reach."""
+    position = (
+        "8S4.QCJC/AD5S6SKS7SAH/9S phase=move turn=3 player=3,0 spade=5,1 mind=KH body=2D "
+        "spade_left_exit rng=0000000000000001"
+    )
+    game = cardcrawl.load("mapless-house")
+    body = f"game: mapless-house\nposition: {position}\ncaption: c\n"
+    _, made = pictures.render_pictures(f"```cardcrawl-svg\n{body}```\n", "", "p.md")
+    assert list(made.values()) == [cardcrawl.svg(game, game.position(position)).text]
+    spec = pictures.parse_spec(body + "play: move 4,0\n", "p")
+    _, match = pictures.play(spec, "p")
+    assert (match.seed, match.position, [str(a) for a in match.actions]) == (
+        None,
+        position,
+        ["move 4,0"],
+    )
+    assert match.state.spade == (4, 1)  # M-19: beside the Exit, not on it
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
         ("game: mapless-house\nplay: place 9,9\ncaption: c", "p.md:3: illegal action place 9,9"),
+        (
+            "game: mapless-house\nseed: 2\nposition: AD phase=draw player=0,0 rng=0000000000000001"
+            "\ncaption: c",
+            "p.md:3: 'seed' and 'position' are given; a position holds its generator",
+        ),
+        (
+            "game: mapless-house\nposition: AD phase=move player=0,0 rng=7\ncaption: c",
+            "p.md:3: rng: '7' is not a generator state",
+        ),
+        ("game: mapless-house\nposition:\ncaption: c", "p.md:3: 'position' is empty"),
         ("game: mapless-house\ncolour: red\ncaption: c", "p.md:3: 'colour: red' is not"),
         ("game: mapless-house", "p.md:3: a picture needs a 'caption'"),
         ("game: mapless-house\ngame: haydes\ncaption: c", "p.md:3: 'game' is given twice"),
