@@ -587,26 +587,26 @@ def test_haydes_heuristic_guesses_lower_onto_a_possible_red_joker() -> None:
     otherwise the likelier announcement."""
     pytest.importorskip("cardcrawl.haydes")
     from cardcrawl.haydes import Guess
-    from cardcrawl.haydes._bots import _score
+    from cardcrawl.haydes._bots import HaydesHeuristicBot
 
     game = cardcrawl.load("escape-from-haydes")
+    bot = HaydesHeuristicBot(game, seed=0)
+
+    def _score(cards: Any, guess: Any, from_value: int, creature: float) -> float:
+        return bot._score(game, bot._weighed(game, cards), guess, from_value, creature)
 
     joker = [(_Reveal(Card.RED_JOKER), Fraction(1, 10))]
     high = [(_Reveal(Card.parse(c)), Fraction(1, 10)) for c in ("9S", "9H", "10S")]
     low = [(_Reveal(Card.parse(c)), Fraction(1, 10)) for c in ("2S", "3S", "4S", "5S", "6S", "AS")]
     cards = joker + high + low
-    assert _score(game, cards, Guess.LOWER, 8, 0.6) > _score(game, cards, Guess.HIGHER, 8, 0.6)
-    assert _score(game, high + low, Guess.LOWER, 8, 0.6) > _score(
-        game, high + low, Guess.HIGHER, 8, 0.6
-    )
-    assert _score(game, high + low, Guess.HIGHER, 1, 0.6) > _score(
-        game, high + low, Guess.LOWER, 1, 0.6
-    )
+    assert _score(cards, Guess.LOWER, 8, 0.6) > _score(cards, Guess.HIGHER, 8, 0.6)
+    assert _score(high + low, Guess.LOWER, 8, 0.6) > _score(high + low, Guess.HIGHER, 8, 0.6)
+    assert _score(high + low, Guess.HIGHER, 1, 0.6) > _score(high + low, Guess.LOWER, 1, 0.6)
     court = [
         (_Reveal(Card.parse("KS")), Fraction(1, 2)),
         (_Reveal(Card.parse("2S")), Fraction(1, 2)),
     ]
-    assert _score(game, court, Guess.LOWER, 5, 0.6) == pytest.approx(0.5 - 0.3)
+    assert _score(court, Guess.LOWER, 5, 0.6) == pytest.approx(0.5 - 0.3)
 
 
 class _Reveal:

@@ -91,7 +91,11 @@ class HaydesHeuristicBot:
     """
 
     def __init__(self, game: Any, seed: int, seat: int = 0) -> None:
-        pass
+        # What the game's hooks say of each card alone (is it the Red Joker, a creature,
+        # its value), and of each guess, asked once: a bot lives for one game, and the
+        # hooks' answers for the same arguments do not change within it.
+        self._facts: dict[int, tuple[bool, bool, int]] = {}
+        self._correct: dict[tuple[Guess, int, int], bool] = {}
 
     def choose(
         self, game: Any, observation: HaydesObservation, legal_actions: Sequence[Any]
@@ -110,7 +114,7 @@ class HaydesHeuristicBot:
         best_value = max(me.charisma, me.endurance)
         creature = _CREATURE_COST if best_value > _LOW else _CREATURE_COST_LOW
         state = haydes_state_from_observation(obs, 0, explicit_chance=True)
-        odds: dict[Any, tuple[tuple[Any, Fraction], ...]] = {}
+        odds: dict[Any, list[tuple[tuple[bool, bool, int], float]]] = {}
         best: Any = None
         best_score = -1e9
         for action in legal_actions:
@@ -118,8 +122,9 @@ class HaydesHeuristicBot:
                 continue
             chances = odds.get(action.cell)
             if chances is None:
-                chances = odds[action.cell] = game.chance_outcomes(game.step(state, action))
-            score = _score(game, chances, action.guess, from_value, creature)
+                turned = game.chance_outcomes(game.step(state, action))
+                chances = odds[action.cell] = self._weighed(game, turned)
+            score = self._score(game, chances, action.guess, from_value, creature)
             if score > best_score:
                 best, best_score = action, score
         starting = any(isinstance(e, TurnStarted) for e in obs.events)
@@ -134,27 +139,50 @@ class HaydesHeuristicBot:
         steps = [a for a in legal_actions if isinstance(a, Step)]
         return steps[0] if steps else legal_actions[0]
 
+    def _weighed(
+        self, game: Any, chances: Sequence[tuple[Any, Fraction]]
+    ) -> list[tuple[tuple[bool, bool, int], float]]:
+        """The turned card's outcomes as (what the hooks say of the card, probability)."""
+        facts = self._facts
+        weighed = []
+        for outcome, probability in chances:
+            card: Card = outcome.card
+            known = facts.get(card.index)
+            if known is None:
+                known = facts[card.index] = (
+                    card == Card.RED_JOKER,
+                    game.creature(card) is not None,
+                    game.card_value(card),
+                )
+            weighed.append((known, float(probability)))
+        return weighed
 
-def _score(
-    game: Any,
-    chances: Sequence[tuple[Any, Fraction]],
-    guess: Guess,
-    from_value: int,
-    creature: float,
-) -> float:
-    """Escape worth x its chance + chance the guess is right - creature cost x its chance.
+    def _score(
+        self,
+        game: Any,
+        weighed: Sequence[tuple[tuple[bool, bool, int], float]],
+        guess: Guess,
+        from_value: int,
+        creature: float,
+    ) -> float:
+        """Escape worth x its chance + chance the guess is right - creature cost x its
+        chance.
 
-    Every rule it weighs is the game's own hook (H-7, H-8, H-9), so a variant's rules are
-    the ones it plays by.
-    """
-    win = right = court = 0.0
-    for outcome, probability in chances:
-        card: Card = outcome.card
-        p = float(probability)
-        if card == Card.RED_JOKER:
-            win += p if game.is_escape(guess, from_value) else 0.0
-        elif game.creature(card) is not None:
-            court += p
-        elif game.guess_is_correct(guess, from_value, game.card_value(card)):
-            right += p
-    return _ESCAPE_WORTH * win + right - creature * court
+        Every rule it weighs is the game's own hook (H-7, H-8, H-9), so a variant's rules
+        are the ones it plays by.
+        """
+        correct = self._correct
+        win = right = court = 0.0
+        for (joker, is_creature, value), p in weighed:
+            if joker:
+                win += p if game.is_escape(guess, from_value) else 0.0
+            elif is_creature:
+                court += p
+            else:
+                key = (guess, from_value, value)
+                right_guess = correct.get(key)
+                if right_guess is None:
+                    right_guess = correct[key] = game.guess_is_correct(guess, from_value, value)
+                if right_guess:
+                    right += p
+        return _ESCAPE_WORTH * win + right - creature * court
