@@ -196,7 +196,11 @@ class GameBase(abc.ABC, Generic[S, A, O]):
       messages of :class:`~cardcrawl.IllegalActionError` (never asked once the game is
       over: ``describe`` says so itself);
     - ``state_problems(state)`` (public, optional): the rules' invariants a state
-      breaks, behind ``validate`` and ``state_from_data``.
+      breaks, behind ``validate`` and ``state_from_data``;
+    - ``sample_state(observation, player, seed)`` (public, optional): a state drawn
+      from what a seat saw, behind IS-MCTS and ``cardcrawl analyze``; without it,
+      ``SamplingError``. The class attributes ``notation_format`` (the position
+      notation) and ``observation_type`` are optional too.
 
     ``num_players``, ``outcome``, ``observe``, ``determinize``, ``card_census``,
     ``render`` and ``parse_action`` are public and abstract: each game writes its own.
