@@ -19,13 +19,22 @@ the order the cards were seen) was taken from the notation's writer.
 
 from __future__ import annotations
 
+import pytest
+
 import cardcrawl
+from cardcrawl import IllegalActionError
 from cardcrawl.haydes import EscapeFromHaydes, HaydesState
 
 SMALL_LAYOUT = [(x, y) for x in range(-4, 5) for y in range(-2, 4)]
 GAME: EscapeFromHaydes = cardcrawl.load("escape-from-haydes", deck_count=2, layout=SMALL_LAYOUT)
 DUO: EscapeFromHaydes = cardcrawl.load(
     "escape-from-haydes", players=2, deck_count=2, layout=SMALL_LAYOUT
+)
+TRIO: EscapeFromHaydes = cardcrawl.load(
+    "escape-from-haydes", players=3, deck_count=2, layout=SMALL_LAYOUT
+)
+TUYBE: EscapeFromHaydes = cardcrawl.load(
+    "escape-from-haydes", deck_count=2, layout=SMALL_LAYOUT, tuybe=True
 )
 RNG = "rng=0000000000000001"
 DOWN = "*********"  # a row of nine face-down Build cards
@@ -296,3 +305,67 @@ def test_h13_max_rounds_ends_the_game_with_no_winner() -> None:
     assert " phase=over:time-up " in game.notation(state)
     # The standard rules have no limit: the same turn's end opens round 4.
     assert " phase=turn round=4 " in after(position, "end")
+
+
+def test_h5_h11_play_passes_over_a_player_who_is_out() -> None:
+    """H-5, H-11: seat 1 is out, so seat 0's turn passes to seat 2, still round 1; seat
+    2's passes back to seat 0 and round 2 begins."""
+    seats = "seats=8/8@0,0;0/8@-;8/8@0,0"
+    start = f"{board(DOWN, '****BJ****')} phase=turn round=1"
+    position = f"{start} current=0 first=0 {seats} unseen=all/all {RNG}"
+    assert after(position, "end", TRIO) == (
+        f"{start} current=2 first=0 {seats} unseen=all/all {RNG}"
+    )
+    position = f"{start} current=2 first=0 {seats} unseen=all/all {RNG}"
+    assert after(position, "end", TRIO) == (
+        f"{board(DOWN, '****BJ****')} phase=turn round=2 current=0 first=0 {seats} "
+        f"unseen=all/all {RNG}"
+    )
+
+
+def test_h6_moves_are_never_diagonal() -> None:
+    """H-6: from the Black Joker, (1, 1) does not touch: no move goes there."""
+    position = f"{board(DOWN, '****BJ****')} phase=turn {SOLO} seats=8/8@0,0 unseen=all/all {RNG}"
+    with pytest.raises(IllegalActionError):
+        GAME.step(GAME.position(position), GAME.parse_action("higher 1,1"))
+
+
+def test_h9_escape_traps_every_other_player() -> None:
+    """H-9: with two players, seat 1 escapes by "lower" onto the Red Joker from the
+    5♠; the game ends, seat 1 the winner and seat 0 trapped."""
+    position = (
+        f"{ON_FIVE} phase=turn round=1 current=1 first=0 seats=8/8@0,0;8/8@1,0 shown=1,0 "
+        f"unseen=RJ|all-5S,RJ/all {RNG}"
+    )
+    assert after(position, "lower 2,0", DUO) == (
+        f"{board(DOWN, '****BJ5SRJ**')} phase=over:escaped:1 round=1 current=1 first=0 "
+        f"seats=8/8@0,0;8/8@2,0 shown=1,0;2,0 unseen=all-5S,RJ/all {RNG}"
+    )
+    outcome = DUO.outcome(parsed(position, "lower 2,0", DUO))
+    assert outcome is not None
+    assert outcome.winners == (1,)
+
+
+def test_tuybe_a_correct_jump_lands_two_cells_away() -> None:
+    """The Tuybe (variant): from the Black Joker over (1, 0) to (2, 0), "higher" onto a
+    9♣ is correct: the figure lands there, the card jumped over stays face down, and
+    play goes on as after a correct reveal."""
+    position = (
+        f"{board(DOWN, '****BJ****')} phase=turn {SOLO} seats=8/8@0,0 unseen=9C|all-9C/all {RNG}"
+    )
+    assert after(position, "tuybe higher 2,0", TUYBE) == (
+        f"{board(DOWN, '****BJ*9C**')} phase=turn {SOLO} seats=8/8@2,0 shown=2,0 "
+        f"unseen=all-9C/all {RNG}"
+    )
+
+
+def test_tuybe_a_wrong_jump_stays_and_the_card_is_replaced() -> None:
+    """The Tuybe (variant): "lower" onto the 9♣ from the Black Joker is wrong: the figure
+    stays, the turn ends, and the 9♣ is discarded and replaced face down (H-12)."""
+    position = (
+        f"{board(DOWN, '****BJ****')} phase=turn {SOLO} seats=8/8@0,0 unseen=9C|all-9C/all {RNG}"
+    )
+    assert after(position, "tuybe lower 2,0", TUYBE) == (
+        f"{board(DOWN, '****BJ*1***')} phase=turn round=2 current=0 first=0 seats=8/8@0,0 "
+        f"discard=9C unseen=all-9C/all {RNG}"
+    )

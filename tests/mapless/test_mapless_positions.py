@@ -284,8 +284,9 @@ def test_m18_stalkers_step_along_the_longer_gap_and_up_or_down_on_a_tie() -> Non
 
 
 def test_m19_the_spade_stalker_sidesteps_the_exit() -> None:
-    """M-19: the ♠A, off the Exit on the ♣Q at (5, 1), would step down onto the Exit (5, 0) toward
-    the player at (4, 0) (dx = dy = -1); it steps along x instead, to (4, 1)."""
+    """M-19: the ♠A, off the Exit and on the ♣Q at (5, 1), would step down onto the Exit
+    (5, 0) toward the player at (4, 0) (dx = dy = -1); it steps along x instead, to
+    (4, 1)."""
     position = (
         f"{HOUSE} phase=move turn=3 player=3,0 spade=5,1 narrative=9C mind=KH body=2D "
         f"spade_left_exit {RNG}"
@@ -335,3 +336,36 @@ def test_m22_max_turns_ends_the_hunt_lost_after_the_last_turn() -> None:
     )
     # The standard rules have no limit: the same move opens turn 4.
     assert after(position, "move 2,0").startswith(f"{HOUSE} phase=place:9C turn=4 ")
+
+
+def test_m3_m7_the_entrance_counts_toward_the_last_rooms_degree() -> None:
+    """M-3, M-7: the ♠K at (0, 1) touches the Entrance and the 5♠: degree 2, since every
+    table card counts, the Entrance too. So the pull is over and the 6♣ may go west of
+    the Entrance, away from the ♠K."""
+    position = f"KS5S/AD phase=place:6C player=0,0 last_room=0,1 narrative=8C {RNG}"
+    assert after(position, "place -1,0") == (
+        f".KS5S/6CAD phase=place:8C player=0,0 last_room=0,1 {RNG}"
+    )
+
+
+def test_m13_a_sampled_draw_is_pinned_by_the_generator_in_the_position() -> None:
+    """M-13, Randomness: with nothing stacked, the Expand's card is drawn by the
+    generator the position carries, so the same position always draws the same card.
+
+    The drawn card (3♠) and the generator's next state were taken from the engine's
+    output; the asserts below check what the ruling decides: turn 1 has begun with an
+    Expand, its card is one of the Narrative cards off the table, the Mind and Body
+    stacks are untouched, and the draw is the same every time."""
+    position = f"{HOUSE} phase=move player=0,0 spade=5,0 mind=2H body=2D {RNG}"
+    state = parsed(position, "move 1,0")
+    before = GAME.position(position)
+    assert (state.turn, state.player, state.drawn in before.narrative.cards) == (1, (1, 0), True)
+    assert (state.mind, state.body, state.rng != before.rng) == (before.mind, before.body, True)
+    assert (
+        after(position, "move 1,0")
+        == after(position, "move 1,0")
+        == (
+            f"{HOUSE} phase=place:3S turn=1 player=1,0 spade=5,0 mind=2H body=2D "
+            "rng=9e3779b97f4a7c16"
+        )
+    )
