@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from cardcrawl.bots._base import bot_names, make_bot
+from cardcrawl.core._notation import MAX_NOTATION
 from cardcrawl.core._protocol import TERMINAL
 from cardcrawl.core._registry import get_spec, load
 from cardcrawl.errors import CardcrawlError, RequestError, UnknownGameError
@@ -553,13 +554,39 @@ def _seed_of(value: Any) -> int:
     return value
 
 
+def _match_from_position(game: Any, position: Any, seed: Any) -> Match:
+    if seed is not None and seed != "":
+        raise RequestError(status=400, message="a table starts from a seed or a position, not both")
+    if not isinstance(position, str) or not 0 < len(position) <= MAX_NOTATION:
+        raise RequestError(
+            status=400,
+            message=f"position is a position's notation, text of 1 to {MAX_NOTATION} characters",
+        )
+    try:
+        match = Match.start(game, position=position)
+    except (CardcrawlError, ValueError) as exc:
+        raise RequestError(
+            status=422, message=f"the position cannot be played: {_error_text(exc)}"
+        ) from None
+    if match.explicit_chance:
+        raise RequestError(
+            status=422,
+            message="the position cannot be played: explicit_chance: the tables play sampled "
+            "chance; write the position without the explicit_chance flag",
+        )
+    return match
+
+
 def match_of(request: Mapping[str, Any]) -> Match:
-    """The match a new table plays: ``{"game", "options", "seed"}`` or ``{"record"}``
-    (a record's JSON text, played on from its last state).
+    """The match a new table plays: ``{"game", "options", "seed"}``, ``{"game",
+    "options", "position"}`` (a position in the game's notation, in place of the seed)
+    or ``{"record"}`` (a record's JSON text, played on from its last state).
 
     Raises:
-        RequestError: 400 for malformed data, 404 for an unknown game, 422 for options,
-            a seed or a record that the game refuses.
+        RequestError: 400 for malformed data (a seed and a position both given), 404
+            for an unknown game, 422 for options, a seed, a position or a record that
+            the game refuses (a position's message names the notation's field at fault;
+            the tables play sampled chance, so a position with explicit chance is one).
     """
     record_text = request.get("record")
     if record_text is not None:
@@ -592,6 +619,9 @@ def match_of(request: Mapping[str, Any]) -> Match:
         raise RequestError(
             status=422, message=f"bad options for {name}: {_error_text(exc)}"
         ) from None
+    position = request.get("position")
+    if position is not None:
+        return _match_from_position(game, position, request.get("seed"))
     seed = _seed_of(request.get("seed"))
     try:
         return Match.start(game, seed)
