@@ -181,7 +181,8 @@ class RecordClaims:
         start: the first 16 hex digits of the digest of the game's start: the record's
             options, seed, explicit chance and stack with the initial state's data,
             ``{"explicit_chance": ..., "options": ..., "seed": ..., "stack": ...,
-            "state": ...}``.
+            "state": ...}``, with ``"position": ...`` too for a record that starts from
+            a position (its seed and stack ``null``).
         trail: for each action in turn, the first 16 hex digits of the digest of the
             state after it; ``trail[-1]`` is the start of ``digest``.
         state_format: the ``format`` of the game's saved states that the digests were
