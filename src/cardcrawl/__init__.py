@@ -57,6 +57,7 @@ from cardcrawl.core._registry import (
     register_variant,
     tools_for,
 )
+from cardcrawl.core._terminal import TerminalPlay
 from cardcrawl.core._tools import GameTools, OpenSpielSettings
 from cardcrawl.errors import (
     ActionError,
@@ -122,6 +123,7 @@ __all__ = [
     "SerializationError",
     "StackError",
     "Suit",
+    "TerminalPlay",
     "UndoError",
     "UnknownGameError",
     "__version__",

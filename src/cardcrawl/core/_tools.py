@@ -125,7 +125,7 @@ class GameTools:
         gymnasium: Gymnasium environment ids, each with the game or variant name it
             plays (``"game"``) and its options.
         terminal: how ``cardcrawl play`` shows and explains the game at the keyboard
-            (:class:`~cardcrawl.core._terminal.TerminalPlay`: its map view, what each
+            (:class:`~cardcrawl.TerminalPlay`: its map view, what each
             action means, its rules in short, its hint bot); ``None``: ``render`` and
             ``describe`` alone.
 
