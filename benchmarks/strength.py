@@ -3,7 +3,7 @@
 Usage:
     python benchmarks/strength.py GAME [-o NAME=VALUE ...] [--bot ismcts] [--baseline heuristic]
                                   [--iterations N] [--seconds S] [--rollout NAME]
-                                  [--games N] [--seed S]
+                                  [-b NAME=VALUE ...] [--games N] [--seed S]
 
 Each game ``i`` is played twice from the same seed, ``rng_derive(seed, i)``: once with
 the baseline in every seat, once with the candidate bot in seat ``i % players`` and the
@@ -78,6 +78,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int)
     parser.add_argument("--seconds", type=float)
     parser.add_argument("--rollout", help="IS-MCTS's rollout bot (default: random)")
+    parser.add_argument(
+        "-b",
+        dest="bot_options",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the tested bot (such as -b go_on=0.5 for lookahead)",
+    )
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -91,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
             bot_options["seconds"] = args.seconds
         if args.rollout is not None:
             bot_options["rollout"] = args.rollout
+    for item in args.bot_options:
+        name, value = item.split("=", 1)
+        bot_options[name] = _value(value)
     players = game.num_players
     base_scores: list[float] = []
     bot_scores: list[float] = []

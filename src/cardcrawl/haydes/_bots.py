@@ -16,9 +16,10 @@ from cardcrawl.core._random import rng_from_seed
 from cardcrawl.haydes._actions import Choose, EndTurn, Guess, Move, Step, Tuybe
 from cardcrawl.haydes._events import TurnStarted
 from cardcrawl.haydes._state import HaydesObservation, HaydesState, Phase
+from cardcrawl.haydes._unseen import reveal_chances
 from cardcrawl.kit._cards import Card
 
-__all__ = ["HaydesHeuristicBot", "haydes_state_from_observation"]
+__all__ = ["HaydesHeuristicBot", "HaydesLookaheadBot", "haydes_state_from_observation"]
 
 
 def haydes_state_from_observation(
@@ -186,3 +187,200 @@ class HaydesHeuristicBot:
                 if right_guess:
                     right += p
         return _ESCAPE_WORTH * win + right - creature * court
+
+
+#: A cell's odds, summed by what matters to a guess: (chance of the Red Joker, chance of
+#: a creature, chance of each plain value 0-13).
+_Odds = tuple[float, float, tuple[float, ...]]
+_VALUES = 14
+
+
+class HaydesLookaheadBot(HaydesHeuristicBot):
+    """An Escape from Haydes player that looks one reveal past the move it weighs.
+
+    It scores a move as :class:`HaydesHeuristicBot` does (the exact odds of the turned
+    card, H-7 to H-9), and adds what each outcome leaves it: after a correct guess the
+    best move from the card it now stands on (``go_on`` times its score, H-7), after a
+    wrong one the best move it will have from there next turn (``stand`` times it, since
+    the figure moves onto the card, H-6), and a Red Joker met with a failing move
+    (H-10) is worth ``found`` escapes, since it is shuffled back in among the cells this
+    turn turned. The follow-up moves are scored with the exact odds of every face-down
+    cell touching the new card, from the cards unseen now.
+
+    At the start of a turn it moves when its best move is worth more than ``start``,
+    after a correct guess when it is worth more than ``threshold``; else it ends the
+    turn. Creatures are faced with the higher characteristic. Deterministic.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.bots import make_bot
+        >>> game = cardcrawl.load("escape-from-haydes", max_rounds=30)
+        >>> state = game.initial_state(seed=3)
+        >>> bot = make_bot("lookahead", game, seed=3)
+        >>> legal = game.legal_actions(state)
+        >>> bot.choose(game, game.observe(state, 0), legal) in legal
+        True
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        seed: int,
+        seat: int = 0,
+        *,
+        go_on: float = 0.5,
+        stand: float = 0.5,
+        found: float = 0.3,
+        start: float = 0.0,
+        threshold: float = 0.3,
+        escape: float = _ESCAPE_WORTH,
+    ) -> None:
+        super().__init__(game, seed, seat)
+        self.go_on, self.stand, self.found = go_on, stand, found
+        self.start, self.threshold, self.escape = start, threshold, escape
+        self._right: dict[tuple[Guess, int], tuple[bool, ...]] = {}
+        self._touching: dict[Any, tuple[int, ...]] = {}
+
+    def _right_table(self, game: Any, guess: Guess, from_value: int) -> tuple[bool, ...]:
+        """Which plain values 0-13 make ``guess`` from ``from_value`` correct (H-7)."""
+        key = (guess, from_value)
+        table = self._right.get(key)
+        if table is None:
+            table = self._right[key] = tuple(
+                game.guess_is_correct(guess, from_value, v) for v in range(_VALUES)
+            )
+        return table
+
+    def _odds(self, game: Any, state: HaydesState, index: int) -> _Odds:
+        """The chances of what the face-down cell ``index`` holds."""
+        chances = reveal_chances(state, index)
+        total = sum(w for _, w in chances)
+        joker = court = 0.0
+        plain = [0.0] * _VALUES
+        facts = self._facts
+        for card, w in chances:
+            known = facts.get(card.index)
+            if known is None:
+                known = facts[card.index] = (
+                    card == Card.RED_JOKER,
+                    game.creature(card) is not None,
+                    game.card_value(card),
+                )
+            p = w / total
+            if known[0]:
+                joker += p
+            elif known[1]:
+                court += p
+            else:
+                plain[min(max(known[2], 0), _VALUES - 1)] += p
+        return joker, court, tuple(plain)
+
+    def _base(
+        self, game: Any, odds: _Odds, guess: Guess, from_value: int, creature: float
+    ) -> float:
+        """The heuristic's score of turning a cell with these odds."""
+        joker, court, plain = odds
+        table = self._right_table(game, guess, from_value)
+        right = sum(p for p, ok in zip(plain, table, strict=True) if ok)
+        if game.is_escape(guess, from_value):
+            win = self.escape * joker
+        else:
+            win = self.found * self.escape * joker
+        return win + right - creature * court
+
+    def _best_from(
+        self,
+        game: Any,
+        cell_odds: dict[int, _Odds],
+        neighbours: Sequence[int],
+        from_value: int,
+        creature: float,
+    ) -> float:
+        best = 0.0
+        for j in neighbours:
+            odds = cell_odds[j]
+            for guess in (Guess.HIGHER, Guess.LOWER):
+                score = self._base(game, odds, guess, from_value, creature)
+                if score > best:
+                    best = score
+        return best
+
+    def choose(
+        self, game: Any, observation: HaydesObservation, legal_actions: Sequence[Any]
+    ) -> Any:
+        """The move, step, characteristic or end of turn worth most one reveal ahead."""
+        obs = observation
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        me = obs.seats[obs.current]
+        if obs.phase is Phase.ENCOUNTER:
+            choices = [a for a in legal_actions if isinstance(a, Choose)]
+            return max(choices, key=lambda a: me.value(a.characteristic))
+        assert me.cell is not None
+        layout = obs.layout
+        index = {c: i for i, c in enumerate(layout)}
+        here_i = index[me.cell]
+        here = obs.face_up[here_i]
+        from_value = game.card_value(here) if here is not None else 0
+        best_value = max(me.charisma, me.endurance)
+        creature = _CREATURE_COST if best_value > _LOW else _CREATURE_COST_LOW
+        state = haydes_state_from_observation(obs, 0)
+        up = obs.face_up
+        cell_odds: dict[int, _Odds] = {}
+        touching = self._touching
+
+        def neighbours_of(i: int) -> tuple[int, ...]:
+            found = touching.get(layout[i])
+            if found is None:
+                found = touching[layout[i]] = tuple(
+                    index[c] for c in game.touching_cells(layout[i]) if c in index
+                )
+            return found
+
+        def odds_of(i: int) -> _Odds:
+            odds = cell_odds.get(i)
+            if odds is None:
+                odds = cell_odds[i] = self._odds(game, state, i)
+            return odds
+
+        follow: dict[tuple[int, int], float] = {}
+        best: Any = None
+        best_score = -1e9
+        for action in legal_actions:
+            if not isinstance(action, (Move, Tuybe)):
+                continue
+            t = index[action.cell]
+            odds = odds_of(t)
+            nexts = [j for j in neighbours_of(t) if up[j] is None and j != t]
+            for j in nexts:
+                odds_of(j)
+            joker, court, plain = odds
+            table = self._right_table(game, action.guess, from_value)
+            if game.is_escape(action.guess, from_value):
+                score = self.escape * joker
+            else:
+                score = self.found * self.escape * joker
+            score -= creature * court
+            for v, p in enumerate(plain):
+                if p == 0.0:
+                    continue
+                key = (t, v)
+                after = follow.get(key)
+                if after is None:
+                    after = follow[key] = self._best_from(game, cell_odds, nexts, v, creature)
+                if table[v]:
+                    score += p * (1.0 + self.go_on * after)
+                else:
+                    score += p * self.stand * after
+            if score > best_score:
+                best, best_score = action, score
+        starting = any(isinstance(e, TurnStarted) for e in obs.events)
+        if best is not None and best_score > (self.start if starting else self.threshold):
+            return best
+        end = next((a for a in legal_actions if isinstance(a, EndTurn)), None)
+        if end is not None:
+            return end
+        if best is not None:
+            return best
+        steps = [a for a in legal_actions if isinstance(a, Step)]
+        return steps[0] if steps else legal_actions[0]

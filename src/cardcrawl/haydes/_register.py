@@ -11,7 +11,7 @@ from cardcrawl.bots import register_bot
 from cardcrawl.core._registry import register_game, register_variant
 from cardcrawl.core._tools import GameTools, OpenSpielSettings
 from cardcrawl.errors import OptionsError
-from cardcrawl.haydes._bots import HaydesHeuristicBot
+from cardcrawl.haydes._bots import HaydesHeuristicBot, HaydesLookaheadBot
 from cardcrawl.haydes._encoding import HaydesEncoding
 from cardcrawl.haydes._figures import OUTCOMES, PANELS, HaydesFigures
 from cardcrawl.haydes._game import EscapeFromHaydes
@@ -131,4 +131,11 @@ def register() -> None:
         games=("escape-from-haydes",),
         description="guesses by the exact odds of the unseen cards, faces creatures with "
         "the higher characteristic",
+    )
+    register_bot(
+        "lookahead",
+        HaydesLookaheadBot,
+        games=("escape-from-haydes",),
+        description="the heuristic's odds, one reveal further: what each outcome leaves "
+        "it to play next",
     )
