@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardcrawl.core._engine import replacer
+from cardcrawl.core._protocol import CHANCE
 from cardcrawl.kit._cards import Card, Suit
 from cardcrawl.kit._grid import Cell, Grid, distance
 from cardcrawl.mapless._actions import Action, Move, Place, PlaceExit
@@ -30,6 +31,7 @@ _evolve = replacer(MaplessState)
 
 __all__ = [
     "MaplessHeuristicBot",
+    "MaplessPlannerBot",
     "MaplessSearchModel",
     "ShortestPathBot",
     "hunt_planner",
@@ -322,6 +324,13 @@ def _build(game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Actio
     overrides one that reads a state, the hook is asked on a state rebuilt from the
     observation; the standard ones are asked in their plain form, which is faster.
     """
+    return min(legal, key=_build_costs(game, obs, legal).__getitem__)
+
+
+def _build_costs(
+    game: Any, obs: MaplessObservation, legal: Sequence[Action]
+) -> dict[Action, tuple[float, Cell]]:
+    """Each legal placement's cost under the building plan (see :func:`_build`)."""
     card = obs.drawn
     assert card is not None
     table = obs.table
@@ -381,7 +390,7 @@ def _build(game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Actio
             total += _FORCED_GROWTH_COST
         return total, cell
 
-    return min(legal, key=cost)
+    return {action: cost(action) for action in legal}
 
 
 class MaplessSearchModel:
@@ -470,3 +479,112 @@ class MaplessSearchModel:
             return []
         close = [a for a in legal_actions if values[a] >= best - self.margin]
         return sorted(close, key=lambda a: -values[a])
+
+
+class MaplessPlannerBot(MaplessHeuristicBot):
+    """The heuristic player, with the end of the building phase searched exactly.
+
+    The heuristic's house-building plan weighs one placement at a time, and most of the
+    houses it loses were spoiled in the last few placements of phase one: a room left a
+    dead end at the edge of the house pulls the next corridor beyond it (M-7), the house's
+    reach grows by one and the Exit opens at the wrong parity or too far from the spine
+    (M-11). So once at most ``endgame`` Narrative cards are left to draw, this bot looks
+    ahead to the Exit: an expectimax over the draws to come, exactly as the rules deal
+    them (the Exit drawn too early and shuffled back, M-10; refused cards, M-8), over the
+    plan's ``width`` cheapest placements of each card, that values each house by the hunt
+    planner's chance of escape from the opening position (the Exit placed where it is
+    valued most, M-11). Elsewhere it plays as :class:`MaplessHeuristicBot`. It reads the
+    observation only: the states it searches are rebuilt from it with explicit chance.
+    Deterministic: the seed is unused.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.mapless._bots import MaplessPlannerBot
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> state = game.initial_state(seed=1)
+        >>> bot = MaplessPlannerBot(game, seed=1)
+        >>> while not game.is_terminal(state):
+        ...     legal = game.legal_actions(state)
+        ...     state = game.step(state, bot.choose(game, game.observe(state, 0), legal))
+        >>> game.outcome(state).label
+        'escaped'
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        seed: int,
+        seat: int = 0,
+        *,
+        horizon: int = 8,
+        endgame: int = 2,
+        width: int = 4,
+    ) -> None:
+        super().__init__(game, seed, seat, horizon=horizon)
+        #: Search the building phase once this many Narrative cards or fewer are left.
+        self.endgame = endgame
+        #: How many of the plan's cheapest placements of each card the search tries.
+        self.width = width
+
+    def choose(
+        self, game: Any, observation: MaplessObservation, legal_actions: Sequence[Action]
+    ) -> Action:
+        """The heuristic's action, but late in phase one the placement searched best."""
+        obs = observation
+        if (
+            len(legal_actions) > 1
+            and obs.phase is Phase.PLACE
+            and obs.exit_cell is None
+            and len(obs.narrative_left) <= self.endgame
+        ):
+            return self._search_build(game, obs, legal_actions)
+        return super().choose(game, obs, legal_actions)
+
+    def _search_build(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+        root = state_from_observation(obs, 0, explicit_chance=True, game=game)
+        self._houses: dict[tuple[Grid, Cell], float] = {}
+        best, best_value = legal[0], -1.0
+        for action in self._cheapest(game, obs, legal):
+            v = self._house_value(game, game.step(root, action))
+            if v > best_value + 1e-9:
+                best, best_value = action, v
+        return best
+
+    def _cheapest(
+        self, game: Any, obs: MaplessObservation, legal: Sequence[Action]
+    ) -> list[Action]:
+        """The plan's ``width`` cheapest placements, cheapest first."""
+        costs = _build_costs(game, obs, legal)
+        return sorted(legal, key=costs.__getitem__)[: self.width]
+
+    def _house_value(self, game: Any, state: MaplessState) -> float:
+        """The expected escape chance, by the hunt planner, from a phase-one state."""
+        seat = game.current_player(state)
+        if seat == CHANCE:
+            return sum(
+                float(p) * self._house_value(game, game.step(state, outcome))
+                for outcome, p in game.chance_outcomes(state)
+            )
+        if seat < 0:  # pragma: no cover - phase one never ends the game
+            return 0.0
+        obs = game.observe(state, seat)
+        legal = game.legal_actions(state)
+        if obs.phase is Phase.PLACE_EXIT:
+            return max(self._remembered_exit_value(game, obs, a) for a in legal)
+        if obs.exit_cell is not None:
+            return position_value(game, obs, horizon=self.horizon)
+        if obs.phase is not Phase.PLACE:  # pragma: no cover - phase one only places
+            return 0.0
+        return max(
+            self._house_value(game, game.step(state, a)) for a in self._cheapest(game, obs, legal)
+        )
+
+    def _remembered_exit_value(self, game: Any, obs: MaplessObservation, action: Action) -> float:
+        """:meth:`_exit_value`, remembered for the search: the Mind and Body decks are
+        untouched in phase one, so a house and its Exit's cell decide the value, and the
+        same house is reached by the draws in different orders."""
+        key = (obs.table, _cell(action))
+        value = self._houses.get(key)
+        if value is None:
+            value = self._houses[key] = self._exit_value(game, obs, action)
+        return value

@@ -10,7 +10,12 @@ from cardcrawl.bots import register_bot, register_search_model
 from cardcrawl.bots._search import SearchBot
 from cardcrawl.core._registry import register_game
 from cardcrawl.core._tools import GameTools, OpenSpielSettings
-from cardcrawl.mapless._bots import MaplessHeuristicBot, MaplessSearchModel, ShortestPathBot
+from cardcrawl.mapless._bots import (
+    MaplessHeuristicBot,
+    MaplessPlannerBot,
+    MaplessSearchModel,
+    ShortestPathBot,
+)
 from cardcrawl.mapless._encoding import MaplessEncoding
 from cardcrawl.mapless._figures import OUTCOMES, PANELS, MaplessFigures
 from cardcrawl.mapless._game import MaplessHouse
@@ -75,6 +80,12 @@ def register() -> None:
         MaplessHeuristicBot,
         games=only,
         description="a spine-and-lane building plan and an expectimax hunt planner",
+    )
+    register_bot(
+        "planner",
+        MaplessPlannerBot,
+        games=only,
+        description="the heuristic, with the last placements before the Exit searched exactly",
     )
     register_search_model("mapless-house", MaplessSearchModel())
     register_bot(
