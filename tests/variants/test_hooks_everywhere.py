@@ -46,7 +46,11 @@ class RichHouse(MaplessHouse):
 
 def test_the_haydes_heuristic_weighs_the_variants_guess() -> None:
     """H-7: the heuristic's odds of a right guess come from the game's hook."""
-    from cardcrawl.haydes._bots import _score
+    from cardcrawl.haydes._bots import HaydesHeuristicBot
+
+    def _score(game: Any, cards: Any, guess: Any, from_value: int, creature: float) -> float:
+        bot = HaydesHeuristicBot(game, seed=0)
+        return bot._score(game, bot._weighed(game, cards), guess, from_value, creature)
 
     equal = [(Reveal(Card.parse(c)), Fraction(1, 4)) for c in ("8S", "8H", "8D", "8C")]
     stock = cardcrawl.load("escape-from-haydes")

@@ -1317,6 +1317,11 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             # The census reads the unseen cards from the first belief.
             return ["there must be at least one belief about the unseen cards"]
         problems = self.census_problems(state, self._all_cards)
+        # H-5: before the first player is drawn no one is current (-1); after, a seat is.
+        for name in ("current", "first"):
+            value = getattr(state, name)
+            if not -1 <= value < self.num_players:
+                problems.append(f"{name} is -1 or a number from 0 to {self.num_players - 1}")
         problems.extend(self._inconsistencies(state))
         return problems
 
