@@ -64,6 +64,19 @@ _GO_ON = 0.3
 _START = 0.0
 
 
+def _forced(obs: HaydesObservation, legal_actions: Sequence[Any]) -> Any:
+    """The choice every Haydes bot here makes alike, or ``None``: the only legal action,
+    or at an encounter the higher characteristic the creature allows (H-8: overcome
+    when 2D6 does not exceed it)."""
+    if len(legal_actions) == 1:
+        return legal_actions[0]
+    if obs.phase is Phase.ENCOUNTER:
+        me = obs.seats[obs.current]
+        choices = [a for a in legal_actions if isinstance(a, Choose)]
+        return max(choices, key=lambda a: me.value(a.characteristic))
+    return None
+
+
 class HaydesHeuristicBot:
     """An Escape from Haydes player that guesses by the odds of the unseen cards.
 
@@ -103,12 +116,10 @@ class HaydesHeuristicBot:
     ) -> Any:
         """The move, step, characteristic or end of turn the odds favour."""
         obs = observation
-        if len(legal_actions) == 1:
-            return legal_actions[0]
+        forced = _forced(obs, legal_actions)
+        if forced is not None:
+            return forced
         me = obs.seats[obs.current]
-        if obs.phase is Phase.ENCOUNTER:
-            choices = [a for a in legal_actions if isinstance(a, Choose)]
-            return max(choices, key=lambda a: me.value(a.characteristic))
         assert me.cell is not None
         here = obs.face_up[obs.layout.index(me.cell)]
         from_value = game.card_value(here) if here is not None else 0
@@ -310,12 +321,10 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
     ) -> Any:
         """The move, step, characteristic or end of turn worth most one reveal ahead."""
         obs = observation
-        if len(legal_actions) == 1:
-            return legal_actions[0]
+        forced = _forced(obs, legal_actions)
+        if forced is not None:
+            return forced
         me = obs.seats[obs.current]
-        if obs.phase is Phase.ENCOUNTER:
-            choices = [a for a in legal_actions if isinstance(a, Choose)]
-            return max(choices, key=lambda a: me.value(a.characteristic))
         assert me.cell is not None
         layout = obs.layout
         index = {c: i for i, c in enumerate(layout)}
