@@ -15,7 +15,7 @@ Every error is a :class:`~cardcrawl.errors.NotationError` naming the field at fa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from cardcrawl.errors import InvalidStateError, NotationError, ParseError
@@ -25,6 +25,7 @@ from cardcrawl.kit._grid import Cell, cell_code, parse_cell_code
 __all__ = [
     "NotationFormat",
     "cards_text",
+    "check_parts",
     "fail",
     "parse_cards_field",
     "parse_cell_field",
@@ -206,6 +207,16 @@ def parse_rng_field(field: str, text: str) -> int:
     if not _HEX.fullmatch(text):
         raise fail(field, f"{text!r} is not a generator state: 16 hex digits (0-9, a-f)")
     return int(text, 16)
+
+
+def check_parts(game: Any, parts: Mapping[str, Any], known: Sequence[str]) -> None:
+    """Refuse a part of ``game.build(**parts)`` that is none of ``known``, naming it."""
+    unknown = sorted(set(parts) - set(known))
+    if unknown:
+        raise fail(
+            unknown[0],
+            f"not a part of a position of {game.title}; its parts are {', '.join(known)}",
+        )
 
 
 def field_by_words(problem: str, words: Mapping[str, str]) -> str:

@@ -30,6 +30,7 @@ import attrs
 
 from cardcrawl.core._notation import (
     cards_text,
+    check_parts,
     fail,
     field_by_words,
     parse_cards_field,
@@ -557,12 +558,7 @@ class HaydesNotation:
 
     def compose(self, game: Any, parts: Mapping[str, Any]) -> str:
         """The notation of the position that ``parts`` describe (see ``game.build``)."""
-        unknown = sorted(set(parts) - set(_PARTS))
-        if unknown:
-            raise fail(
-                unknown[0],
-                f"not a part of a position of {game.title}; its parts are {', '.join(_PARTS)}",
-            )
+        check_parts(game, parts, _PARTS)
         get = parts.get
         cells: tuple[Cell, ...] = game._cells
         index: dict[Cell, int] = game._index

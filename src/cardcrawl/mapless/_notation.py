@@ -24,6 +24,7 @@ from typing import Any
 from cardcrawl.core._notation import (
     cards_text,
     cell_or_none,
+    check_parts,
     fail,
     field_by_words,
     parse_cards_field,
@@ -322,12 +323,7 @@ class MaplessNotation:
 
     def compose(self, game: Any, parts: Mapping[str, Any]) -> str:
         """The notation of the position that ``parts`` describe (see ``game.build``)."""
-        unknown = sorted(set(parts) - set(_PARTS))
-        if unknown:
-            raise fail(
-                unknown[0],
-                f"not a part of a position of {game.title}; its parts are {', '.join(_PARTS)}",
-            )
+        check_parts(game, parts, _PARTS)
         get = parts.get
         table = _table_part(get("table", {}))
         drawn, mind_card = (
