@@ -5,6 +5,7 @@ field named."""
 from __future__ import annotations
 
 import contextlib
+import random
 from collections import Counter
 from typing import Any
 
@@ -262,13 +263,34 @@ def test_arbitrary_text_raises_only_notation_error(text: str) -> None:
             read(text)
 
 
-def test_the_repr_stays_a_summary() -> None:
-    """The notation of a Haydes state runs to hundreds of characters (106 cells, the
-    unseen pools): the repr is the short summary instead."""
-    state = SOLO.initial_state(1)
-    assert repr(state).startswith("<HaydesState phase=turn round=1")
-    assert len(repr(state)) < len(SOLO.notation(state))
-    assert state.phase is Phase.TURN
+@pytest.mark.parametrize("players", [1, 4])
+def test_the_repr_is_the_notation(players: int) -> None:
+    """A state's and an observation's repr is the notation ``game.position`` reads, along
+    a whole game, with the ``all`` pools of the setup the layout implies."""
+    game = cardcrawl.load("escape-from-haydes", players=players)
+    state = game.initial_state(seed=3)
+    chooser = random.Random(players)
+    while not game.is_terminal(state):
+        state = game.step(state, chooser.choice(game.legal_actions(state)))
+        assert repr(state) == f"<HaydesState {game.notation(state)!r}>"
+        seen = game.observe(state, players - 1)
+        assert repr(seen) == f"<HaydesObservation {game.observation_notation(seen)!r}>"
+    assert game.position(repr(state)[14:-2]) == attrs.evolve(state, events=())
+
+
+def test_the_repr_of_a_larger_setup() -> None:
+    """With eight decks the layout holds 210 cells, and the repr reads against eight decks'
+    pools: ``all`` means the same as in ``game.notation``."""
+    cells = [(x, y) for y in range(-7, 7) for x in range(-7, 8)]
+    game = cardcrawl.load("escape-from-haydes", deck_count=8, layout=cells)
+    state = game.initial_state(seed=1)
+    assert "unseen=all/all" in repr(state)
+    assert repr(state) == f"<HaydesState {game.notation(state)!r}>"
+
+
+def test_a_junk_state_still_has_a_repr() -> None:
+    state = attrs.evolve(SOLO.initial_state(1), layout=((0, 0),))
+    assert repr(state) == "<HaydesState that its notation cannot write>"
 
 
 # ---------------------------------------------------------------- the builder

@@ -78,6 +78,7 @@ from cardcrawl.haydes._state import (
     HaydesState,
     Mix,
     Phase,
+    setup_cards,
     unstacked_beliefs,
 )
 from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances, take
@@ -303,10 +304,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._choices = tuple(
             () if c is None else tuple(Choose(ch) for ch in c.allowed) for c in self._creatures
         )
-        self._build_cards = tuple(
-            sorted(standard_deck() * (opts.deck_count // 2) + (Card.RED_JOKER,))
-        )
-        self._replacement_cards = tuple(sorted(standard_deck() * (opts.deck_count // 2)))
+        self._build_cards, self._replacement_cards = setup_cards(opts.deck_count)
         self._all_cards = Counter((*self._build_cards, *self._replacement_cards, Card.BLACK_JOKER))
         # The setup's values that no stack changes, made once (H-2 to H-5).
         n = len(cells)

@@ -336,7 +336,9 @@ def _mixes_text(mixes: Sequence[Mix]) -> str:
     return ";".join(cards_text(mix.known) for mix in mixes)
 
 
-def _write(game: Any, state: Any, *, observed: bool) -> str:
+def write_notation(state: Any, origins: Sequence[Counter[Card]], *, observed: bool) -> str:
+    """The notation of a state or an observation, its ``all`` pools read against
+    ``origins`` (the setup's decks: see :func:`_origins`)."""
     parts = [board_text(state), f"phase={_phase_text(state)}"]
     if observed:
         parts.append(f"player={state.player}")
@@ -354,7 +356,7 @@ def _write(game: Any, state: Any, *, observed: bool) -> str:
             parts.append(f"{key}={cards_text(getattr(state, key))}")
     if state.mixes:
         parts.append(f"mixes={_mixes_text(state.mixes)}")
-    parts.append(f"unseen={_beliefs_text(state, _origins(game))}")
+    parts.append(f"unseen={_beliefs_text(state, origins)}")
     if not observed:
         if state.stacked_first is not None:
             parts.append(f"stacked_first={state.stacked_first}")
@@ -531,11 +533,11 @@ class HaydesNotation:
 
     def write(self, game: Any, state: HaydesState) -> str:
         """The notation of ``state``."""
-        return _write(game, state, observed=False)
+        return write_notation(state, _origins(game), observed=False)
 
     def write_observation(self, game: Any, observation: HaydesObservation) -> str:
         """The notation of what a seat knows: no generator, no stacks."""
-        return _write(game, observation, observed=True)
+        return write_notation(observation, _origins(game), observed=True)
 
     def read(self, game: Any, text: str) -> HaydesState:
         """The state ``text`` writes (validated by the caller)."""

@@ -17,6 +17,7 @@ cards of H-10). What the state holds is therefore exactly what the players know;
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -34,9 +35,9 @@ from cardcrawl.haydes._creatures import (
     check_table,
 )
 from cardcrawl.haydes._events import HaydesEvent
-from cardcrawl.kit._cards import Card
+from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import Cell, cell_code
+from cardcrawl.kit._grid import Cell
 
 __all__ = [
     "ALLOWED_SPLITS",
@@ -73,6 +74,19 @@ def standard_layout() -> frozenset[Cell]:
 
 
 _STANDARD_LAYOUT = standard_layout()
+
+
+def setup_cards(deck_count: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The cards of the Build deck and of the Replacement deck, sorted, for ``deck_count``
+    standard decks: half of them each, and the Red Joker in the Build deck (H-3).
+
+    Example:
+        >>> build, replacement = setup_cards(4)
+        >>> len(build), len(replacement), Card.RED_JOKER in build
+        (105, 104, True)
+    """
+    half = standard_deck() * (deck_count // 2)
+    return tuple(sorted((*half, Card.RED_JOKER))), tuple(sorted(half))
 
 
 def _check_players(_: object, __: object, value: Any) -> None:
@@ -533,7 +547,8 @@ class HaydesState(MemoState):
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
     def __repr__(self) -> str:
-        return _summary(self, f"rng={self.rng:016x}" if isinstance(self.rng, int) else "")
+        # The position notation (see EscapeFromHaydes.notation), which game.position reads.
+        return _notation_repr(self, observed=False)
 
     def card_at(self, cell: Cell) -> Card | None:
         """The face-up card on ``cell``, ``None`` if it is face down.
@@ -611,41 +626,26 @@ class HaydesObservation:
     events: tuple[HaydesEvent, ...]
 
     def __repr__(self) -> str:
-        return _summary(self, f"player={self.player}")
+        # The observation's notation (see EscapeFromHaydes.observation_notation).
+        return _notation_repr(self, observed=True)
 
 
-def _summary(value: Any, tail: str) -> str:
-    """A short, readable repr of a state or an observation: its phase, round, seats (each
-    ``charisma/endurance@cell``), how much of Haydes is face up, the piles' sizes and the
-    pending choice; the full value is in its fields (a repr of every cell would run to
-    thousands of characters)."""
+def _notation_repr(value: Any, *, observed: bool) -> str:
+    """``<HaydesState 'notation'>``: the text ``game.position`` reads back.
+
+    A state does not hold its game, but its layout tells the setup's decks: a layout holds
+    every Build card and the Black Joker, 26 cards a deck and two (H-3, H-4).
+    """
+    from cardcrawl.haydes._notation import write_notation
+
     try:
-        seats = " ".join(
-            f"{f.charisma}/{f.endurance}@{'out' if f.cell is None else cell_code(f.cell)}"
-            for f in value.seats
-        )
-        parts = [
-            f"phase={value.phase.value}",
-            f"round={value.round}",
-            f"current={value.current}",
-            f"seats=[{seats}]",
-            f"face_up={sum(card is not None for card in value.face_up)}/{len(value.layout)}",
-            f"discard={len(value.discard)}",
-            f"removed={len(value.removed)}",
-        ]
-        if value.aim is not None:
-            aim = value.aim
-            parts.append(
-                f"aim={aim.guess.value}:{cell_code(aim.cell)}{'+tuybe' if aim.tuybe else ''}"
-            )
-        if value.chosen is not None:
-            parts.append(f"chosen={value.chosen.value}")
-        if value.ending is not None:
-            won = "" if value.winner is None else f":{value.winner}"
-            parts.append(f"ending={value.ending.value}{won}")
+        decks, odd = divmod(len(value.layout) - 2, 26)
+        if odd:
+            raise ValueError(len(value.layout))
+        text = write_notation(value, tuple(map(Counter, setup_cards(decks))), observed=observed)
     except Exception:  # a state edited into junk still has a repr
-        return f"<{type(value).__name__} that cannot be summed up>"
-    return f"<{type(value).__name__} {' '.join(filter(None, [*parts, tail]))}>"
+        return f"<{type(value).__name__} that its notation cannot write>"
+    return f"<{type(value).__name__} {text!r}>"
 
 
 def unstacked_beliefs(beliefs: Iterable[Belief]) -> tuple[Belief, ...]:
