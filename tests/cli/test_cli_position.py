@@ -1,11 +1,13 @@
 """``--position TEXT``: ``cardcrawl play`` starts from a position in the game's notation,
 in place of ``--seed``; its record keeps the position, and ``replay`` and ``render`` read
-it. A bad position exits 2 with the notation's error naming the field; ``simulate`` and
-``tournament``, which play many games from seeds, refuse a position and say why."""
+it. A bad position exits 2 with the notation's error naming the field. ``simulate`` and
+``tournament`` play every game from the position, its generator re-seeded from
+``--seed`` for each game, and their files say so."""
 
 from __future__ import annotations
 
 import io
+import json
 import random
 from pathlib import Path
 
@@ -14,6 +16,7 @@ import pytest
 import cardcrawl
 from cardcrawl import Record
 from cardcrawl.cli._main import main
+from cardcrawl.simulate import play_game, simulate
 
 HOUSE = cardcrawl.load("mapless-house")
 PUZZLE = "AD phase=place:KS player=0,0 rng=0000000000000001"
@@ -113,16 +116,60 @@ def test_play_refuses_a_position_with_explicit_chance() -> None:
     assert "--position: explicit_chance: " in err
 
 
-@pytest.mark.parametrize(
-    "argv",
+MANY = [
+    ["simulate", "mapless-house", "--games", "4", "--workers", "1", "--progress", "none"],
     [
-        ["simulate", "mapless-house", "--games", "2"],
-        ["tournament", "mapless-house", "--bot", "random", "--bot", "heuristic", "--games", "2"],
+        "tournament", "mapless-house", "--bot", "random", "--bot", "heuristic", "--games", "4",
+        "--workers", "1", "--progress", "none",
     ],
-)
-def test_many_games_from_one_position_are_refused_with_the_reason(argv: list[str]) -> None:
-    code, out, err = run(*argv, "--position", PUZZLE)
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("argv", MANY)
+def test_many_games_from_one_position_reseeded_from_the_seed(
+    argv: list[str], tmp_path: Path
+) -> None:
+    """--seed and --position together: every game the position, re-seeded by --seed."""
+    path = tmp_path / "games.json"
+    code, out, err = run(*argv, "--position", PUZZLE, "--seed", "7", "--output", str(path))
+    assert code == 0, err
+    assert ", seed 7, from a position" in out.splitlines()[0]
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["position"] == PUZZLE
+    assert data["seed"] == 7
+    game = cardcrawl.load("mapless-house", max_turns=200)
+    for row in data["results"]:
+        # A tournament's rows name their lineup and the position; a simulation's, in
+        # its one object, leave both to the object.
+        assert row.get("position", PUZZLE) == PUZZLE
+        assert row["seed"] == cardcrawl.rng_derive(7, row["game"])
+        bots = row["bots"].split(",") if "bots" in row else data["bots"]
+        again = play_game(game, bots, row["seed"], start=PUZZLE)
+        assert again.outcome == row["outcome"]
+        assert again.decisions == row["decisions"]
+
+
+def test_simulate_from_a_position_matches_the_library() -> None:
+    code, out, _ = run(*MANY[0], "--bot", "heuristic", "--position", PUZZLE)
+    assert code == 0
+    game = cardcrawl.load("mapless-house", max_turns=200)
+    sim = simulate(game, "heuristic", games=4, seed=0, workers=1, position=PUZZLE)
+    escaped = sim.summary().rate("escaped").format(percent=True, digits=1)
+    assert escaped in out
+
+
+@pytest.mark.parametrize("argv", MANY)
+def test_many_games_refuse_a_position_with_explicit_chance(argv: list[str]) -> None:
+    text = HOUSE.notation(HOUSE.initial_state(1, explicit_chance=True))
+    code, out, err = run(*argv, "--position", text)
     assert code == 2
     assert out == ""
-    assert f"--position: {argv[0]} plays many games, each from its own seed" in err
-    assert "cardcrawl play GAME --position TEXT" in err
+    assert f"--position: explicit_chance: {argv[0]} resolves chance itself" in err
+
+
+@pytest.mark.parametrize("argv", MANY)
+def test_many_games_from_a_bad_position_exit_2_naming_the_field(argv: list[str]) -> None:
+    code, out, err = run(*argv, "--position", "AD phase=move player=4,0 rng=0000000000000001")
+    assert code == 2
+    assert out == ""
+    assert "error: --position: player: " in err

@@ -9,8 +9,9 @@
 * game options: ``-o NAME=VALUE`` and the shortcut flags that registered games declare
   in their :class:`~cardcrawl.GameTools` (:func:`registered_shortcuts`,
   :func:`add_option_arguments`, :func:`game_options`);
-* the start of a game: ``--seed N`` or ``--position TEXT``, one or the other
-  (:func:`add_start_arguments`, :func:`start_position`);
+* the start of a game: ``--seed N`` or ``--position TEXT``, one or the other, or
+  both for the commands that re-seed a position for each game
+  (:func:`add_start_arguments`, :func:`start_position`, :func:`sampled_position`);
 * records: :func:`read_record` and :func:`record_states` read and verify a record file,
   saying clearly why one cannot be used, and :func:`verification_note` says whether it
   was checked against claims.
@@ -37,6 +38,7 @@ from cardcrawl.core._protocol import Game
 from cardcrawl.core._registry import PluginError, _import_module, _known_names, get_spec
 from cardcrawl.errors import CardcrawlError, UnknownGameError
 from cardcrawl.play._record import Record, _unreadable
+from cardcrawl.simulate._run import start_from_position
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -455,12 +457,11 @@ POSITION_HELP = (
 )
 
 
-#: Why ``simulate`` and ``tournament`` refuse ``--position`` (see :func:`refuse_position`).
-MANY_GAMES_FROM_A_POSITION = (
-    "--position: {command} plays many games, each from its own seed derived from "
-    "--seed; a position holds the game's generator and stacked tops, so every game "
-    "started from it would be the same game. Play a position with `cardcrawl play GAME "
-    "--position TEXT`, or record it with cardcrawl.Match.start(game, position=TEXT)"
+#: The help of ``--position`` in the commands that play many games from it.
+MANY_POSITION_HELP = (
+    "start every game from the position TEXT, in the game's position notation (one "
+    "argument: quote it), its generator re-seeded for each game from --seed; the "
+    "decks' stacked tops it holds are kept"
 )
 
 
@@ -470,17 +471,21 @@ def add_start_arguments(
     seed_help: str,
     seed_default: int | None = None,
     position_help: str = POSITION_HELP,
+    exclusive: bool = True,
 ) -> None:
     """Add ``--seed N`` and ``--position TEXT`` to ``parser``, one or the other.
 
     A game starts from a seed or from a position, which holds the generator itself, so
     the two are mutually exclusive: given both, argparse says so with the usage line.
+    A command that plays many games re-seeds the position for each game from the
+    seed, so there (``exclusive=False``) both may be given.
 
     Args:
         parser: a command's parser.
         seed_help: the help of ``--seed``.
         seed_default: the value of ``args.seed`` when ``--seed`` is not given.
         position_help: the help of ``--position``.
+        exclusive: whether ``--seed`` and ``--position`` exclude each other.
 
     Examples:
         >>> from cardcrawl.cli._common import Parser, ParserExit, add_start_arguments
@@ -494,30 +499,9 @@ def add_start_arguments(
         ...     print(exc.message.splitlines()[-1])
         cardcrawl play: error: argument --position: not allowed with argument --seed
     """
-    start = parser.add_mutually_exclusive_group()
+    start: Any = parser.add_mutually_exclusive_group() if exclusive else parser
     start.add_argument("--seed", type=int, default=seed_default, help=seed_help)
     start.add_argument("--position", metavar="TEXT", help=position_help)
-
-
-def refuse_position(command: str, args: argparse.Namespace) -> None:
-    """Refuse ``--position`` in a command that plays many games from seeds.
-
-    Raises:
-        UsageError: ``--position`` was given; the message says why it cannot be used
-            and what to use instead.
-
-    Examples:
-        >>> import argparse
-        >>> from cardcrawl.cli._common import UsageError, refuse_position
-        >>> refuse_position("simulate", argparse.Namespace(position=None))
-        >>> try:
-        ...     refuse_position("simulate", argparse.Namespace(position="AD phase=move"))
-        ... except UsageError as error:
-        ...     print(str(error)[:50])
-        --position: simulate plays many games, each from i
-    """
-    if getattr(args, "position", None) is not None:
-        raise UsageError(MANY_GAMES_FROM_A_POSITION.format(command=command))
 
 
 def start_position(game: AnyGame, text: str) -> Any:
@@ -546,6 +530,37 @@ def start_position(game: AnyGame, text: str) -> Any:
         raise UsageError(f"--position: {game.name} has no position notation")
     try:
         return read(text)
+    except CardcrawlError as exc:
+        raise UsageError(f"--position: {exc}") from None
+
+
+def sampled_position(command: str, game: AnyGame, text: str) -> Any:
+    """The state ``--position TEXT`` writes, for a command whose bots play it in
+    sampled play, many times re-seeded (``simulate``, ``tournament``).
+
+    Raises:
+        UsageError: as :func:`start_position`, or the position cannot be played so:
+            it has explicit chance, or the game cannot re-seed it.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.cli._common import UsageError, sampled_position
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> try:
+        ...     sampled_position("simulate", game, "AD phase=draw player=0,0 rng=0000000000000001 "
+        ...                      "explicit_chance")
+        ... except UsageError as error:
+        ...     print(str(error)[:66])
+        --position: explicit_chance: simulate resolves chance itself (samp
+    """
+    state = start_position(game, text)
+    if state.explicit_chance:
+        raise UsageError(
+            f"--position: explicit_chance: {command} resolves chance itself (sampled play); "
+            "write the position without the explicit_chance flag"
+        )
+    try:
+        return start_from_position(game, state)
     except CardcrawlError as exc:
         raise UsageError(f"--position: {exc}") from None
 

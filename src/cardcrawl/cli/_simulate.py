@@ -6,9 +6,11 @@
         --seed 1 --output results.csv --plot report.png
 
 Several ``--bot NAME`` (without a seat) compare bots: one simulation each, with the
-same seeds. ``--bot SEAT=NAME`` puts a bot on one seat (the others play ``random``). A
-progress bar with games/s goes to standard error (with ``rich`` if it is installed),
-the summary table to standard output. Results go to ``--output`` as CSV or JSON by the
+same seeds. ``--position TEXT`` starts every game from that position, its generator
+re-seeded for each game from ``--seed`` (its stacked tops kept). ``--bot SEAT=NAME``
+puts a bot on one seat (the others play ``random``). A progress bar with games/s goes
+to standard error (with ``rich`` if it is installed), the summary table to standard
+output. Results go to ``--output`` as CSV or JSON by the
 file's extension; ``--plot`` draws a report with matplotlib (the ``plot`` extra).
 Simulations always run with a limit: a game that declares one (its
 :class:`~cardcrawl.GameTools` ``limit``) gets its default unless one is given.
@@ -48,6 +50,7 @@ from cardcrawl.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
     GAME_HELP,
+    MANY_POSITION_HELP,
     AnyGame,
     Console,
     Parser,
@@ -57,7 +60,7 @@ from cardcrawl.cli._common import (
     add_start_arguments,
     check_output_path,
     game_options,
-    refuse_position,
+    sampled_position,
 )
 from cardcrawl.core._registry import load, tools_for
 from cardcrawl.errors import CardcrawlError
@@ -106,7 +109,8 @@ def add_parser(
         p,
         seed_help="the simulation's seed (0)",
         seed_default=0,
-        position_help="not taken: each game starts from its own seed (see --seed)",
+        position_help=MANY_POSITION_HELP,
+        exclusive=False,
     )
     p.add_argument("--workers", type=int, metavar="N", help="worker processes (default: the CPUs)")
     p.add_argument("--batch-size", type=int, metavar="N", help="games per task")
@@ -238,7 +242,6 @@ def _lineups(args: argparse.Namespace, game: AnyGame) -> list[dict[int, str]]:
 
 
 def _check(args: argparse.Namespace) -> None:
-    refuse_position("simulate", args)
     if args.games < 0:
         raise UsageError(f"--games is a number >= 0, not {args.games}")
     if args.workers is not None and args.workers < 1:
@@ -424,10 +427,14 @@ def run(console: Console, args: argparse.Namespace) -> int:
     """
     _check(args)
     game = _game(args)
+    if args.position is not None:
+        sampled_position("simulate", game, args.position)
     lineups = _lineups(args, game)
     _check_by(args, game)
     options = ", ".join(f"{k}={v}" for k, v in game.options.to_data().items() if v is not None)
     head = f"{game.name}, {args.games:,} games per bot, seed {args.seed}"
+    if args.position is not None:
+        head += ", from a position"
     if options:
         # Within the tables' 100 columns: long options go to a line of their own.
         head += ("\n" if len(head) + len(options) > 90 else ", ") + f"options {options}"
@@ -450,6 +457,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
                 batch_size=args.batch_size,
                 progress=progress,
                 on_bot_error=args.on_bot_error,
+                position=args.position,
             )
         except CardcrawlError as exc:
             # A bot failed its seat: a typed error, said in a sentence, not a traceback.

@@ -14,7 +14,8 @@ writes every game (``.csv``) or everything (``.json``); ``--plot`` draws the rat
 the cross-table and the outcomes (the ``plot`` extra). ``--bot engine`` enters the
 program ``--engine "COMMAND ARGS"`` names (else ``$CARDCRAWL_ENGINE``); with
 ``--on-bot-error forfeit`` a bot that fails its seat loses that game instead of
-stopping the tournament.
+stopping the tournament. ``--position TEXT`` starts every deal from that position, its
+generator re-seeded for each deal from ``--seed``.
 
 Exit codes: 0 on success, 1 when a bot fails its seat (without ``--on-bot-error
 forfeit``) or writing the results or the plot fails, 2 for bad arguments (an unknown
@@ -43,6 +44,7 @@ from cardcrawl.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
     GAME_HELP,
+    MANY_POSITION_HELP,
     AnyGame,
     Console,
     Parser,
@@ -51,7 +53,7 @@ from cardcrawl.cli._common import (
     add_option_arguments,
     add_start_arguments,
     check_output_path,
-    refuse_position,
+    sampled_position,
 )
 from cardcrawl.cli._simulate import (
     _game,
@@ -95,7 +97,8 @@ def add_parser(
         p,
         seed_help="the tournament's seed (0)",
         seed_default=0,
-        position_help="not taken: each game starts from its own seed (see --seed)",
+        position_help=MANY_POSITION_HELP,
+        exclusive=False,
     )
     p.add_argument(
         "--kind",
@@ -130,7 +133,6 @@ def add_parser(
 
 
 def _check(args: argparse.Namespace) -> None:
-    refuse_position("tournament", args)
     if args.games < 1:
         raise UsageError(f"--games is a number >= 1 (deals per lineup), not {args.games}")
     if args.workers is not None and args.workers < 1:
@@ -178,6 +180,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
     """
     _check(args)
     game = _game(args)
+    if args.position is not None:
+        sampled_position("tournament", game, args.position)
     bots = _bots(args, game)
     lineups = len(schedule(len(bots), game.num_players, args.kind))
     options = ", ".join(f"{k}={v}" for k, v in game.options.to_data().items() if v is not None)
@@ -185,6 +189,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
         f"{game.name}, {args.kind} of {len(bots)} bots, {lineups} lineups of "
         f"{args.games:,} deals, seed {args.seed}"
     )
+    if args.position is not None:
+        head += ", from a position"
     console.say(head)
     if options:
         console.say(f"options {options}")
@@ -201,6 +207,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
             batch_size=args.batch_size,
             progress=progress,
             on_bot_error=args.on_bot_error,
+            position=args.position,
         )
     except CardcrawlError as exc:
         # A bot failed its seat: a typed error, said in a sentence, not a traceback.

@@ -800,6 +800,51 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         state = self._new_state(rng_from_seed(seed), bool(explicit_chance), stack or {})
         return self._settle(state, [], state.rng)
 
+    def reseed(self, state: S, seed: int) -> S:
+        """The same position with its generator started afresh from ``seed``.
+
+        Only the generator changes: what is left to chance from ``state`` on (the
+        unordered rest of each deck, the dice) plays out as ``seed`` says, while
+        everything written in the position stays, each deck's stacked top included
+        (it was stacked on purpose). Many games from one position, each re-seeded,
+        sample what can happen from there; ``simulate`` and ``tournament`` do that.
+        In explicit-chance play the generator draws nothing, so nothing changes.
+
+        Args:
+            state: a state of this game, such as one :meth:`position` read.
+            seed: the new generator's seed, an integer from 0 to 2**64 - 1.
+
+        Returns:
+            The state with the generator of ``seed``; its events are kept.
+
+        Raises:
+            OptionsError: the seed is out of range.
+            InvalidStateError: ``state`` is not a state of this game.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> puzzle = game.position(
+            ...     "AD phase=place:KS player=0,0 narrative=5C rng=0000000000000001"
+            ... )
+            >>> game.reseed(puzzle, 10)
+            <MaplessState 'AD phase=place:KS player=0,0 narrative=5C rng=000000000000000a'>
+            >>> after = game.step(game.reseed(puzzle, 10), game.parse_action("place 1,0"))
+            >>> after.drawn  # the stacked top comes first, whatever the seed
+            Card.parse('5C')
+        """
+        from cardcrawl.core._random import rng_from_seed
+
+        rng = rng_from_seed(seed)
+        if not isinstance(state, self.state_type):
+            raise InvalidStateError(
+                f"reseed takes a state of {self.title or self.name}, not {short_repr(state)}"
+            )
+        reseeded: S = self._replace_state(state, rng=rng)
+        # Only the generator changed, and nothing derived depends on it.
+        reseeded._memo.update(state._memo)  # type: ignore[attr-defined]
+        return reseeded
+
     def current_player(self, state: S) -> int:
         """The player to decide, or :data:`CHANCE`, or :data:`TERMINAL`.
 

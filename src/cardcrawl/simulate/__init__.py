@@ -31,6 +31,7 @@ from cardcrawl.simulate._run import (
     play_game,
     register_figures,
     simulate,
+    start_from_position,
 )
 from cardcrawl.simulate._stats import Z95, Interval, mean_interval, wilson_interval
 
@@ -49,6 +50,7 @@ __all__ = [
     "play_game",
     "register_figures",
     "simulate",
+    "start_from_position",
     "wilson_interval",
     "write_results",
 ]

@@ -74,7 +74,9 @@ class GameResult:
     Attributes:
         index: the game's number in its simulation, from 0.
         seed: the game's own seed (``rng_derive(simulation seed, index)``): the game is
-            ``game.initial_state(seed)`` played by bots built with this seed.
+            ``game.initial_state(seed)`` played by bots built with this seed, or in a
+            simulation from a position, that position re-seeded with it
+            (``game.reseed(state, seed)``).
         outcome: the outcome's label (``"escaped"``, ``"consumed"``, ``"lost"``...),
             ``"unfinished"`` when the decision cap stopped it, or ``"forfeit"`` when a
             bot failed its seat (see :func:`~cardcrawl.simulate.play_game`'s
@@ -344,6 +346,9 @@ class SimulationResult:
         elapsed: wall-clock seconds taken.
         outcomes: the game's declared outcomes (:attr:`cardcrawl.GameTools.outcomes`),
             the order of the summary's and the tables' outcomes.
+        position: the notation of the position every game started from, each with its
+            generator re-seeded from its own seed; ``None`` for games dealt from their
+            seeds. When set, the data and every row say so under ``position``.
 
     Examples:
         >>> import cardcrawl
@@ -367,6 +372,7 @@ class SimulationResult:
     interrupted: bool = False
     elapsed: float = 0.0
     outcomes: tuple[str, ...] = ()
+    position: str | None = None
 
     @property
     def lineup(self) -> str:
@@ -378,16 +384,23 @@ class SimulationResult:
         return Summary.of(self.results, self.elapsed, self.outcomes)
 
     def rows(self) -> list[dict[str, Any]]:
-        """One flat row per game, each starting with the lineup under ``bots``."""
-        return [{"bots": self.lineup, **r.to_row()} for r in self.results]
+        """One flat row per game, each starting with the lineup under ``bots`` (and,
+        from a position, ending with it under ``position``)."""
+        return [{"bots": self.lineup, **r.to_row(), **self._start()} for r in self.results]
+
+    def _start(self) -> dict[str, str]:
+        # Only when set: the files of games dealt from seeds keep their layout.
+        return {} if self.position is None else {"position": self.position}
 
     def to_data(self) -> dict[str, Any]:
-        """The whole simulation as JSON-compatible data, summary included."""
+        """The whole simulation as JSON-compatible data, summary included (and
+        ``position``, for games from a position)."""
         return {
             "game": self.game,
             "options": dict(self.options),
             "bots": list(self.bots),
             "seed": self.seed,
+            **self._start(),
             "requested": self.requested,
             "outcomes": list(self.outcomes),
             "interrupted": self.interrupted,

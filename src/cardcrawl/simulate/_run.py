@@ -29,10 +29,10 @@ from cardcrawl.bots._base import (
     notify_game_over,
 )
 from cardcrawl.core._engine import GameBase
-from cardcrawl.core._protocol import TERMINAL
+from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_derive, rng_from_seed
 from cardcrawl.core._registry import tools_for
-from cardcrawl.errors import CardcrawlError, OptionsError
+from cardcrawl.errors import CardcrawlError, OptionsError, short_repr
 from cardcrawl.simulate._results import (
     FORFEIT,
     UNFINISHED,
@@ -41,7 +41,14 @@ from cardcrawl.simulate._results import (
     SimulationResult,
 )
 
-__all__ = ["FigureTracker", "Progress", "play_game", "register_figures", "simulate"]
+__all__ = [
+    "FigureTracker",
+    "Progress",
+    "play_game",
+    "register_figures",
+    "simulate",
+    "start_from_position",
+]
 
 #: What plays a seat: a registered bot name or a factory ``factory(game, seed, seat)``.
 BotChoice = str | BotFactory
@@ -117,6 +124,65 @@ def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> No
     _FIGURES[family] = tracker
 
 
+# ------------------------------------------------------------ a position
+def start_from_position(game: Any, position: Any) -> Any:
+    """The state many games can start from: ``position`` read and checked for it.
+
+    Each game played from it is ``game.reseed(state, seed)`` with the game's own seed
+    (see :meth:`~cardcrawl.GameBase.reseed`): the position's generator is replaced,
+    its stacked tops are kept. A position with explicit chance is refused, since
+    nobody would choose its chance outcomes, and so is a game that cannot re-seed a
+    state (one that is not a :class:`~cardcrawl.GameBase` and has no ``reseed``).
+
+    Args:
+        game: the game.
+        position: the position, as its notation (``game.notation``) or as a state.
+
+    Returns:
+        The state, checked (a notation by ``game.position``, a state by
+        ``game.validate`` when the game has it).
+
+    Raises:
+        NotationError: the notation does not read, or writes no legal position.
+        OptionsError: the game has no notation (for a text) or cannot re-seed a state,
+            or the position plays with explicit chance.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.simulate import start_from_position
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> start_from_position(game, "AD phase=place:KS player=0,0 rng=0000000000000001")
+        <MaplessState 'AD phase=place:KS player=0,0 rng=0000000000000001'>
+        >>> explicit = game.initial_state(1, explicit_chance=True)
+        >>> start_from_position(game, explicit)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.OptionsError: explicit_chance: games played by bots resolve chance ...
+    """
+    title = getattr(game, "title", "") or game.name
+    if isinstance(position, str):
+        read = getattr(game, "position", None)
+        if read is None:
+            raise OptionsError(f"{title} has no position notation: give the position as a state")
+        state = read(position)
+    else:
+        state = position
+        check = getattr(game, "validate", None)
+        if check is not None:
+            check(state)
+    if getattr(game, "reseed", None) is None:
+        raise OptionsError(
+            f"{title} cannot re-seed a state (it has no reseed method, which GameBase "
+            "gives), so many games cannot start from one position"
+        )
+    if getattr(state, "explicit_chance", False) or game.current_player(state) == CHANCE:
+        raise OptionsError(
+            "explicit_chance: games played by bots resolve chance with the generator "
+            "(sampled play); start from the position without the explicit_chance flag"
+        )
+    return state
+
+
 # -------------------------------------------------------------- one game
 def play_game(
     game: Any,
@@ -126,10 +192,12 @@ def play_game(
     index: int = 0,
     max_decisions: int = 100_000,
     on_bot_error: str = "raise",
+    start: Any = None,
 ) -> GameResult:
     """Play one game to its end with bots and return its result.
 
-    The game is ``game.initial_state(seed)``; the bot for seat ``s`` is
+    The game is ``game.initial_state(seed)``, or with ``start`` the position
+    ``game.reseed(start, seed)``; the bot for seat ``s`` is
     ``make_bot(bots[s], game, seed, s)``, shown only its observation. When the game
     stops, every bot that has the optional ``game_over`` hook is told the outcome (see
     :class:`~cardcrawl.bots.Bot`): an engine hears it in its ``end`` message.
@@ -151,6 +219,9 @@ def play_game(
         max_decisions: a safety cap; a game still going after this many decisions is
             recorded as ``"unfinished"``.
         on_bot_error: ``"raise"`` (the default) or ``"forfeit"``.
+        start: a position to start from instead of the seed's setup, as a state or
+            its notation, checked by :func:`start_from_position`; ``seed`` re-seeds its
+            generator. The figures made of events count from the position on.
 
     Returns:
         The game's result, with the figures of its game family (see
@@ -158,7 +229,9 @@ def play_game(
 
     Raises:
         CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
-        OptionsError: ``on_bot_error`` is neither choice.
+        OptionsError: ``on_bot_error`` is neither choice, or ``start`` is refused
+            (see :func:`start_from_position`).
+        NotationError: ``start`` is a notation that does not read.
 
     Examples:
         >>> import cardcrawl
@@ -182,13 +255,36 @@ def play_game(
         >>> result = play_game(game, [Quitter], seed=1, on_bot_error="forfeit")
         >>> result.outcome, result.forfeited, result.error, result.decisions
         ('forfeit', 0, 'CardcrawlError: no more ideas', 2)
+
+        From a position, the seed re-seeds its generator:
+
+        >>> puzzle = "AD phase=place:KS player=0,0 rng=0000000000000001"
+        >>> result = play_game(game, ["heuristic"], seed=1, start=puzzle)
+        >>> result.outcome, result.figure("turns")
+        ('escaped', 5)
     """
     forfeits = _check_on_bot_error(on_bot_error) == "forfeit"
+    if start is None:
+        state = game.initial_state(seed)
+    else:
+        state = game.reseed(start_from_position(game, start), seed)
+    return _play(game, bots, seed, state, index, max_decisions, forfeits)
+
+
+def _play(
+    game: Any,
+    bots: Sequence[BotChoice],
+    seed: int,
+    state: Any,
+    index: int,
+    max_decisions: int,
+    forfeits: bool,
+) -> GameResult:
+    """:func:`play_game` from ``state``, its arguments checked."""
     players = [make_bot(bots[seat], game, seed, seat) for seat in range(game.num_players)]
     # A tracker registered by the program wins over the one the game declared.
     tracker_factory = _FIGURES.get(game_family(game)) or tools_for(game).figures
     tracker = tracker_factory(game) if tracker_factory is not None else None
-    state = game.initial_state(seed)
     if tracker is not None:
         tracker.step(state)
     decisions = 0
@@ -268,6 +364,9 @@ class _Job:
     seed: int
     max_decisions: int
     on_bot_error: str = "raise"
+    #: The position every game starts from, checked by start_from_position; ``None``:
+    #: each game's seed deals it.
+    start: Any = None
 
     @classmethod
     def of(
@@ -277,24 +376,31 @@ class _Job:
         seed: int,
         max_decisions: int,
         on_bot_error: str = "raise",
+        start: Any = None,
     ) -> _Job:
         if isinstance(game, GameBase):
             options = json.dumps(game.options.to_data(), sort_keys=True)
             return cls(
-                type(game), options, game.name, None, bots, seed, max_decisions, on_bot_error
+                type(game),
+                options,
+                game.name,
+                None,
+                bots,
+                seed,
+                max_decisions,
+                on_bot_error,
+                start,
             )
-        return cls(None, "", game.name, game, bots, seed, max_decisions, on_bot_error)
+        return cls(None, "", game.name, game, bots, seed, max_decisions, on_bot_error, start)
 
     def play(self, game: Any, index: int) -> GameResult:
         """Game ``index`` of the run, played on ``game`` (this job's game, loaded)."""
-        return play_game(
-            game,
-            self.bots,
-            rng_derive(self.seed, index),
-            index=index,
-            max_decisions=self.max_decisions,
-            on_bot_error=self.on_bot_error,
-        )
+        seed = rng_derive(self.seed, index)
+        # The position was checked once, before the first game.
+        start = self.start
+        state = game.initial_state(seed) if start is None else game.reseed(start, seed)
+        forfeits = self.on_bot_error == "forfeit"
+        return _play(game, self.bots, seed, state, index, self.max_decisions, forfeits)
 
     def load(self) -> Any:
         """The game, rebuilt once per worker process and simulation."""
@@ -414,6 +520,7 @@ def simulate(
     progress: Callable[[Progress], None] | None = None,
     max_decisions: int = 100_000,
     on_bot_error: str = "raise",
+    position: str | None = None,
 ) -> SimulationResult:
     """Play many games with bots, in parallel, reproducibly, and return every result.
 
@@ -421,6 +528,12 @@ def simulate(
     with that same seed, so the results are the same whatever the number of workers,
     the executor or the batch size, and any game can be replayed on its own from the
     seed in its result (:func:`play_game`).
+
+    With a ``position``, every game starts there instead: game ``i`` from
+    ``game.reseed(start, rng_derive(seed, i))``, the position with its generator
+    re-seeded (:meth:`~cardcrawl.GameBase.reseed`), its stacked tops kept, so the games
+    sample what can happen from that position on. The result keeps the position, and
+    ``play_game(game, bots, result.seed, start=position)`` replays any one game.
 
     Games are sent to the executor in batches of ``batch_size``, not one task per game,
     two batches per worker in flight at a time.
@@ -454,13 +567,17 @@ def simulate(
             simulation with the error; ``"forfeit"`` ends that game only, recorded with
             the outcome ``"forfeit"`` and the seat and the error kept (see
             :func:`play_game`), and the simulation goes on.
+        position: a position every game starts from, in the game's notation
+            (``game.notation``); ``None`` (the default): each game's seed deals it.
 
     Returns:
         The simulation, every game's result sorted by game number.
 
     Raises:
-        OptionsError: the game has no limit set, the bots do not fit its seats, or
-            ``on_bot_error`` is neither choice.
+        OptionsError: the game has no limit set, the bots do not fit its seats,
+            ``on_bot_error`` is neither choice, or the position is refused (explicit
+            chance, or a game that cannot re-seed it: see :func:`start_from_position`).
+        NotationError: the position does not read, or is not a legal position.
         UnknownBotError: a bot name is not registered for this game.
         CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
 
@@ -474,6 +591,13 @@ def simulate(
         (20, True)
         >>> [r.seed for r in result.results][:2] == [cardcrawl.rng_derive(1, i) for i in (0, 1)]
         True
+
+        From a position, the K♠ drawn and waiting to be placed:
+
+        >>> puzzle = "AD phase=place:KS player=0,0 rng=0000000000000001"
+        >>> result = simulate(game, "heuristic", games=20, seed=1, workers=1, position=puzzle)
+        >>> result.position == puzzle, result.summary().games
+        (True, 20)
     """
     rng_from_seed(seed)
     if not isinstance(games, int) or games < 0:
@@ -488,7 +612,8 @@ def simulate(
         batch_size = max(1, min(250, math.ceil(games / (4 * workers))))
     if batch_size < 1:
         raise OptionsError(f"batch_size is an integer >= 1, not {batch_size!r}")
-    job = _Job.of(game, lineup, seed, max_decisions, _check_on_bot_error(on_bot_error))
+    start = None if position is None else start_from_position(game, _text(position))
+    job = _Job.of(game, lineup, seed, max_decisions, _check_on_bot_error(on_bot_error), start)
     started = time.perf_counter()
     results: list[GameResult] = []
 
@@ -524,7 +649,18 @@ def simulate(
         interrupted=interrupted,
         elapsed=time.perf_counter() - started,
         outcomes=tuple(tools_for(game).outcomes),
+        position=position,
     )
+
+
+def _text(position: Any) -> str:
+    """``position``, checked to be a notation: results keep it as text."""
+    if not isinstance(position, str):
+        raise OptionsError(
+            f"position is a position's notation as text (game.notation(state) writes it), "
+            f"not {short_repr(position)}"
+        )
+    return position
 
 
 def _run_serial(

@@ -91,6 +91,9 @@ class TournamentResult:
             compared.
         elapsed: wall-clock seconds taken.
         outcomes: the game's declared outcomes, the order of its tables.
+        position: the notation of the position every deal started from, re-seeded
+            from the deal's seed; ``None`` for deals dealt from their seeds. When set,
+            the data and every row say so under ``position``.
 
     Examples:
         >>> import cardcrawl
@@ -115,6 +118,7 @@ class TournamentResult:
     interrupted: bool = False
     elapsed: float = 0.0
     outcomes: tuple[str, ...] = ()
+    position: str | None = None
 
     @property
     def seats(self) -> int:
@@ -268,9 +272,11 @@ class TournamentResult:
     # ---------------------------------------------------------------- files
     def rows(self) -> list[dict[str, Any]]:
         """One flat row per game, each starting with its lineup (a bot per seat, comma
-        separated) under ``bots``."""
+        separated) under ``bots`` (and, from a position, ending with it under
+        ``position``)."""
+        start = {} if self.position is None else {"position": self.position}
         return [
-            {"bots": ",".join(sim.bots), **r.to_row()}
+            {"bots": ",".join(sim.bots), **r.to_row(), **start}
             for sim in self.simulations
             for r in sim.results
         ]
@@ -300,6 +306,8 @@ class TournamentResult:
             "bots": list(self.bots),
             "kind": self.kind,
             "seed": self.seed,
+            # Only when set: the files of deals from seeds keep their layout.
+            **({} if self.position is None else {"position": self.position}),
             "games": self.games,
             "outcomes": list(self.outcomes),
             "interrupted": self.interrupted,

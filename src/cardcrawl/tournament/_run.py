@@ -30,6 +30,8 @@ from cardcrawl.simulate._run import (
     _ignore_sigint,
     _Job,
     _run_batch,
+    _text,
+    start_from_position,
 )
 from cardcrawl.tournament._results import TournamentResult
 from cardcrawl.tournament._schedule import schedule
@@ -76,6 +78,7 @@ def tournament(
     progress: Callable[[Progress], None] | None = None,
     max_decisions: int = 100_000,
     on_bot_error: str = "raise",
+    position: str | None = None,
 ) -> TournamentResult:
     """Play bots against each other on duplicate deals, seats rotated, and rate them.
 
@@ -87,6 +90,11 @@ def tournament(
     better score, wins: see :func:`compare_games`); in a game of several seats, each pair
     plays every seat arrangement of :func:`schedule` and is compared at the table.
     The head-to-head counts give the Bradley-Terry ratings (:func:`bradley_terry`).
+
+    With a ``position``, every deal starts there: deal ``i`` is the position with its
+    generator re-seeded from ``rng_derive(seed, i)`` (see
+    :func:`cardcrawl.simulate.simulate`), its stacked tops kept, so the bots are
+    compared on what they make of that one position.
 
     Batches of games run on ``executor`` (any :class:`concurrent.futures.Executor`, such
     as a Dask client's ``get_executor()``, left running), or on a pool of ``workers``
@@ -116,14 +124,18 @@ def tournament(
             ``"forfeit"``: that game ends as a ``"forfeit"`` (see
             :func:`~cardcrawl.simulate.play_game`), counted as a loss for the bot that
             forfeited (see :func:`compare_games`), and the tournament goes on.
+        position: a position every deal starts from, in the game's notation; ``None``
+            (the default): each deal is dealt from its seed.
 
     Returns:
         The tournament.
 
     Raises:
         OptionsError: fewer than two bots, a bot given twice, ``games`` below 1, an
-            unknown kind, bad ``workers``, ``batch_size`` or ``on_bot_error``, or no
-            limit set.
+            unknown kind, bad ``workers``, ``batch_size`` or ``on_bot_error``, no
+            limit set, or a position refused (explicit chance, or a game that cannot
+            re-seed it: see :func:`~cardcrawl.simulate.start_from_position`).
+        NotationError: the position does not read, or is not a legal position.
         UnknownBotError: a bot name is not registered, or not for this game.
         CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
 
@@ -137,6 +149,13 @@ def tournament(
         >>> pair = result.head_to_head()[0]
         >>> pair.wins + pair.ties + pair.losses
         10
+
+        From a position, every deal re-seeded:
+
+        >>> puzzle = "AD phase=place:KS player=0,0 rng=0000000000000001"
+        >>> result = tournament(game, ["heuristic", "random"], games=10, workers=1, position=puzzle)
+        >>> result.position == puzzle, result.head_to_head()[0].games
+        (True, 10)
     """
     rng_from_seed(seed)
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
@@ -154,8 +173,9 @@ def tournament(
     if not isinstance(batch_size, int) or batch_size < 1:
         raise OptionsError(f"batch_size is an integer >= 1, not {batch_size!r}")
     on_bot_error = _check_on_bot_error(on_bot_error)
+    start = None if position is None else start_from_position(game, _text(position))
     jobs = [
-        _Job.of(game, tuple(entrants[b] for b in lineup), seed, max_decisions, on_bot_error)
+        _Job.of(game, tuple(entrants[b] for b in lineup), seed, max_decisions, on_bot_error, start)
         for lineup in lineups
     ]
     # Deal by deal across the lineups, so that an interruption leaves the lineups with
@@ -200,6 +220,7 @@ def tournament(
             # The lineups were played together, not timed one by one.
             elapsed=0.0,
             outcomes=outcomes,
+            position=position,
         )
         for lineup, found in zip(lineups, results, strict=True)
     )
@@ -215,6 +236,7 @@ def tournament(
         interrupted=interrupted,
         elapsed=elapsed,
         outcomes=outcomes,
+        position=position,
     )
 
 
