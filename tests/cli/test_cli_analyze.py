@@ -180,3 +180,17 @@ def test_rollouts_that_never_win_are_told(tmp_path: Path) -> None:
     code, out, err = run("analyze", str(path), "--iterations", "6", "--rollout", "heuristic")
     assert code == 0, err
     assert "never won" not in out
+
+
+def test_a_record_from_a_position_says_so_and_gives_the_position(tmp_path: Path) -> None:
+    """A record that starts from a position has no seed: the head names the position."""
+    house = cardcrawl.load("mapless-house")
+    puzzle = "AD phase=place:KS player=0,0 rng=0000000000000001"
+    path = tmp_path / "puzzle.json"
+    cardcrawl.Record.of(house, position=puzzle, actions=["place 1,0"]).save(path)
+    code, out, err = run("analyze", str(path), "--solver-nodes", "0", "--iterations", "10")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("Analysis of mapless-house, from a position: 1 decisions valued")
+    assert lines[1] == f"Position: {puzzle}"
+    assert "seed None" not in out

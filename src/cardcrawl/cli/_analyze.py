@@ -279,8 +279,11 @@ def report(game: Any, record: Record, reviews: Sequence[Review], top: int) -> li
     """The analysis as lines of text: a table of every decision, then the worst."""
     solved = sum(1 for r in reviews if r.method == "solver")
     how = f"{solved} by the exact solver, {len(reviews) - solved} by IS-MCTS"
+    begun = "from a position" if record.position is not None else f"seed {record.seed}"
     lines = [
-        f"Analysis of {game.name}, seed {record.seed}: {len(reviews)} decisions valued ({how}).",
+        f"Analysis of {game.name}, {begun}: {len(reviews)} decisions valued ({how}).",
+        # On a line of its own: a position's notation may run to hundreds of characters.
+        *([] if record.position is None else [f"Position: {record.position}"]),
         "Values are the deciding seat's expected return (1: a sure escape or win).",
         "",
     ]
