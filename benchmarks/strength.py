@@ -17,9 +17,20 @@ turns being tested, so each seat is tested as often, give or take one game).
 ``--iterations`` and ``--seconds`` set IS-MCTS's budget per decision (``--iterations``
 keeps every figure reproducible: the same command prints the same figures anywhere).
 
+The rates carry Wilson 95% intervals, and with several players each seat's are printed
+too. Every decision of the tested seat is timed (CPU time, ``time.process_time``, around
+the bot's ``choose`` alone), in both games of each pair, and the mean per decision is
+printed for both bots with the number of decisions timed. The times, unlike the rates,
+depend on the machine and on what else it runs.
+
+``--bot`` may also name an *oracle* (:mod:`cardcrawl.bots._oracles`, such as The Mapless
+House's ``oracle``): a player that cheats, shown the true state where a bot is shown its
+observation. Its figures bound the bots' from above and are printed marked as such.
+
 Examples:
     python benchmarks/strength.py escape-from-haydes-solo-timer --games 60 --iterations 100
     python benchmarks/strength.py escape-from-haydes -o players=3 -o max_rounds=30 --games 30
+    python benchmarks/strength.py mapless-house -o max_turns=200 --bot oracle --games 20
 """
 
 from __future__ import annotations
@@ -33,6 +44,8 @@ from typing import Any
 import cardcrawl
 from cardcrawl import rng_derive
 from cardcrawl.bots import make_bot
+from cardcrawl.bots._oracles import make_oracle, oracle_names
+from cardcrawl.simulate import wilson_interval
 
 _LIMIT = 100_000  # decisions: no built-in game with its limit comes near
 
@@ -46,16 +59,60 @@ def _value(text: str) -> Any:
     return {"true": True, "false": False, "none": None}.get(text.lower(), text)
 
 
-def play(game: Any, seed: int, bots: list[Any]) -> tuple[float, ...]:
-    """The returns of one game played by ``bots`` (one per seat) from ``seed``."""
+class Clock:
+    """The CPU time one seat's bot spent choosing, and how many decisions it made."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def per_decision(self) -> str:
+        """The mean time per decision, in the unit that reads best."""
+        if not self.decisions:
+            return "no decisions"
+        mean = self.seconds / self.decisions
+        if mean >= 0.1:
+            return f"{mean:.2f} s"
+        if mean >= 1e-4:
+            return f"{1e3 * mean:.2f} ms"
+        return f"{1e6 * mean:.1f} µs"
+
+
+def play(
+    game: Any,
+    seed: int,
+    bots: list[Any],
+    timed: int | None = None,
+    clock: Clock | None = None,
+) -> tuple[float, ...]:
+    """The returns of one game played by ``bots`` (one per seat) from ``seed``.
+
+    A bot whose class says ``sees_state`` (an oracle) is given the state itself. The
+    decisions of seat ``timed`` are timed on ``clock``.
+    """
     state = game.initial_state(seed=seed)
+    sees = [getattr(bot, "sees_state", False) is True for bot in bots]
     for _ in range(_LIMIT):
         seat = game.current_player(state)
         if seat < 0:
             break
         legal = game.legal_actions(state)
-        state = game.step(state, bots[seat].choose(game, game.observe(state, seat), legal))
+        shown = state if sees[seat] else game.observe(state, seat)
+        if seat == timed and clock is not None:
+            before = time.process_time()
+            action = bots[seat].choose(game, shown, legal)
+            clock.seconds += time.process_time() - before
+            clock.decisions += 1
+        else:
+            action = bots[seat].choose(game, shown, legal)
+        state = game.step(state, action)
     return tuple(game.returns(state))
+
+
+def rate(scores: list[float]) -> str:
+    """The rate of wins among ``scores`` (each 0 or 1) with its Wilson 95% interval."""
+    interval = wilson_interval(sum(1 for s in scores if s > 0), len(scores))
+    return f"{100 * interval.estimate:6.2f}% [{100 * interval.low:.2f}, {100 * interval.high:.2f}]"
 
 
 def paired_interval(diffs: list[float]) -> tuple[float, float, float]:
@@ -105,17 +162,22 @@ def main(argv: list[str] | None = None) -> int:
     players = game.num_players
     base_scores: list[float] = []
     bot_scores: list[float] = []
+    oracle = args.bot in oracle_names(game)
+    build = make_oracle if oracle else make_bot
+    seats: list[int] = []
+    base_clock, bot_clock = Clock(), Clock()
     started = time.process_time()
     bot_time = 0.0
     for i in range(args.games):
         seed = rng_derive(args.seed, i)
         seat = i % players
+        seats.append(seat)
         baseline = [make_bot(args.baseline, game, seed, s) for s in range(players)]
-        base_scores.append(play(game, seed, baseline)[seat])
+        base_scores.append(play(game, seed, baseline, seat, base_clock)[seat])
         lineup = [make_bot(args.baseline, game, seed, s) for s in range(players)]
-        lineup[seat] = make_bot(args.bot, game, seed, seat, **bot_options)
+        lineup[seat] = build(args.bot, game, seed, seat, **bot_options)
         before = time.process_time()
-        bot_scores.append(play(game, seed, lineup)[seat])
+        bot_scores.append(play(game, seed, lineup, seat, bot_clock)[seat])
         bot_time += time.process_time() - before
     n = args.games
     diffs = [b - a for a, b in zip(base_scores, bot_scores, strict=True)]
@@ -126,8 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     budget = ", ".join(f"{k}={v}" for k, v in bot_options.items()) or "defaults"
     print(f"{game.name}: {game.options}")
     print(f"{n} paired games, seed {args.seed}; {args.bot} ({budget}) vs {args.baseline}; {what}")
-    print(f"  {args.baseline:>12}: {100 * sum(base_scores) / n:6.2f}%")
-    print(f"  {args.bot:>12}: {100 * sum(bot_scores) / n:6.2f}%")
+    if oracle:
+        print(f"  {args.bot} is an ORACLE: it sees the true state (it cheats), an upper bound")
+    print(f"  {args.baseline:>12}: {rate(base_scores)}")
+    print(f"  {args.bot:>12}: {rate(bot_scores)}")
+    for seat in range(players) if players > 1 else ():
+        mine = [i for i in range(n) if seats[i] == seat]
+        base_rate = rate([base_scores[i] for i in mine])
+        bot_rate = rate([bot_scores[i] for i in mine])
+        print(
+            f"  seat {seat} ({len(mine)} games): {args.baseline} {base_rate}, {args.bot} {bot_rate}"
+        )
     print(
         f"  difference: {100 * mean:+.2f} points, 95% paired interval "
         f"[{100 * low:+.2f}, {100 * high:+.2f}]"
@@ -137,6 +208,11 @@ def main(argv: list[str] | None = None) -> int:
         f"  CPU: {time.process_time() - started:.1f} s in all, "
         f"{bot_time / n:.2f} s per game with {args.bot}"
     )
+    for name, clock in ((args.baseline, base_clock), (args.bot, bot_clock)):
+        print(
+            f"  time per decision, {name}: {clock.per_decision()} "
+            f"over {clock.decisions} decisions ({clock.seconds:.1f} s)"
+        )
     return 0
 
 

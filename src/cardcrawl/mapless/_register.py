@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardcrawl.bots import register_bot, register_search_model
+from cardcrawl.bots._oracles import register_oracle
 from cardcrawl.bots._search import SearchBot
 from cardcrawl.core._registry import register_game
 from cardcrawl.core._tools import GameTools, OpenSpielSettings
@@ -19,6 +20,7 @@ from cardcrawl.mapless._bots import (
 from cardcrawl.mapless._encoding import MaplessEncoding
 from cardcrawl.mapless._figures import OUTCOMES, PANELS, MaplessFigures
 from cardcrawl.mapless._game import MaplessHouse
+from cardcrawl.mapless._oracle import MaplessOracleBot
 from cardcrawl.mapless._terminal import TERMINAL
 
 __all__: list[str] = []
@@ -93,4 +95,12 @@ def register() -> None:
         SearchBot,
         games=only,
         description="the heuristic, with close hunt decisions searched by rollouts",
+    )
+    # Not a bot: it cheats (it sees the true state), so it is kept out of the bots'
+    # registry, and only benchmarks/strength.py plays it, to bound the bots' strength.
+    register_oracle(
+        "oracle",
+        MaplessOracleBot,
+        games=only,
+        description="ORACLE, cheats: sees the true state and the cards to come; an upper bound",
     )
