@@ -16,7 +16,12 @@ Examples:
 
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
 from cardcrawl.mapless._bot_model import EncounterOdds, HuntPlanner, state_from_observation
-from cardcrawl.mapless._bots import MaplessHeuristicBot, MaplessSearchModel, ShortestPathBot
+from cardcrawl.mapless._bots import (
+    MaplessHeuristicBot,
+    MaplessPlannerBot,
+    MaplessSearchModel,
+    ShortestPathBot,
+)
 from cardcrawl.mapless._dread import STANDARD_DREAD_LINES
 from cardcrawl.mapless._encoding import MAPLESS_RADIUS, MAPLESS_SIDE, MaplessEncoding
 from cardcrawl.mapless._events import (
@@ -103,6 +108,7 @@ __all__ = [
     "MaplessHouse",
     "MaplessObservation",
     "MaplessOptions",
+    "MaplessPlannerBot",
     "MaplessSearchModel",
     "MaplessState",
     "Move",
