@@ -40,6 +40,7 @@ from cardcrawl.bots._base import (
     game_family,
     get_bot_spec,
     make_bot,
+    notify_game_over,
     register_bot,
 )
 from cardcrawl.bots._engine_bot import (
@@ -77,6 +78,7 @@ __all__ = [
     "get_bot_spec",
     "hello_message",
     "make_bot",
+    "notify_game_over",
     "register_bot",
     "register_search_model",
     "search_model",

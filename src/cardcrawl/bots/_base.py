@@ -95,7 +95,7 @@ def notify_game_over(bot: Any, game: Any, observation: Any, outcome: Any) -> Non
     Examples:
         >>> import cardcrawl
         >>> from cardcrawl.bots import make_bot
-        >>> from cardcrawl.bots._base import notify_game_over
+        >>> from cardcrawl.bots import notify_game_over
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> class Listener:
         ...     def choose(self, game, observation, legal_actions):

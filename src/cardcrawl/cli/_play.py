@@ -41,8 +41,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cardcrawl.bots import Bot, bot_names, make_bot
-from cardcrawl.bots._base import notify_game_over
+from cardcrawl.bots import Bot, bot_names, make_bot, notify_game_over
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,

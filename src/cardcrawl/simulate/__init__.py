@@ -18,6 +18,8 @@ Examples:
 
 from cardcrawl.core._tools import Panel
 from cardcrawl.simulate._results import (
+    FORFEIT,
+    UNFINISHED,
     GameResult,
     OutcomeRate,
     SimulationResult,
@@ -36,6 +38,8 @@ from cardcrawl.simulate._run import (
 from cardcrawl.simulate._stats import Z95, Interval, mean_interval, wilson_interval
 
 __all__ = [
+    "FORFEIT",
+    "UNFINISHED",
     "Z95",
     "FigureTracker",
     "GameResult",
