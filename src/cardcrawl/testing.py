@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -29,7 +29,7 @@ from cardcrawl.core._random import rng_below, rng_derive
 from cardcrawl.core._registry import tools_for
 from cardcrawl.errors import CardcrawlError, ConformanceError, IllegalActionError, NotationError
 
-__all__ = ["ConformanceError", "ConformanceReport", "check_game", "check_state"]
+__all__ = ["ConformanceError", "ConformanceReport", "check_game", "check_kernel", "check_state"]
 
 
 @attrs.frozen
@@ -423,3 +423,134 @@ def check_game(
         outcomes=report["outcomes"],
         terminates=terminates,
     )
+
+
+def check_kernel(
+    game: Any, seeds: Iterable[int] = range(1000), *, max_decisions: int = 100_000
+) -> int:
+    """Prove, seed by seed, that a game's rollout kernel plays the games of the public path.
+
+    A rollout kernel (issue 14; The Mapless House has one) plays a whole game of
+    uniform-random play on a private mutable representation, and ``simulate`` lets it
+    play every seat that is the random bot. It may only do so where it plays exactly
+    the games that ``initial_state(seed)``, ``legal_actions``,
+    :class:`~cardcrawl.bots.RandomBot` (seed ``seed``, seat 0) and ``step`` play: for each
+    seed this plays both and compares the outcome (label, returns, scores, winners), the
+    number of decisions, the final state (every field, the last step's events included)
+    and the figures a simulation reports. The kernel also plays each seed from the
+    public path's first state, as a bot's playout would start from a position. A game
+    still going after ``max_decisions`` must be left unfinished by the kernel too.
+
+    Args:
+        game: the game; one whose rules the kernel does not play (a variant overriding
+            a hook or a rule step, another game) has no kernel, and nothing is checked.
+        seeds: the seeds to play.
+        max_decisions: the decisions after which a game is cut off, as in
+            :func:`cardcrawl.simulate.play_game`.
+
+    Returns:
+        How many games were compared: 0 when the game has no kernel (``simulate`` then
+        plays it the public way).
+
+    Raises:
+        ConformanceError: at the first seed that differs, saying how.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.mapless import MaplessHouse
+        >>> from cardcrawl.testing import check_kernel
+        >>> check_kernel(cardcrawl.load("mapless-house", max_turns=50), seeds=range(20))
+        20
+        >>> class Patient(MaplessHouse):  # a variant: the Stalkers never move
+        ...     def stalker_step(self, state, stalker, cell):
+        ...         return cell
+        >>> check_kernel(Patient(), seeds=range(20))
+        0
+    """
+    # Imported here: the kernel's package imports this one's dependencies.
+    from cardcrawl.bots._random_bot import RandomBot
+    from cardcrawl.mapless import _kernel
+
+    kernel = _kernel.kernel_for(game)
+    if kernel is None:
+        return 0
+    factory = tools_for(game).figures
+    compared = 0
+    for seed in seeds:
+        where = f"{game!r}, seed {seed}"
+        start = game.initial_state(seed)
+        state, bot, decisions = start, RandomBot(game, seed, 0), 0
+        tracker = factory(game) if factory is not None else None
+        if tracker is not None:
+            tracker.step(state)
+        while decisions < max_decisions and not game.is_terminal(state):
+            state = game.step(state, bot.choose(game, None, game.legal_actions(state)))
+            decisions += 1
+            if tracker is not None:
+                tracker.step(state)
+        finished = game.is_terminal(state)
+        # A game with no figure tracker (an unregistered class) reports no figures.
+        figures = tracker.figures(state) if tracker is not None else None
+        for how, played in (
+            ("from the seed", kernel(seed, max_decisions)),
+            ("from the first state", kernel(seed, max_decisions, start)),
+        ):
+            if played is None:
+                if finished:
+                    raise _fail(
+                        where,
+                        f"the rollout kernel, {how}, left unfinished a game "
+                        f"the public path ends in {decisions} decisions",
+                    )
+                continue
+            if not finished:
+                raise _fail(
+                    where,
+                    f"the rollout kernel, {how}, ends a game the public "
+                    f"path leaves unfinished after {max_decisions} decisions",
+                )
+            _compare_kernel(game, where, how, state, decisions, figures, played)
+        compared += 1
+    return compared
+
+
+def _compare_kernel(
+    game: Any,
+    where: str,
+    how: str,
+    state: Any,
+    decisions: int,
+    figures: Any,
+    played: tuple[Any, int, int],
+) -> None:
+    """Raise at the first way the kernel's game differs from the public path's."""
+    from cardcrawl.mapless import _kernel
+
+    final, kernel_decisions, house_at_exit = played
+    said = f"the rollout kernel, {how},"
+    expected, found = game.outcome(state), game.outcome(final)
+    if expected != found:
+        raise _fail(where, f"{said} ends {found}, the public path {expected}")
+    if kernel_decisions != decisions:
+        raise _fail(
+            where, f"{said} makes {kernel_decisions} decisions, the public path {decisions}"
+        )
+    if final != state:
+        fields = [
+            a.name
+            for a in attrs.fields(type(state))
+            if getattr(final, a.name) != getattr(state, a.name)
+        ]
+        raise _fail(
+            where,
+            f"{said} ends in another state: {', '.join(fields)} differ "
+            f"(the kernel's {[getattr(final, f) for f in fields]!r}, "
+            f"the public path's {[getattr(state, f) for f in fields]!r})",
+        )
+    if figures is None:
+        return
+    kernel_figures = _kernel.figures_of(game, final, house_at_exit)
+    if kernel_figures != tuple(figures):
+        raise _fail(
+            where, f"{said} reports the figures {kernel_figures}, the public path {figures}"
+        )
