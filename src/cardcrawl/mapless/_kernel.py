@@ -104,8 +104,6 @@ _VALUE = tuple(r if r >= 2 else 0 for r in _RANKS)
 # M-3: 2-10 are corridors, J Q K rooms.
 _CORRIDOR = tuple(2 <= r <= 10 for r in _RANKS)
 _ROOM = tuple(r >= 11 for r in _RANKS)
-_HEART = tuple(13 <= i <= 25 for i in range(52))
-_DIAMOND = tuple(26 <= i <= 38 for i in range(52))
 _OVER = Phase.OVER
 _NARRATIVE = tuple(c.index for c in NARRATIVE_CARDS)
 _MIND = tuple(c.index for c in MIND_CARDS)
@@ -390,69 +388,18 @@ def _run(
     mask, gamma, mul1, mul2, limits = _MASK, _GAMMA, _MUL1, _MUL2, _LIMITS
     corridor, room, value = _CORRIDOR, _ROOM, _VALUE
 
-    def place(cell: int, card: int) -> None:
-        """Grid.place and newly_closed (M-6), with the open cells kept up to date."""
-        table[cell] = card
-        if frontier.pop(cell, None) is not None:
-            open_cells.discard(cell)
-            corridor_open.discard(cell)
-        for n in (cell - w, cell + w, cell - 1, cell + 1):
-            other = table.get(n)
-            if other is None:
-                k = frontier[n] = frontier.get(n, 0) + 1
-                if n not in closed:
-                    if k == 1:
-                        open_cells.add(n)
-                        corridor_open.add(n)
-                    elif k == 2:
-                        corridor_open.discard(n)
-            elif corridor[other]:
-                empty = [m for m in (n - w, n + w, n - 1, n + 1) if m not in table]
-                if len(empty) <= 2:  # the corridor touches two cards or more now
-                    closed.update(empty)
-                    open_cells.difference_update(empty)
-                    corridor_open.difference_update(empty)
-
-    def placement_cells(card: int) -> list[int]:
-        """MaplessHouse.placement_cells: corridor_cells or room_cells (M-4 to M-7)."""
-        if corridor[card]:
-            if last_room is not None:
-                r = last_room
-                if (
-                    ((r - w) in table)
-                    + ((r + w) in table)
-                    + ((r - 1) in table)
-                    + ((r + 1) in table)
-                ) < 2:  # M-7: pulled next to the last room while it is a dead end
-                    cells = [c for c in (r - w, r + w, r - 1, r + 1) if c in corridor_open]
-                    cells.sort()
-                    return cells
-            return sorted(corridor_open)
-        return sorted(open_cells)  # M-5: rooms go anywhere open
-
-    def touching(cell: int) -> list[int]:
-        """MaplessHouse.move_cells (M-14): the table cards touching ``cell``, sorted."""
-        cells = [c for c in (cell - w, cell - 1, cell + 1, cell + w) if c in table]
-        return cells  # listed in sorted order: x - 1 first, then y - 1, y + 1, x + 1
-
-    def exit_candidates() -> list[int]:
-        """exit_candidates (M-11): the open cells one farther than the farthest card."""
-        d = farthest + 1
-        cells = [c for c in frontier if far[c] == d]
-        cells.sort()
-        return cells
-
     # ``stage`` is where play goes next: 0 a decision, its ``kind`` and ``cells`` known;
     # 1 a Narrative draw; -1 the Exit opens on ``cell``; 2 step 2 of a turn (Move,
     # M-14); 3 an Encounter and the Stalkers (M-15 to M-20); 4 a new turn (M-12).
     # Phase one is stage 1 over and over until the Exit opens.
     stage = 0
     if kind == _PLACE:
-        cells = placement_cells(drawn)  # type: ignore[arg-type]
+        assert drawn is not None
+        cells = _placement_cells(table, open_cells, corridor_open, last_room, drawn)
     elif kind == _EXIT_CHOICE:
-        cells = exit_candidates()
+        cells = _exit_candidates(frontier, farthest)
     elif kind == _MOVE:
-        cells = touching(player)
+        cells = [c for c in (player - w, player - 1, player + 1, player + w) if c in table]
     else:
         stage = 1  # the setup (M-2): phase one's first draw
 
@@ -488,14 +435,32 @@ def _run(
                         events.append((_E_SHUFFLED,))
                         insort(narrative, _EXIT)
                         continue
-                    cells = exit_candidates()
+                    cells = _exit_candidates(frontier, farthest)
                     if len(cells) == 1:
                         cell = cells[0]
                         stage = -1  # M-11: one candidate, the Exit opens there at once
                     else:
                         kind, stage = _EXIT_CHOICE, 0  # M-11: the player breaks the tie
                     continue
-                cells = placement_cells(card)
+                # MaplessHouse.placement_cells (M-4 to M-7), _placement_cells inlined:
+                # it runs at every draw.
+                if corridor[card]:
+                    r = last_room
+                    if (
+                        r is not None
+                        and (
+                            ((r - w) in table)
+                            + ((r + w) in table)
+                            + ((r - 1) in table)
+                            + ((r + 1) in table)
+                        )
+                        < 2
+                    ):
+                        cells = [c for c in (r - w, r - 1, r + 1, r + w) if c in corridor_open]
+                    else:
+                        cells = sorted(corridor_open)
+                else:
+                    cells = sorted(open_cells)
                 if cells:
                     kind, drawn, stage = _PLACE, card, 0  # M-8: even with one cell
                     continue
@@ -507,21 +472,25 @@ def _run(
                 # a lone Move. The Exit may lie on a closed cell, which it reopens.
                 # ``cells`` are still the candidates: the one, or those the bot chose from.
                 events.append((_E_EXIT, cell, tuple(cells)))
-                place(cell, _EXIT)
+                _place(table, frontier, closed, open_cells, corridor_open, cell, _EXIT)
                 closed.discard(cell)
                 d = far[cell]
                 if d > farthest:
                     farthest = d
                 exit_cell = spade = cell
                 at_exit = len(table)
-                kind, cells, stage = _MOVE, touching(player), 0
+                kind, stage = _MOVE, 0
+                cells = [c for c in (player - w, player - 1, player + 1, player + w) if c in table]
             elif stage == 2:
                 # _move_step: a held player skips the Move (M-16).
                 if held:
                     events.append((_E_SKIPPED, player))
                     stage = 3
                 else:
-                    kind, cells, stage = _MOVE, touching(player), 0
+                    kind, stage = _MOVE, 0
+                    cells = [
+                        c for c in (player - w, player - 1, player + 1, player + w) if c in table
+                    ]
             elif stage == 3:
                 # _enter_mind_draw, _enter_body_draw (M-15, M-17): an empty deck takes
                 # its Aside pile (Deck.of: sorted), and an empty pile gives no card. The
@@ -569,25 +538,55 @@ def _run(
                                 break
                 # _encounter (M-15, M-16): the turned cards and those already holding
                 # the player, against the value of the player's card.
-                holding = tuple(held)
-                if mind_card is not None:
-                    held.append(mind_card)
-                if body_card is not None:
-                    held.append(body_card)
-                total = 0
-                for c in held:
-                    total += value[c]
                 threshold = value[table[player]]
-                kept = total < threshold
+                if held:
+                    holding = tuple(held)
+                    if mind_card is not None:
+                        held.append(mind_card)
+                    if body_card is not None:
+                        held.append(body_card)
+                    total = 0
+                    for c in held:
+                        total += value[c]
+                    kept = total < threshold
+                    if not kept:
+                        # To the Aside piles in the order they came: hearts are Mind
+                        # cards (indices 13-25), diamonds Body cards (26-38).
+                        mind_aside.extend([c for c in held if c < 26])
+                        body_aside.extend([c for c in held if c >= 26])
+                        held = []
+                else:
+                    # The usual Encounter, nothing holding the player yet: the same
+                    # steps with at most the two turned cards.
+                    holding = ()
+                    total = (0 if mind_card is None else value[mind_card]) + (
+                        0 if body_card is None else value[body_card]
+                    )
+                    kept = total < threshold
+                    if kept:
+                        held = [c for c in (mind_card, body_card) if c is not None]
+                    else:
+                        if mind_card is not None:
+                            mind_aside.append(mind_card)
+                        if body_card is not None:
+                            body_aside.append(body_card)
                 events.append((_E_ENCOUNTER, mind_card, body_card, holding, total, threshold, kept))
-                if not kept:
-                    mind_aside.extend([c for c in held if _HEART[c]])
-                    body_aside.extend([c for c in held if _DIAMOND[c]])
-                    held = []
                 # _stalkers (M-18, M-19, M-20): the ♠A first, along the wider gap (up or
                 # down on a tie), never back onto the Exit once it has left it.
+                px, py = divmod(player, w)
                 if spade is not None:
-                    target = _stalker_step(spade, player, exit_cell if spade_left_exit else None)
+                    # cardcrawl.mapless.stalker_step on codes (a step along x is -+ w,
+                    # along y -+ 1), inlined: it runs every turn.
+                    sx, sy = divmod(spade, w)
+                    dx, dy = px - sx, py - sy
+                    if (dy if dy >= 0 else -dy) >= (dx if dx >= 0 else -dx):
+                        target = spade + (dy > 0) - (dy < 0)
+                        if spade_left_exit and target == exit_cell:  # M-19
+                            target = spade + w * ((dx > 0) - (dx < 0))
+                    else:
+                        target = spade + w * ((dx > 0) - (dx < 0))
+                        if spade_left_exit and target == exit_cell:  # M-19
+                            target = spade + (dy > 0) - (dy < 0)
                     if target == spade:
                         events.append((_E_WAITED, _SPADE, spade))
                     else:
@@ -597,7 +596,12 @@ def _run(
                         ending, stalker = _CONSUMED, _SPADE
                         break
                 if club is not None:
-                    target = _stalker_step(club, player, None)
+                    sx, sy = divmod(club, w)
+                    dx, dy = px - sx, py - sy
+                    if (dy if dy >= 0 else -dy) >= (dx if dx >= 0 else -dx):
+                        target = club + (dy > 0) - (dy < 0)
+                    else:
+                        target = club + w * ((dx > 0) - (dx < 0))
                     if target == club:
                         events.append((_E_WAITED, _CLUB, club))
                     else:
@@ -651,7 +655,27 @@ def _run(
             # _place: the card goes down, may close cells (M-6) and pull (M-7).
             assert drawn is not None
             events.append((_E_PLACED, drawn, cell))
-            place(cell, drawn)
+            # _place, inlined: Grid.place and newly_closed (M-6).
+            table[cell] = drawn
+            del frontier[cell]  # every cell offered is on the frontier
+            open_cells.discard(cell)
+            corridor_open.discard(cell)
+            for n in (cell - w, cell + w, cell - 1, cell + 1):
+                other = table.get(n)
+                if other is None:
+                    k = frontier[n] = frontier.get(n, 0) + 1
+                    if n not in closed:
+                        if k == 1:
+                            open_cells.add(n)
+                            corridor_open.add(n)
+                        elif k == 2:
+                            corridor_open.discard(n)
+                elif corridor[other]:
+                    empty = [m for m in (n - w, n + w, n - 1, n + 1) if m not in table]
+                    if len(empty) <= 2:
+                        closed.update(empty)
+                        open_cells.difference_update(empty)
+                        corridor_open.difference_update(empty)
             d = far[cell]
             if d > farthest:
                 farthest = d
@@ -701,6 +725,72 @@ def _run(
     return final, decisions, at_exit
 
 
+def _place(
+    table: dict[int, int],
+    frontier: dict[int, int],
+    closed: set[int],
+    open_cells: set[int],
+    corridor_open: set[int],
+    cell: int,
+    card: int,
+) -> None:
+    """Grid.place and newly_closed (M-6), the open cells kept up to date: a card placed
+    next to a corridor that then touches two cards closes the corridor's empty cells."""
+    table[cell] = card
+    if frontier.pop(cell, None) is not None:
+        open_cells.discard(cell)
+        corridor_open.discard(cell)
+    w, corridor = _W, _CORRIDOR
+    for n in (cell - w, cell + w, cell - 1, cell + 1):
+        other = table.get(n)
+        if other is None:
+            k = frontier[n] = frontier.get(n, 0) + 1
+            if n not in closed:
+                if k == 1:
+                    open_cells.add(n)
+                    corridor_open.add(n)
+                elif k == 2:
+                    corridor_open.discard(n)
+        elif corridor[other]:
+            empty = [m for m in (n - w, n + w, n - 1, n + 1) if m not in table]
+            if len(empty) <= 2:  # the corridor touches two cards or more now
+                closed.update(empty)
+                open_cells.difference_update(empty)
+                corridor_open.difference_update(empty)
+
+
+def _placement_cells(
+    table: dict[int, int],
+    open_cells: set[int],
+    corridor_open: set[int],
+    last_room: int | None,
+    card: int,
+) -> list[int]:
+    """MaplessHouse.placement_cells (M-4 to M-7), sorted: a corridor next to the last
+    room while that room touches fewer than two cards, otherwise any open cell touching
+    one card; a room any open cell."""
+    w = _W
+    if _CORRIDOR[card]:
+        r = last_room
+        if (
+            r is not None
+            and (((r - w) in table) + ((r + w) in table) + ((r - 1) in table) + ((r + 1) in table))
+            < 2
+        ):
+            return [c for c in (r - w, r - 1, r + 1, r + w) if c in corridor_open]
+        return sorted(corridor_open)
+    return sorted(open_cells)
+
+
+def _exit_candidates(frontier: dict[int, int], farthest: int) -> list[int]:
+    """exit_candidates (M-11), sorted: the frontier cells one farther from the Entrance
+    than the farthest card."""
+    far, d = _FAR, farthest + 1
+    cells = [c for c in frontier if far[c] == d]
+    cells.sort()
+    return cells
+
+
 def _maybe_cell(code: int | None) -> Cell | None:
     return None if code is None else _cell(code)
 
@@ -717,26 +807,6 @@ def _grid(table: dict[int, int], frontier: dict[int, int]) -> Grid:
 def _deck(cards: list[int]) -> Deck:
     # Already sorted by index: the deck need not sort its rest again.
     return Deck._make((), tuple([_CARDS[i] for i in cards]))
-
-
-def _sign(n: int) -> int:
-    return (n > 0) - (n < 0)
-
-
-def _stalker_step(stalker: int, player: int, forbidden: int | None) -> int:
-    """cardcrawl.mapless.stalker_step (M-18, M-19), the stock hook's answer, on codes:
-    a step along x is -+ _W, along y -+ 1."""
-    sx, sy = divmod(stalker, _W)
-    px, py = divmod(player, _W)
-    dx = px - sx
-    dy = py - sy
-    if abs(dy) >= abs(dx):
-        step = stalker + _sign(dy)
-        other = stalker + _W * _sign(dx) if dx else stalker
-    else:
-        step = stalker + _W * _sign(dx)
-        other = stalker + _sign(dy) if dy else stalker
-    return other if step == forbidden else step
 
 
 def _card(index: int | None) -> Card | None:
