@@ -438,8 +438,10 @@ def check_kernel(
     seed this plays both and compares the outcome (label, returns, scores, winners), the
     number of decisions, the final state (every field, the last step's events included)
     and the figures a simulation reports. The kernel also plays each seed from the
-    public path's first state, as a bot's playout would start from a position. A game
-    still going after ``max_decisions`` must be left unfinished by the kernel too.
+    public path's first state, as a bot's playout would start from a position, and
+    once more as ``simulate`` has it play, keeping only the outcome, the decisions and
+    the figures. A game still going after ``max_decisions`` must be left unfinished by
+    the kernel too.
 
     Args:
         game: the game; one whose rules the kernel does not play (a variant overriding
@@ -470,6 +472,7 @@ def check_kernel(
     # Imported here: the kernel's package imports this one's dependencies.
     from cardcrawl.bots._random_bot import RandomBot
     from cardcrawl.mapless import _kernel
+    from cardcrawl.mapless._figures import MaplessFigures
 
     kernel = _kernel.kernel_for(game)
     if kernel is None:
@@ -510,6 +513,15 @@ def check_kernel(
                     f"path leaves unfinished after {max_decisions} decisions",
                 )
             _compare_kernel(game, where, how, state, decisions, figures, played)
+        # What simulate keeps, made without building the final state.
+        kept = _kernel.random_rollout(game, seed, max_decisions, factory)
+        if kept is not None or (finished and factory is MaplessFigures):
+            public = (game.outcome(state), decisions, figures) if finished else None
+            if kept != public:
+                raise _fail(
+                    where,
+                    f"the rollout kernel gives simulate {kept}, the public path {public}",
+                )
         compared += 1
     return compared
 

@@ -182,3 +182,21 @@ def test_simulate_with_another_bot_or_a_position_plays_the_public_way(
 
 def _refuse(*args: Any) -> Any:
     raise AssertionError("the kernel was asked to play")
+
+
+def test_a_kernel_that_tells_simulate_other_figures_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = cardcrawl.load("mapless-house", max_turns=200)
+    original = _kernel._run
+
+    def miscounted(*args: Any, **options: Any) -> Any:
+        played = original(*args, **options)
+        if options.get("build", True) or played is None:
+            return played
+        facts, decisions, house_at_exit = played
+        return facts, decisions, house_at_exit + 1
+
+    monkeypatch.setattr(_kernel, "_run", miscounted)
+    with pytest.raises(ConformanceError, match="gives simulate"):
+        check_kernel(game, seeds=range(5))

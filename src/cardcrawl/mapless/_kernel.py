@@ -41,6 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardcrawl.core._engine import GameBase
+from cardcrawl.core._protocol import Outcome
 from cardcrawl.core._random import rng_derive, rng_from_seed
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
@@ -206,27 +207,45 @@ def _plays_stock_rules(cls: type) -> bool:
 
 def random_rollout(
     game: Any, seed: int, max_decisions: int, figures: Any
-) -> tuple[MaplessState, int, tuple[tuple[str, int], ...]] | None:
-    """One game of ``simulate(game, "random")`` from the seed's own setup, by the kernel.
+) -> tuple[Outcome, int, tuple[tuple[str, int], ...]] | None:
+    """One game of ``simulate(game, "random")`` from the seed's own setup, by the kernel:
+    what a simulation keeps of it.
 
     ``figures`` is the figure tracker's factory that the simulation would use; the
     kernel knows how :class:`~cardcrawl.mapless.MaplessFigures` counts, and no other.
 
     Returns:
-        ``(final state, decisions, figures)``; or ``None`` when the game has no kernel
+        ``(outcome, decisions, figures)``, as ``game.outcome`` and the tracker give them
+        of the final state, which is not built; or ``None`` when the game has no kernel
         (:func:`kernel_for`), the figures are another tracker's, or the game is still
         going after ``max_decisions``: then play it the public way.
     """
-    if figures is not MaplessFigures:
+    if figures is not MaplessFigures or kernel_for(game) is None:
         return None
-    kernel = kernel_for(game)
-    if kernel is None:
-        return None
-    played = kernel(seed, max_decisions)
+    played = _run(game, None, rng_from_seed(seed), _SETUP, max_decisions, build=False)
     if played is None:
         return None
-    state, decisions, house_at_exit = played
-    return state, decisions, figures_of(game, state, house_at_exit)
+    # The final state is not built: a simulation keeps only the outcome and figures.
+    (ending, score, turns, refused, exit_distance), decisions, house_at_exit = played
+    escaped = ending is _ESCAPED
+    # MaplessHouse.outcome (M-21) and MaplessFigures.figures, of the state not built.
+    outcome = Outcome(
+        label=ending.value,
+        returns=(1.0 if escaped else 0.0,),
+        scores=(score,),
+        winners=(0,) if escaped else (),
+    )
+    return (
+        outcome,
+        decisions,
+        (
+            ("turns", turns),
+            ("house_size", score),
+            ("house_at_exit", house_at_exit),
+            ("refused", refused),
+            ("exit_distance", exit_distance),
+        ),
+    )
 
 
 def figures_of(game: Any, state: MaplessState, house_at_exit: int) -> tuple[tuple[str, int], ...]:
@@ -321,8 +340,13 @@ def _codable(state: MaplessState) -> bool:
 
 
 def _run(
-    game: MaplessHouse, state: MaplessState | None, seed: int, kind: int, max_decisions: int
-) -> tuple[MaplessState, int, int] | None:
+    game: MaplessHouse,
+    state: MaplessState | None,
+    seed: int,
+    kind: int,
+    max_decisions: int,
+    build: bool = True,
+) -> tuple[Any, int, int] | None:
     w = _W
     if state is None:
         # The setup (MaplessHouse._new_state, M-2): the Entrance on (0, 0) with the
@@ -703,6 +727,11 @@ def _run(
 
     # _finish (M-21): the score is the cards on the table.
     score = len(table)
+    if not build:
+        # What an outcome and the figures are made of (_summary), for a caller that
+        # keeps nothing else of the game.
+        exit_far = -1 if exit_cell is None else far[exit_cell]
+        return (ending, score, turn, len(refused), exit_far), decisions, at_exit
     if ending is _ESCAPED:
         events.append((_E_ESCAPED, player, score))
     elif ending is _CONSUMED:

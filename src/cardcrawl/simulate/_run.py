@@ -446,8 +446,7 @@ def _rollout(
     played = random_rollout(game, seed, max_decisions, figures)
     if played is None:
         return None
-    state, decisions, game_figures = played
-    outcome = game.outcome(state)
+    outcome, decisions, game_figures = played
     return GameResult(
         index,
         seed,
