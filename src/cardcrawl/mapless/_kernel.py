@@ -42,7 +42,7 @@ from typing import Any
 
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import Outcome
-from cardcrawl.core._random import rng_derive, rng_from_seed
+from cardcrawl.core._random import rng_from_seed, rng_next
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid
@@ -94,6 +94,8 @@ _MUL1 = 0xBF58476D1CE4E5B9
 _MUL2 = 0x94D049BB133111EB
 # rng_below's rejection limit for each n: the same numbers, so the same rejections.
 _LIMITS = tuple((1 << 64) - (1 << 64) % n if n else 0 for n in range(256))
+# rng_derive scrambles each key with rng_next: key 0's, once.
+_KEY_0 = rng_next((0 * _MUL2 + _GAMMA) & _MASK)[1]
 
 # Cards are their indices here: suit by suit (spades 0-12, hearts 13-25, diamonds 26-38,
 # clubs 39-51), ace to king within a suit, so a sorted list of indices is a Deck's rest.
@@ -399,14 +401,17 @@ def _run(
         turn = state.turn
         rng = state.rng
     # The random bot's generator (RandomBot: rng_derive(seed, seat), the one seat 0).
-    bot = rng_derive(seed, 0)
+    bot = _bot_seed(seed)
     limit = game.options.max_turns
     # M-11 needs the greatest distance of a card from the Entrance: it only grows.
     far = _FAR
     farthest = max([far[c] for c in table])
+    far_cards = [c for c in table if far[c] == farthest]  # the cards that far out
     at_exit = len(table) if exit_cell is not None else 0
     ending: Ending | None = None
     stalker = -1  # the Stalker that consumed the player
+    # The events of the step under way, for the final state; the frequent ones are
+    # only noted when that state is built (``build``).
     events: list[tuple[Any, ...]] = []
     decisions = 0
     mask, gamma, mul1, mul2, limits = _MASK, _GAMMA, _MUL1, _MUL2, _LIMITS
@@ -421,7 +426,7 @@ def _run(
         assert drawn is not None
         cells = _placement_cells(table, open_cells, corridor_open, last_room, drawn)
     elif kind == _EXIT_CHOICE:
-        cells = _exit_candidates(frontier, farthest)
+        cells = _exit_candidates(table, far_cards, farthest)
     elif kind == _MOVE:
         cells = [c for c in (player - w, player - 1, player + 1, player + w) if c in table]
     else:
@@ -450,7 +455,8 @@ def _run(
                         if z < top:
                             card = narrative.pop(z % n)
                             break
-                events.append((_E_DRAWN, card))
+                if build:
+                    events.append((_E_DRAWN, card))
                 if card == _EXIT:
                     # M-10: only once a black suit has left the deck entirely (spades
                     # are indices 1-12 here, clubs 40-51); before that it is shuffled
@@ -459,7 +465,7 @@ def _run(
                         events.append((_E_SHUFFLED,))
                         insort(narrative, _EXIT)
                         continue
-                    cells = _exit_candidates(frontier, farthest)
+                    cells = _exit_candidates(table, far_cards, farthest)
                     if len(cells) == 1:
                         cell = cells[0]
                         stage = -1  # M-11: one candidate, the Exit opens there at once
@@ -491,20 +497,6 @@ def _run(
                 events.append((_E_REFUSED, card))  # M-8: nowhere to go
                 refused.append(card)
                 stage = 1 if exit_cell is None else 2
-            elif stage == -1:
-                # _open_exit (M-11): the ♠A waits on the Exit; M-12: the hunt opens with
-                # a lone Move. The Exit may lie on a closed cell, which it reopens.
-                # ``cells`` are still the candidates: the one, or those the bot chose from.
-                events.append((_E_EXIT, cell, tuple(cells)))
-                _place(table, frontier, closed, open_cells, corridor_open, cell, _EXIT)
-                closed.discard(cell)
-                d = far[cell]
-                if d > farthest:
-                    farthest = d
-                exit_cell = spade = cell
-                at_exit = len(table)
-                kind, stage = _MOVE, 0
-                cells = [c for c in (player - w, player - 1, player + 1, player + w) if c in table]
             elif stage == 2:
                 # _move_step: a held player skips the Move (M-16).
                 if held:
@@ -594,7 +586,10 @@ def _run(
                             mind_aside.append(mind_card)
                         if body_card is not None:
                             body_aside.append(body_card)
-                events.append((_E_ENCOUNTER, mind_card, body_card, holding, total, threshold, kept))
+                if build:
+                    events.append(
+                        (_E_ENCOUNTER, mind_card, body_card, holding, total, threshold, kept)
+                    )
                 # _stalkers (M-18, M-19, M-20): the ♠A first, along the wider gap (up or
                 # down on a tie), never back onto the Exit once it has left it.
                 px, py = divmod(player, w)
@@ -614,7 +609,8 @@ def _run(
                     if target == spade:
                         events.append((_E_WAITED, _SPADE, spade))
                     else:
-                        events.append((_E_STEPPED, _SPADE, spade, target))
+                        if build:
+                            events.append((_E_STEPPED, _SPADE, spade, target))
                         spade, spade_left_exit = target, True
                     if target == player:
                         ending, stalker = _CONSUMED, _SPADE
@@ -629,7 +625,8 @@ def _run(
                     if target == club:
                         events.append((_E_WAITED, _CLUB, club))
                     else:
-                        events.append((_E_STEPPED, _CLUB, club, target))
+                        if build:
+                            events.append((_E_STEPPED, _CLUB, club, target))
                         club = target
                     if target == player:
                         ending, stalker = _CONSUMED, _CLUB
@@ -646,10 +643,23 @@ def _run(
                     ending = _LOST  # M-22
                     break
                 stage = 4
+            elif stage == -1:
+                # _open_exit (M-11): the ♠A waits on the Exit; M-12: the hunt opens with
+                # a lone Move. The Exit may lie on a closed cell, which it reopens.
+                # ``cells`` are still the candidates: the one, or those the bot chose from.
+                events.append((_E_EXIT, cell, tuple(cells)))
+                _place(table, frontier, closed, open_cells, corridor_open, cell, _EXIT)
+                closed.discard(cell)
+                # The farthest card no longer matters: the Exit opens once (M-11).
+                exit_cell = spade = cell
+                at_exit = len(table)
+                kind, stage = _MOVE, 0
+                cells = [c for c in (player - w, player - 1, player + 1, player + w) if c in table]
             else:
                 # _begin_turn (M-12, M-13): Expand while the Narrative deck lasts.
                 turn += 1
-                events.append((_E_TURN, turn))
+                if build:
+                    events.append((_E_TURN, turn))
                 stage = 1 if narrative else 2
         if ending is not None:
             break
@@ -673,12 +683,14 @@ def _run(
         else:
             return None  # rng_below(0) refuses: let the public path say so
         decisions += 1
-        events.clear()  # a new step: the final state keeps the last step's events only
+        if build:
+            events.clear()  # a new step: the final state keeps the last step's events only
 
         if kind == _PLACE:
             # _place: the card goes down, may close cells (M-6) and pull (M-7).
             assert drawn is not None
-            events.append((_E_PLACED, drawn, cell))
+            if build:
+                events.append((_E_PLACED, drawn, cell))
             # _place, inlined: Grid.place and newly_closed (M-6).
             table[cell] = drawn
             del frontier[cell]  # every cell offered is on the frontier
@@ -702,7 +714,9 @@ def _run(
                         corridor_open.difference_update(empty)
             d = far[cell]
             if d > farthest:
-                farthest = d
+                farthest, far_cards = d, [cell]
+            elif d == farthest:
+                far_cards.append(cell)
             if room[drawn]:
                 last_room = cell
             drawn = None
@@ -712,7 +726,8 @@ def _run(
         else:
             # _move (M-14, M-20): onto a Stalker is fatal, onto the Exit is the escape;
             # the ♠A is looked at before the ♣A.
-            events.append((_E_MOVED, player, cell))
+            if build:
+                events.append((_E_MOVED, player, cell))
             player = cell
             if cell == spade:
                 ending, stalker = _CONSUMED, _SPADE
@@ -752,6 +767,20 @@ def _run(
         events=tuple([_event(game, record) for record in events]),
     )  # fmt: skip
     return final, decisions, at_exit
+
+
+def _bot_seed(seed: int) -> int:
+    """rng_derive(seed, 0), its three rng_next calls written out: this runs every game."""
+    mask, gamma, mul1, mul2 = _MASK, _GAMMA, _MUL1, _MUL2
+    z = (seed + gamma) & mask
+    z = ((z ^ (z >> 30)) * mul1) & mask
+    z = ((z ^ (z >> 27)) * mul2) & mask
+    scrambled_seed = z ^ (z >> 31)
+    z = _KEY_0  # the key 0, scrambled: ((0 * _MUL2 + _GAMMA) & mask) through rng_next
+    z = ((scrambled_seed ^ ((z * mul1) & mask)) + gamma) & mask
+    z = ((z ^ (z >> 30)) * mul1) & mask
+    z = ((z ^ (z >> 27)) * mul2) & mask
+    return z ^ (z >> 31)
 
 
 def _place(
@@ -811,13 +840,15 @@ def _placement_cells(
     return sorted(open_cells)
 
 
-def _exit_candidates(frontier: dict[int, int], farthest: int) -> list[int]:
-    """exit_candidates (M-11), sorted: the frontier cells one farther from the Entrance
-    than the farthest card."""
-    far, d = _FAR, farthest + 1
-    cells = [c for c in frontier if far[c] == d]
-    cells.sort()
-    return cells
+def _exit_candidates(table: dict[int, int], far_cards: list[int], farthest: int) -> list[int]:
+    """exit_candidates (M-11), sorted: the empty cells one farther from the Entrance than
+    the farthest card, touching a card. A cell that far out can only touch cards at the
+    farthest distance, so only their neighbours are looked at."""
+    far, d, w = _FAR, farthest + 1, _W
+    cells = {
+        n for c in far_cards for n in (c - w, c + w, c - 1, c + 1) if far[n] == d and n not in table
+    }
+    return sorted(cells)
 
 
 def _maybe_cell(code: int | None) -> Cell | None:
