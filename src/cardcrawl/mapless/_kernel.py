@@ -13,7 +13,9 @@ copy, kept honest in two ways:
   the events of the last step included.
 
 The kernel keeps the whole position in plain mutable lists, dicts and sets and builds
-one :class:`~cardcrawl.mapless.MaplessState` at the end. Every chance draw and every
+one :class:`~cardcrawl.mapless.MaplessState` at the end (:func:`play_random`), or, for
+``simulate``, which keeps only the outcome, the decisions and the figures, builds none
+(:func:`random_rollout`; check_kernel proves that path too). Every chance draw and every
 choice of the bot is made with the library's own SplitMix64 generator (the body of
 :func:`cardcrawl.rng_below`, inlined), in exactly the order the public path makes them:
 
@@ -229,14 +231,16 @@ def random_rollout(
         return None
     # The final state is not built: a simulation keeps only the outcome and figures.
     (ending, score, turns, refused, exit_distance), decisions, house_at_exit = played
-    escaped = ending is _ESCAPED
     # MaplessHouse.outcome (M-21) and MaplessFigures.figures, of the state not built.
-    outcome = Outcome(
-        label=ending.value,
-        returns=(1.0 if escaped else 0.0,),
-        scores=(score,),
-        winners=(0,) if escaped else (),
-    )
+    outcome = _OUTCOMES.get((ending, score))
+    if outcome is None:
+        escaped = ending is _ESCAPED
+        outcome = _OUTCOMES[ending, score] = Outcome(
+            label=ending.value,
+            returns=(1.0 if escaped else 0.0,),
+            scores=(score,),
+            winners=(0,) if escaped else (),
+        )
     return (
         outcome,
         decisions,
@@ -248,6 +252,10 @@ def random_rollout(
             ("exit_distance", exit_distance),
         ),
     )
+
+
+# Outcomes are values: each ending with each score is made once.
+_OUTCOMES: dict[tuple[Ending, int], Outcome] = {}
 
 
 def figures_of(game: Any, state: MaplessState, house_at_exit: int) -> tuple[tuple[str, int], ...]:
