@@ -188,15 +188,17 @@ def kernel_for(game: Any) -> KernelGame | None:
         >>> print(kernel_for(Patient()))
         None
     """
+    return functools.partial(play_random, game) if _stock_game(game) else None
+
+
+def _stock_game(game: Any) -> bool:
+    """kernel_for's question: does ``game`` play the stock rules with options the kernel
+    knows?"""
     cls = type(game)
     stock = _STOCK_CLASSES.get(cls)
     if stock is None:
         stock = _STOCK_CLASSES[cls] = _plays_stock_rules(cls)
-    if not stock or type(game.options) is not MaplessOptions:
-        return None
-    if not _METHOD_NAMES.isdisjoint(vars(game)):
-        return None
-    return functools.partial(play_random, game)
+    return stock and type(game.options) is MaplessOptions and _METHOD_NAMES.isdisjoint(vars(game))
 
 
 # Whether a class plays the stock rules, by class: asked for every game of a simulation.
@@ -224,7 +226,7 @@ def random_rollout(
         (:func:`kernel_for`), the figures are another tracker's, or the game is still
         going after ``max_decisions``: then play it the public way.
     """
-    if figures is not MaplessFigures or kernel_for(game) is None:
+    if figures is not MaplessFigures or not _stock_game(game):
         return None
     played = _run(game, None, rng_from_seed(seed), _SETUP, max_decisions, build=False)
     if played is None:
@@ -413,9 +415,12 @@ def _run(
     limit = game.options.max_turns
     # M-11 needs the greatest distance of a card from the Entrance: it only grows.
     far = _FAR
-    farthest = max([far[c] for c in table])
-    far_cards = [c for c in table if far[c] == farthest]  # the cards that far out
-    at_exit = len(table) if exit_cell is not None else 0
+    if state is None:
+        farthest, far_cards, at_exit = 0, [_ORIGIN], 0
+    else:
+        farthest = max([far[c] for c in table])
+        far_cards = [c for c in table if far[c] == farthest]  # the cards that far out
+        at_exit = len(table) if exit_cell is not None else 0
     ending: Ending | None = None
     stalker = -1  # the Stalker that consumed the player
     # The events of the step under way, for the final state; the frequent ones are
