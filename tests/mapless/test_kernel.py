@@ -200,3 +200,14 @@ def test_a_kernel_that_tells_simulate_other_figures_is_caught(
     monkeypatch.setattr(_kernel, "_run", miscounted)
     with pytest.raises(ConformanceError, match="gives simulate"):
         check_kernel(game, seeds=range(5))
+
+
+def test_a_class_patched_before_its_first_game_has_no_kernel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(MaplessHouse, "stalker_step", Patient.stalker_step)
+
+    class Later(MaplessHouse):
+        """Made after the patch: it inherits the patched hook."""
+
+    assert _kernel.kernel_for(Later()) is None

@@ -201,14 +201,18 @@ def _stock_game(game: Any) -> bool:
     return stock and type(game.options) is MaplessOptions and _METHOD_NAMES.isdisjoint(vars(game))
 
 
-# Whether a class plays the stock rules, by class: asked for every game of a simulation.
+# Whether a class plays the stock rules, by class: asked for every game of a simulation,
+# so a class is looked at once (one changed after its first game is not seen again).
 _STOCK_CLASSES: dict[type, bool] = {}
+# The stock rules as the kernel was written for them: the stock class patched before
+# its first game (a test's monkeypatch, say) no longer plays them.
+_STOCK_RULES = {name: _lookup(MaplessHouse, name) for name in _RULE_NAMES}
 
 
 def _plays_stock_rules(cls: type) -> bool:
     if not issubclass(cls, MaplessHouse) or _lookup(cls, "state_type") is not MaplessState:
         return False
-    return all(_lookup(cls, name) is _lookup(MaplessHouse, name) for name in _RULE_NAMES)
+    return all(_lookup(cls, name) is stock for name, stock in _STOCK_RULES.items())
 
 
 def random_rollout(
