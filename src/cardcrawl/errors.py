@@ -59,6 +59,14 @@ class CardcrawlError(Exception):
         True
     """
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt by calling the class with its message, then its attributes restored:
+        # an explicit __reduce__ also keeps tblib (which Dask installs for every
+        # exception class) from rebuilding an error through a base's __new__, which
+        # fails for the errors that are also OSErrors (RecordFileError,
+        # EngineTimeoutError).
+        return (type(self), self.args, self.__dict__ or None)
+
 
 class ParseError(CardcrawlError, ValueError):
     """Text that should name a card, a cell or an action does not.
