@@ -58,7 +58,7 @@ from cardcrawl.core._registry import (
     tools_for,
 )
 from cardcrawl.core._terminal import TerminalPlay
-from cardcrawl.core._tools import GameTools, OpenSpielSettings
+from cardcrawl.core._tools import GameTools, OpenSpielSettings, RolloutKernel
 from cardcrawl.errors import (
     ActionError,
     CardcrawlError,
@@ -120,6 +120,7 @@ __all__ = [
     "Record",
     "RecordClaims",
     "RecordError",
+    "RolloutKernel",
     "SerializationError",
     "StackError",
     "Suit",

@@ -23,6 +23,7 @@ from typing import Any
 
 import attrs
 
+from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_below, rng_derive
@@ -469,12 +470,8 @@ def check_kernel(
         >>> check_kernel(Patient(), seeds=range(20))
         0
     """
-    # Imported here: the kernel's package imports this one's dependencies.
-    from cardcrawl.bots._random_bot import RandomBot
-    from cardcrawl.mapless import _kernel
-    from cardcrawl.mapless._figures import MaplessFigures
-
-    kernel = _kernel.kernel_for(game)
+    make_kernel = tools_for(game).rollout
+    kernel = make_kernel(game) if make_kernel is not None else None
     if kernel is None:
         return 0
     factory = tools_for(game).figures
@@ -493,10 +490,10 @@ def check_kernel(
                 tracker.step(state)
         finished = game.is_terminal(state)
         # A game with no figure tracker (an unregistered class) reports no figures.
-        figures = tracker.figures(state) if tracker is not None else None
+        figures = tuple(tracker.figures(state)) if tracker is not None else None
         for how, played in (
-            ("from the seed", kernel(seed, max_decisions)),
-            ("from the first state", kernel(seed, max_decisions, start)),
+            ("from the seed", kernel.play(seed, max_decisions)),
+            ("from the first state", kernel.play(seed, max_decisions, start)),
         ):
             if played is None:
                 if finished:
@@ -513,15 +510,15 @@ def check_kernel(
                     f"path leaves unfinished after {max_decisions} decisions",
                 )
             _compare_kernel(game, where, how, state, decisions, figures, played)
-        # What simulate keeps, made without building the final state.
-        kept = _kernel.random_rollout(game, seed, max_decisions, factory)
-        if kept is not None or (finished and factory is MaplessFigures):
-            public = (game.outcome(state), decisions, figures) if finished else None
-            if kept != public:
-                raise _fail(
-                    where,
-                    f"the rollout kernel gives simulate {kept}, the public path {public}",
-                )
+        # What simulate keeps, made without building the final state: with the game's
+        # own tracker, the kernel must give it for every game the public path ends.
+        kept = kernel.summary(seed, max_decisions, factory)
+        public = (game.outcome(state), decisions, figures) if finished else None
+        if kept != public:
+            raise _fail(
+                where,
+                f"the rollout kernel gives simulate {kept}, the public path {public}",
+            )
         compared += 1
     return compared
 
@@ -533,12 +530,10 @@ def _compare_kernel(
     state: Any,
     decisions: int,
     figures: Any,
-    played: tuple[Any, int, int],
+    played: tuple[Any, int, Any],
 ) -> None:
     """Raise at the first way the kernel's game differs from the public path's."""
-    from cardcrawl.mapless import _kernel
-
-    final, kernel_decisions, house_at_exit = played
+    final, kernel_decisions, kernel_figures = played
     said = f"the rollout kernel, {how},"
     expected, found = game.outcome(state), game.outcome(final)
     if expected != found:
@@ -559,10 +554,7 @@ def _compare_kernel(
             f"(the kernel's {[getattr(final, f) for f in fields]!r}, "
             f"the public path's {[getattr(state, f) for f in fields]!r})",
         )
-    if figures is None:
-        return
-    kernel_figures = _kernel.figures_of(game, final, house_at_exit)
-    if kernel_figures != tuple(figures):
+    if kernel_figures != figures:
         raise _fail(
             where, f"{said} reports the figures {kernel_figures}, the public path {figures}"
         )

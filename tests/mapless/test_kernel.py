@@ -8,6 +8,7 @@ import pytest
 
 import cardcrawl
 from cardcrawl.bots import RandomBot
+from cardcrawl.core import _registry
 from cardcrawl.errors import ConformanceError
 from cardcrawl.mapless import MaplessHouse, _kernel
 from cardcrawl.simulate import simulate
@@ -100,9 +101,21 @@ def test_an_instance_that_shadows_a_hook_has_no_kernel() -> None:
     assert _kernel.kernel_for(game) is None
 
 
-def test_a_class_that_only_renames_the_game_keeps_the_kernel() -> None:
+@pytest.fixture
+def registry_kept() -> Any:
+    """The registry as it was, once the test is over."""
+    before = dict(_registry._REGISTRY)
+    yield
+    _registry._REGISTRY.clear()
+    _registry._REGISTRY.update(before)
+
+
+def test_a_class_that_only_renames_the_game_keeps_the_kernel(registry_kept: Any) -> None:
     game = Renamed(cardcrawl.load("mapless-house", max_turns=25).options)
     assert _kernel.kernel_for(game) is not None
+    # Unregistered, it has no tools, so no kernel; registered with the game's, it has.
+    assert check_kernel(game, seeds=range(5)) == 0
+    cardcrawl.register_game(Renamed.game_name, Renamed, tools=cardcrawl.tools_for("mapless-house"))
     assert check_kernel(game, seeds=range(50)) == 50
 
 

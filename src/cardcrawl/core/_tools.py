@@ -9,14 +9,48 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
 from cardcrawl.core._terminal import TerminalPlay
 from cardcrawl.errors import OptionsError
 
-__all__ = ["GameTools", "OpenSpielSettings", "Panel"]
+__all__ = ["Figures", "GameTools", "OpenSpielSettings", "Panel", "RolloutKernel"]
+
+#: A game's figures, as its figure tracker reports them: ``(name, value)`` pairs.
+Figures = tuple[tuple[str, Any], ...]
+
+
+class RolloutKernel(Protocol):
+    """A game's fast path for whole games of uniform-random play (see
+    ``GameTools.rollout``).
+
+    A kernel plays on a private, compact, mutable form of the game, so it is a second
+    statement of the rules: it may be used only where it plays exactly the games the
+    public path plays (``initial_state(seed)``, ``legal_actions``,
+    :class:`~cardcrawl.bots.RandomBot` with ``seed`` in seat 0, ``step``), and
+    :func:`cardcrawl.testing.check_kernel` proves that, seed by seed. Its factory gives
+    no kernel for a game whose rules it does not play (a variant that overrides a hook),
+    which is then played the public way.
+    """
+
+    def play(
+        self, seed: int, max_decisions: int, start: Any = None
+    ) -> tuple[Any, int, Figures | None] | None:
+        """The game of ``seed`` played to its end, from the seed's setup or from
+        ``start``: ``(final state, decisions, figures)`` (the figures of the game's own
+        tracker, ``None`` without one), or ``None``: a start it does not play from, or a
+        game still going after ``max_decisions`` decisions."""
+        ...
+
+    def summary(
+        self, seed: int, max_decisions: int, figures: Callable[[Any], Any] | None
+    ) -> tuple[Any, int, Figures | None] | None:
+        """What a simulation keeps of the game of ``seed``: ``(outcome, decisions,
+        figures)``, the final state left unbuilt; or ``None`` where :meth:`play` gives
+        none, or when ``figures`` is a tracker the kernel does not count for."""
+        ...
 
 
 def _frozen(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
@@ -128,6 +162,9 @@ class GameTools:
             (:class:`~cardcrawl.TerminalPlay`: its map view, what each
             action means, its rules in short, its hint bot); ``None``: ``render`` and
             ``describe`` alone.
+        rollout: builds the game's :class:`~cardcrawl.RolloutKernel` from a loaded game, or gives
+            ``None`` for a game whose rules the kernel does not play; ``simulate`` plays
+            a game whose every seat is the random bot on it. ``None``: no kernel.
 
     Examples:
         >>> import cardcrawl
@@ -145,3 +182,4 @@ class GameTools:
     openspiel: OpenSpielSettings | None = None
     gymnasium: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, converter=_frozen)
     terminal: TerminalPlay | None = None
+    rollout: Callable[[Any], RolloutKernel | None] | None = None

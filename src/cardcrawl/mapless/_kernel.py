@@ -42,9 +42,12 @@ from bisect import insort
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import Outcome
 from cardcrawl.core._random import rng_from_seed, rng_next
+from cardcrawl.core._tools import Figures
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid
@@ -83,7 +86,15 @@ from cardcrawl.mapless._state import (
     Phase,
 )
 
-__all__ = ["KernelGame", "figures_of", "kernel_for", "play_random", "random_rollout"]
+__all__ = [
+    "KernelGame",
+    "MaplessKernel",
+    "figures_of",
+    "kernel_for",
+    "play_random",
+    "random_rollout",
+    "rollout_kernel",
+]
 
 #: ``kernel(seed, max_decisions, start=None)``: :func:`play_random` for one game.
 KernelGame = Callable[..., "tuple[MaplessState, int, int] | None"]
@@ -189,6 +200,46 @@ def kernel_for(game: Any) -> KernelGame | None:
         None
     """
     return functools.partial(play_random, game) if _stock_game(game) else None
+
+
+@attrs.frozen
+class MaplessKernel:
+    """The :class:`~cardcrawl.RolloutKernel` of the stock Mapless House
+    (``GameTools.rollout``): :func:`play_random` and :func:`random_rollout` for one game.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> kernel = rollout_kernel(game)
+        >>> state, decisions, figures = kernel.play(1, 100_000)
+        >>> kernel.summary(1, 100_000, MaplessFigures) == (
+        ...     game.outcome(state), decisions, figures)
+        True
+    """
+
+    game: MaplessHouse
+
+    def play(
+        self, seed: int, max_decisions: int, start: Any = None
+    ) -> tuple[MaplessState, int, Figures] | None:
+        """The game of ``seed`` to its end: final state, decisions, figures."""
+        played = play_random(self.game, seed, max_decisions, start)
+        if played is None:
+            return None
+        state, decisions, house_at_exit = played
+        return state, decisions, figures_of(self.game, state, house_at_exit)
+
+    def summary(
+        self, seed: int, max_decisions: int, figures: Any
+    ) -> tuple[Outcome, int, Figures] | None:
+        """What a simulation keeps of the game of ``seed`` (see :func:`random_rollout`)."""
+        return random_rollout(self.game, seed, max_decisions, figures)
+
+
+def rollout_kernel(game: Any) -> MaplessKernel | None:
+    """The kernel of ``game``, or ``None`` when it must be played the public way (see
+    :func:`kernel_for`)."""
+    return MaplessKernel(game) if _stock_game(game) else None
 
 
 def _stock_game(game: Any) -> bool:

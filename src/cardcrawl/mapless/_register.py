@@ -20,6 +20,7 @@ from cardcrawl.mapless._bots import (
 from cardcrawl.mapless._encoding import MaplessEncoding
 from cardcrawl.mapless._figures import OUTCOMES, PANELS, MaplessFigures
 from cardcrawl.mapless._game import MaplessHouse
+from cardcrawl.mapless._kernel import rollout_kernel
 from cardcrawl.mapless._oracle import MaplessOracleBot
 from cardcrawl.mapless._terminal import TERMINAL
 
@@ -59,6 +60,7 @@ TOOLS = GameTools(
     ),
     gymnasium={"cardcrawl/MaplessHouse-v0": {"game": "mapless-house", "max_turns": TRAINING_TURNS}},
     terminal=TERMINAL,
+    rollout=rollout_kernel,
 )
 
 

@@ -28,6 +28,7 @@ from cardcrawl.bots._base import (
     make_bot,
     notify_game_over,
 )
+from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_derive, rng_from_seed
@@ -428,22 +429,25 @@ _LOADED: dict[tuple[Any, str, str], Any] = {}
 def _rollout(
     game: Any, bots: Sequence[BotChoice], seed: int, index: int, max_decisions: int
 ) -> GameResult | None:
-    """Game ``index`` from the seed's setup, played whole by the game's rollout kernel,
-    or ``None``: no kernel plays it, and _play must.
+    """Game ``index`` from the seed's setup, played whole by the game's rollout kernel
+    (``GameTools.rollout``), or ``None``: no kernel plays it, and _play must.
 
     Only where nothing but the kernel's own choices could differ: every seat the stock
-    random bot (it reads no observation and has no game_over hook), and the kernel
-    :func:`cardcrawl.mapless._kernel.kernel_for` gives only to the stock rules, with the
-    figures of the stock tracker. The Mapless House is the one game with a kernel yet.
+    random bot (it reads no observation and has no game_over hook), a kernel the game's
+    tools give for this game (none for a variant whose rules it does not play), and
+    figures the kernel counts for.
     """
-    from cardcrawl.bots._random_bot import RandomBot
-    from cardcrawl.mapless._kernel import random_rollout  # here: that package imports this
-
+    make_kernel = tools_for(game).rollout
+    if make_kernel is None:
+        return None
     for bot in bots:
         if (get_bot_spec(bot, game).factory if isinstance(bot, str) else bot) is not RandomBot:
             return None
+    kernel = make_kernel(game)
+    if kernel is None:
+        return None
     figures = _FIGURES.get(game_family(game)) or tools_for(game).figures
-    played = random_rollout(game, seed, max_decisions, figures)
+    played = kernel.summary(seed, max_decisions, figures)
     if played is None:
         return None
     outcome, decisions, game_figures = played
@@ -455,7 +459,7 @@ def _rollout(
         None if outcome.scores is None else tuple(outcome.scores),
         tuple(outcome.winners),
         decisions,
-        game_figures,
+        game_figures or (),
     )
 
 
