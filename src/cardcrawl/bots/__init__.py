@@ -12,9 +12,10 @@ themselves when the game registers:
 
 * The Mapless House (:mod:`cardcrawl.mapless`): ``"shortest-path"``
   (:class:`~cardcrawl.mapless.ShortestPathBot`), ``"heuristic"``
-  (:class:`~cardcrawl.mapless.MaplessHeuristicBot`) and ``"search"``;
+  (:class:`~cardcrawl.mapless.MaplessHeuristicBot`), ``"search"`` and ``"planner"``
+  (:class:`~cardcrawl.mapless.MaplessPlannerBot`);
 * Escape from Haydes (:mod:`cardcrawl.haydes`): ``"heuristic"``
-  (:class:`~cardcrawl.haydes.HaydesHeuristicBot`).
+  (:class:`~cardcrawl.haydes.HaydesHeuristicBot`) and ``"lookahead"``.
 
 ``bot_names(game)`` lists what plays a given game.
 

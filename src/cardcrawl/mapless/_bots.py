@@ -499,7 +499,7 @@ class MaplessPlannerBot(MaplessHeuristicBot):
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.mapless._bots import MaplessPlannerBot
+        >>> from cardcrawl.mapless import MaplessPlannerBot
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> state = game.initial_state(seed=1)
         >>> bot = MaplessPlannerBot(game, seed=1)
