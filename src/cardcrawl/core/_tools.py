@@ -33,6 +33,14 @@ class RolloutKernel(Protocol):
     :func:`cardcrawl.testing.check_kernel` proves that, seed by seed. Its factory gives
     no kernel for a game whose rules it does not play (a variant that overrides a hook),
     which is then played the public way.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("mapless-house", max_turns=200)
+        >>> kernel = cardcrawl.tools_for(game).rollout(game)
+        >>> state, decisions, figures = kernel.play(1, 100_000)
+        >>> game.is_terminal(state), decisions > 0
+        (True, True)
     """
 
     def play(
