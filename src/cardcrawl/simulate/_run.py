@@ -329,6 +329,11 @@ def _play(
                 index, seed, FORFEIT, zeros, None, (), decisions, figures, seat, message
             )
         return GameResult(index, seed, UNFINISHED, zeros, None, (), decisions, figures)
+    return _finished(index, seed, outcome, decisions, figures)
+
+
+def _finished(index: int, seed: int, outcome: Any, decisions: int, figures: Any) -> GameResult:
+    """The result of a game that reached ``outcome``, however it was played."""
     return GameResult(
         index,
         seed,
@@ -451,16 +456,7 @@ def _rollout(
     if played is None:
         return None
     outcome, decisions, game_figures = played
-    return GameResult(
-        index,
-        seed,
-        outcome.label,
-        tuple(outcome.returns),
-        None if outcome.scores is None else tuple(outcome.scores),
-        tuple(outcome.winners),
-        decisions,
-        game_figures or (),
-    )
+    return _finished(index, seed, outcome, decisions, game_figures or ())
 
 
 def _run_batch(job: _Job, start: int, stop: int) -> list[GameResult]:
