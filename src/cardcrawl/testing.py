@@ -435,7 +435,7 @@ def check_kernel(
     uniform-random play on a private mutable representation, and ``simulate`` lets it
     play every seat that is the random bot. It may only do so where it plays exactly
     the games that ``initial_state(seed)``, ``legal_actions``,
-    :class:`~cardcrawl.bots.RandomBot` (seed ``seed``, seat 0) and ``step`` play: for each
+    :class:`~cardcrawl.bots.RandomBot` (seed ``seed``, one per seat) and ``step`` play: for each
     seed this plays both and compares the outcome (label, returns, scores, winners), the
     number of decisions, the final state (every field, the last step's events included)
     and the figures a simulation reports. The kernel also plays each seed from the
@@ -479,11 +479,14 @@ def check_kernel(
     for seed in seeds:
         where = f"{game!r}, seed {seed}"
         start = game.initial_state(seed)
-        state, bot, decisions = start, RandomBot(game, seed, 0), 0
+        # One bot per seat, each with its own generator, as simulate builds them.
+        bots = [RandomBot(game, seed, seat) for seat in range(game.num_players)]
+        state, decisions = start, 0
         tracker = factory(game) if factory is not None else None
         if tracker is not None:
             tracker.step(state)
         while decisions < max_decisions and not game.is_terminal(state):
+            bot = bots[game.current_player(state)]
             state = game.step(state, bot.choose(game, None, game.legal_actions(state)))
             decisions += 1
             if tracker is not None:

@@ -15,6 +15,7 @@ from cardcrawl.haydes._bots import HaydesHeuristicBot, HaydesLookaheadBot
 from cardcrawl.haydes._encoding import HaydesEncoding
 from cardcrawl.haydes._figures import OUTCOMES, PANELS, HaydesFigures
 from cardcrawl.haydes._game import EscapeFromHaydes
+from cardcrawl.haydes._kernel import rollout_kernel
 from cardcrawl.haydes._terminal import TERMINAL
 
 __all__: list[str] = []
@@ -74,6 +75,7 @@ TOOLS = GameTools(
     shortcuts={"max_rounds": "--max-rounds", "players": "--players"},
     encoding=HaydesEncoding,
     figures=HaydesFigures,
+    rollout=rollout_kernel,
     outcomes=OUTCOMES,
     panels=PANELS,
     openspiel=OpenSpielSettings(

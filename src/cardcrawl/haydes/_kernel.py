@@ -1,0 +1,809 @@
+"""A rollout kernel: whole games of the stock Escape from Haydes with uniform-random play.
+
+Issue 14 asks ``simulate`` to play random games faster than a hand-written simulator.
+This module plays them on plain mutable lists, and is kept honest as The Mapless
+House's kernel is (:mod:`cardcrawl.mapless._kernel`):
+
+- it is used only for a game whose class overrides none of the rule hooks and none of
+  the rule steps of :class:`~cardcrawl.haydes.EscapeFromHaydes` (:func:`rollout_kernel`),
+  without the Tuybe;
+- :func:`cardcrawl.testing.check_kernel` proves, seed by seed, that it plays the very
+  games of the public path (``initial_state(seed)``, ``legal_actions``, one
+  :class:`~cardcrawl.bots.RandomBot` per seat, ``step``): the same outcome, the same
+  number of decisions, an equal final state (the last step's events included) and the
+  figures of :class:`~cardcrawl.haydes.HaydesFigures`.
+
+The kernel starts from the public path's first state, ``initial_state(seed)`` (the first
+player already drawn, H-5), and reads it into lists: the face-up card by cell, the pool
+by cell, the unseen cards of each pool sorted by card index (the lazy deal: a pool's
+cards are its Deck's sorted rest), the mixes (H-10) and their counts. Every chance draw is
+made with the library's SplitMix64 (the body of :func:`cardcrawl.rng_below`, inlined) in
+the order of the public path:
+
+- a card turned on a pool's cell is index ``rng_below(len(pool))`` of the pool's sorted
+  cards, as the game's ``_sample`` draws it from the Deck, even from a pool of one;
+- a card turned on a mix's cell (H-10) is ``rng_choice_weighted`` over the weights
+  ``reveal_chances`` gives, the cards sorted by index, reduced by their common divisor
+  (the sum of the weights is the range drawn from, so it must be the same sum);
+- a roll (H-8) is one of the 36 equally likely throws, ``rng_below(36)``, in the order of
+  the cumulative 2D6 weights;
+- each seat's bot draws ``rng_below(len(legal))`` on its own generator,
+  ``rng_derive(seed, seat)`` (as ``simulate`` builds one RandomBot per seat), at every
+  decision, even with one legal action; the legal actions are listed as
+  ``legal_actions`` lists them (H-6: higher then lower onto each touching face-down
+  cell, then a step onto each touching face-up cell, then the end of the turn).
+
+The rare positions whose bookkeeping is the general one of :mod:`cardcrawl.haydes._unseen`
+are not played here: a mix holding cards of two pools (the Replacement deck ran out while
+a Red Joker turn was dealt, H-10 with H-12, which makes several beliefs as soon as one of
+its cards is turned), and a turn that could run both the Replacement deck and the
+discard pile dry (H-12 then turns old cards face down). At the decision before either
+could happen, the kernel builds the public state and plays on the public way, with the
+same generators: the game is the same, only slower.
+
+Examples:
+    >>> import cardcrawl
+    >>> game = cardcrawl.load("escape-from-haydes", players=2, max_rounds=30)
+    >>> kernel = rollout_kernel(game)
+    >>> state, decisions, figures = kernel.play(1, 100_000)
+    >>> game.is_terminal(state), dict(figures)["rounds"] == state.round
+    (True, True)
+"""
+
+from __future__ import annotations
+
+import functools
+from bisect import bisect_left
+from math import gcd, lcm
+from typing import Any
+
+import attrs
+
+from cardcrawl.core._engine import GameBase
+from cardcrawl.core._protocol import Outcome
+from cardcrawl.core._random import rng_below, rng_derive
+from cardcrawl.core._tools import Figures
+from cardcrawl.haydes._actions import Guess
+from cardcrawl.haydes._creatures import Characteristic
+from cardcrawl.haydes._events import (
+    AllTrapped,
+    AlmostThere,
+    Announced,
+    CardsReplaced,
+    EncounterBegan,
+    Escaped,
+    Held,
+    JokerShuffledIn,
+    Lowered,
+    Moved,
+    Overcame,
+    Released,
+    ReplacementReshuffled,
+    Revealed,
+    Rolled,
+    TimeUp,
+    Trapped,
+    TurnEnded,
+    TurnStarted,
+)
+from cardcrawl.haydes._figures import HaydesFigures
+from cardcrawl.haydes._game import EscapeFromHaydes
+from cardcrawl.haydes._state import (
+    FACE_UP,
+    MIXED,
+    Belief,
+    Ending,
+    Figure,
+    HaydesOptions,
+    HaydesState,
+    Mix,
+    Phase,
+)
+from cardcrawl.kit._cards import Card, standard_deck
+from cardcrawl.kit._deck import Deck
+
+__all__ = ["HaydesKernel", "kernel_for", "rollout_kernel"]
+
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_MUL1 = 0xBF58476D1CE4E5B9
+_MUL2 = 0x94D049BB133111EB
+_LIMITS = tuple((1 << 64) - (1 << 64) % n if n else 0 for n in range(256))
+
+_CARDS = standard_deck(jokers=True)
+_RJ = Card.RED_JOKER.index
+_TURN, _ENCOUNTER, _OVER = Phase.TURN, Phase.ENCOUNTER, Phase.OVER
+_HIGHER, _LOWER = Guess.HIGHER, Guess.LOWER
+_CHARISMA = Characteristic.CHARISMA
+_ESCAPED, _TRAPPED, _TIME_UP = Ending.ESCAPED, Ending.TRAPPED, Ending.TIME_UP
+
+# The methods and class attributes of the stock class and GameBase that the kernel
+# stands in for (as in the Mapless House's kernel): a class replacing any of them, or an
+# instance shadowing one, gets no kernel.
+_NAMES_KEPT = frozenset({"game_name", "title", "_abc_impl"})
+
+
+def _rule_names() -> frozenset[str]:
+    names = set()
+    for cls in (EscapeFromHaydes, GameBase):
+        for name in vars(cls):
+            if name not in _NAMES_KEPT and not (name.startswith("__") and name != "__init__"):
+                names.add(name)
+    return frozenset(names)
+
+
+_RULE_NAMES = _rule_names()
+_METHOD_NAMES = frozenset(
+    name
+    for name in _RULE_NAMES
+    if callable(getattr(EscapeFromHaydes, name, None))
+    and not isinstance(vars(EscapeFromHaydes).get(name), functools.cached_property)
+)
+
+
+def _lookup(cls: type, name: str) -> Any:
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            return vars(klass)[name]
+    return None
+
+
+_STOCK_RULES = {name: _lookup(EscapeFromHaydes, name) for name in _RULE_NAMES}
+_STOCK_CLASSES: dict[type, bool] = {}
+
+
+def _plays_stock_rules(cls: type) -> bool:
+    if not issubclass(cls, EscapeFromHaydes) or _lookup(cls, "state_type") is not HaydesState:
+        return False
+    return all(_lookup(cls, name) is stock for name, stock in _STOCK_RULES.items())
+
+
+def _stock_game(game: Any) -> bool:
+    """Does ``game`` play the stock rules, with options the kernel plays (no Tuybe)?"""
+    cls = type(game)
+    stock = _STOCK_CLASSES.get(cls)
+    if stock is None:
+        stock = _STOCK_CLASSES[cls] = _plays_stock_rules(cls)
+    return (
+        stock
+        and type(game.options) is HaydesOptions
+        and not game.options.tuybe
+        and _METHOD_NAMES.isdisjoint(vars(game))
+    )
+
+
+def kernel_for(game: Any) -> HaydesKernel | None:
+    """The kernel of ``game``, or ``None`` when it must be played the public way: a
+    variant overriding a hook (``guess_is_correct``, ``next_seat``, ...) or a rule step,
+    an instance shadowing one, other options classes, or the Tuybe.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.haydes import EscapeFromHaydes
+        >>> kernel_for(cardcrawl.load("escape-from-haydes")) is not None
+        True
+        >>> class Generous(EscapeFromHaydes):
+        ...     def guess_is_correct(self, guess, from_value, value):
+        ...         return True
+        >>> print(kernel_for(Generous()))
+        None
+        >>> print(kernel_for(cardcrawl.load("escape-from-haydes", tuybe=True)))
+        None
+    """
+    return HaydesKernel(game) if _stock_game(game) else None
+
+
+def rollout_kernel(game: Any) -> HaydesKernel | None:
+    """``GameTools.rollout`` of Escape from Haydes (see :func:`kernel_for`)."""
+    return kernel_for(game)
+
+
+@attrs.frozen
+class HaydesKernel:
+    """The :class:`~cardcrawl.RolloutKernel` of the stock Escape from Haydes.
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes", max_rounds=50)
+        >>> kernel = rollout_kernel(game)
+        >>> state, decisions, figures = kernel.play(3, 100_000)
+        >>> kernel.summary(3, 100_000, HaydesFigures) == (
+        ...     game.outcome(state), decisions, figures)
+        True
+    """
+
+    game: EscapeFromHaydes
+
+    def play(
+        self, seed: int, max_decisions: int, start: Any = None
+    ) -> tuple[HaydesState, int, Figures] | None:
+        """The game of ``seed`` to its end: final state, decisions, figures."""
+        played = _run(self.game, seed, max_decisions, start, True)
+        if played is None:
+            return None
+        state, decisions, figures = played
+        assert isinstance(state, HaydesState)
+        return state, decisions, figures
+
+    def summary(
+        self, seed: int, max_decisions: int, figures: Any
+    ) -> tuple[Outcome, int, Figures] | None:
+        """What a simulation keeps of the game of ``seed``: outcome, decisions, figures;
+        ``None`` for another figure tracker than HaydesFigures."""
+        if figures is not HaydesFigures:
+            return None
+        played = _run(self.game, seed, max_decisions, None, False)
+        if played is None:
+            return None
+        outcome, decisions, kept = played
+        assert isinstance(outcome, Outcome)
+        return outcome, decisions, kept
+
+
+# Outcomes are values: made once per (players, ending, winner).
+_OUTCOMES: dict[tuple[int, Ending, int | None], Outcome] = {}
+
+
+def _outcome(players: int, ending: Ending, winner: int | None) -> Outcome:
+    """EscapeFromHaydes.outcome, of the state not built."""
+    key = (players, ending, winner)
+    made = _OUTCOMES.get(key)
+    if made is None:
+        if ending is _ESCAPED:
+            assert winner is not None
+            returns = tuple(1.0 if s == winner else 0.0 for s in range(players))
+            made = Outcome(label="escaped", returns=returns, winners=(winner,))
+        else:
+            made = Outcome(label=ending.value, returns=(0.0,) * players)
+        _OUTCOMES[key] = made
+    return made
+
+
+def _counts(events: Any) -> list[int]:
+    """What HaydesFigures counts of these events: turns, guesses, correct, encounters,
+    overcome."""
+    counts = [0, 0, 0, 0, 0]
+    for event in events:
+        if isinstance(event, Revealed):
+            counts[1] += 1
+            counts[2] += event.correct
+        elif isinstance(event, TurnStarted):
+            counts[0] += 1
+        elif isinstance(event, EncounterBegan):
+            counts[3] += 1
+        elif isinstance(event, Overcame):
+            counts[4] += 1
+    return counts
+
+
+def _figures(counts: list[int], rounds: int, out: int) -> Figures:
+    turns, guesses, correct, encounters, overcome = counts
+    return (
+        ("rounds", rounds),
+        ("turns", turns),
+        ("guesses", guesses),
+        ("correct", correct),
+        ("encounters", encounters),
+        ("overcome", overcome),
+        ("out", out),
+    )
+
+
+def _readable(game: EscapeFromHaydes, state: Any) -> bool:
+    """Whether the kernel reads ``state``: sampled play waiting for a decision, one
+    belief, nothing stacked, this game's layout."""
+    return (
+        isinstance(state, HaydesState)
+        and (state.phase is _TURN or state.phase is _ENCOUNTER)
+        and not state.explicit_chance
+        and len(state.beliefs) == 1
+        and state.stacked_first is None
+        and not state.stacked_rolls
+        and state.layout == game._cells
+        and not any(deck.stacked for deck in state.beliefs[0].unseen)
+    )
+
+
+def _run(
+    game: EscapeFromHaydes, seed: int, max_decisions: int, start: Any, build: bool
+) -> tuple[Any, int, Figures] | None:
+    """The game of ``seed`` (from ``start``, or ``initial_state(seed)``), played to its
+    end: ``(final state or outcome, decisions, figures)``, or ``None``."""
+    if start is None:
+        start = game.initial_state(seed)
+    elif isinstance(start, HaydesState) and start.phase is _OVER:
+        figures = _figures(
+            _counts(start.events), start.round, sum(f.cell is None for f in start.seats)
+        )
+        if build:
+            return start, 0, figures
+        return _outcome(game.num_players, start.ending, start.winner), 0, figures  # type: ignore[arg-type]
+    if not _readable(game, start):
+        return None
+    players = game.num_players
+    bots = [rng_derive(seed, s) for s in range(players)]
+    counts = _counts(start.events)
+    turns, guesses, correct_count, encounters, overcame = counts
+
+    cells = game._cells
+    index = game._index
+    adj = game._adj
+    values = game._values
+    creatures = game._creatures
+    throws = tuple(roll.total for roll in game._throws)
+    n_throws = len(throws)
+    limit = game._max_rounds
+    cards = _CARDS
+
+    # The position, as lists (see the module docstring).
+    up = [-1 if c is None else c.index for c in start.face_up]
+    pool_of = list(start.pool_of)
+    shown = [index[c] for c in start.shown]
+    belief = start.beliefs[0]
+    pools = [[c.index for c in deck.rest] for deck in belief.unseen]
+    rows = [list(row) for row in belief.mixed]
+    mixes = [([index[c] for c in m.cells], [c.index for c in m.known]) for m in start.mixes]
+    left = start.replacement_left
+    discard = [c.index for c in start.discard]
+    removed = [c.index for c in start.removed]
+    overcome = {index[c] for c in start.overcome}
+    seat_cell = [-1 if f.cell is None else index[f.cell] for f in start.seats]
+    cha = [f.charisma for f in start.seats]
+    endu = [f.endurance for f in start.seats]
+    cur, first, rnd = start.current, start.first, start.round
+    phase = start.phase
+    rng = start.rng
+    # A mix of two pools (see the module docstring): played the public way from here.
+    multi = any(sum(1 for k in row if k) > 1 for row in rows)
+    events: list[Any] = []
+
+    mask, gamma, mul1, mul2, limits = _MASK, _GAMMA, _MUL1, _MUL2, _LIMITS
+    decisions = 0
+    ending: Ending | None = None
+    winner: int | None = None
+    while True:
+        # ---- a decision of seat ``cur``, in ``phase``
+        if multi or left + len(discard) <= len(shown):
+            # The deal at the end of this turn could run the piles dry (H-12), or a mix
+            # of two pools is about: the public path from here, the same generators.
+            state = _state(
+                game, phase, seat_cell, cha, endu, cur, first, rnd, up, pool_of, shown,
+                mixes, pools, rows, left, discard, removed, overcome, None, None, rng, (),
+            )  # fmt: skip
+            counts = [turns, guesses, correct_count, encounters, overcame]
+            return _public(game, state, bots, decisions, max_decisions, counts, build)
+        if decisions >= max_decisions:
+            return None
+        c = seat_cell[cur]
+        if phase is _ENCOUNTER:
+            creature = creatures[up[c]]
+            assert creature is not None
+            options = creature.allowed
+            n = len(options)
+        else:
+            fd = [j for j in adj[c] if up[j] < 0]
+            nd = 2 * len(fd)
+            n = len(adj[c]) - len(fd) + nd + 1
+        # RandomBot.choose: rng_below(len(legal)) on the seat's own generator.
+        b = bots[cur]
+        top = limits[n]
+        while True:
+            b = (b + gamma) & mask
+            z = ((b ^ (b >> 30)) * mul1) & mask
+            z = ((z ^ (z >> 27)) * mul2) & mask
+            z ^= z >> 31
+            if z < top:
+                k = z % n
+                break
+        bots[cur] = b
+        decisions += 1
+        if build:
+            events = []  # a new step: the final state keeps the last step's events
+
+        end_turn = False
+        if phase is _ENCOUNTER:
+            # _rolled (H-8): the roll is drawn at once, one of the 36 throws.
+            chosen = options[k]
+            while True:
+                rng = (rng + gamma) & mask
+                z = ((rng ^ (rng >> 30)) * mul1) & mask
+                z = ((z ^ (z >> 27)) * mul2) & mask
+                z ^= z >> 31
+                if z < limits[n_throws]:
+                    total = throws[z % n_throws]
+                    break
+            on_charisma = chosen is _CHARISMA
+            value = cha[cur] if on_charisma else endu[cur]
+            won = total + creature.modifier <= value
+            after = value - creature.cost
+            if after < 0:
+                after = 0
+            if build:
+                events.append(Rolled(cur, chosen, total, creature.modifier, value, won))
+                events.append(Lowered(cur, chosen, value, after))
+            if on_charisma:
+                cha[cur] = after
+            else:
+                endu[cur] = after
+            if won:
+                # H-8: the creature is gone; everyone held there is freed.
+                overcame += 1
+                overcome.add(c)
+                if build:
+                    events.append(Overcame(cur, cells[c], cards[up[c]]))
+                    if players > 1:
+                        freed = tuple(s for s in range(players) if s != cur and seat_cell[s] == c)
+                        if freed:
+                            events.append(Released(freed, cells[c]))
+            if after == 0:
+                # H-11: out at once, the turn ends; nobody left, nobody wins.
+                if build:
+                    events.append(Trapped(cur, chosen))
+                seat_cell[cur] = -1
+                if all(s < 0 for s in seat_cell):
+                    if build:
+                        events.append(AllTrapped())
+                    ending = _TRAPPED
+                    break
+                end_turn = True
+            elif won:
+                phase = _TURN  # H-8: move on or end
+                continue
+            else:
+                if build:
+                    events.append(Held(cur, cells[c]))
+                end_turn = True
+        elif k < nd:
+            # A move onto a face-down card (H-6), announced first, then turned.
+            j = fd[k >> 1]
+            lower = k & 1
+            guess = _LOWER if lower else _HIGHER
+            from_value = values[up[c]]
+            if build:
+                events.append(Announced(cur, cells[c], cells[j], guess, False))
+            p = pool_of[j]
+            if p >= 0:
+                pool = pools[p]
+                m = len(pool)
+                top = limits[m] if m < 256 else (1 << 64) - (1 << 64) % m
+                while True:
+                    rng = (rng + gamma) & mask
+                    z = ((rng ^ (rng >> 30)) * mul1) & mask
+                    z = ((z ^ (z >> 27)) * mul2) & mask
+                    z ^= z >> 31
+                    if z < top:
+                        card = pool.pop(z % m)
+                        break
+                pool_of[j] = FACE_UP
+            else:
+                rng, card = _reveal_mix(rng, j, pools, rows, mixes, pool_of)
+                multi = any(sum(1 for x in row if x) > 1 for row in rows)
+            v = values[card]
+            correct = v < from_value if lower else v > from_value  # H-7
+            guesses += 1
+            correct_count += correct
+            if build:
+                events.append(Revealed(cells[j], cards[card], guess, from_value, correct))
+            up[j] = card
+            shown.append(j)
+            if card == _RJ:
+                if lower and from_value >= 1:
+                    # H-9: the escape.
+                    if build:
+                        events.append(Moved(cur, cells[c], cells[j]))
+                        events.append(Escaped(cur, cells[j]))
+                    seat_cell[cur] = j
+                    ending, winner = _ESCAPED, cur
+                    break
+                # H-10: the figure stays, the joker stays face up, the turn ends.
+                if build:
+                    events.append(AlmostThere(cur, cells[j]))
+                end_turn = True
+            else:
+                # H-6: the figure moves onto the turned card, right or wrong.
+                if build:
+                    events.append(Moved(cur, cells[c], cells[j]))
+                seat_cell[cur] = j
+                if creatures[card] is not None:
+                    encounters += 1
+                    if build:
+                        creature = creatures[card]
+                        assert creature is not None
+                        events.append(EncounterBegan(cur, cells[j], cards[card], creature.name))
+                    phase = _ENCOUNTER  # H-7, H-8
+                    continue
+                if correct:
+                    phase = _TURN  # H-7: move again or end the turn
+                    continue
+                end_turn = True
+        elif k < n - 1:
+            # A step onto a touching face-up card (H-6): it ends the turn, unless a
+            # creature not overcome waits there (H-8).
+            j = [x for x in adj[c] if up[x] >= 0][k - nd]
+            if build:
+                events.append(Moved(cur, cells[c], cells[j]))
+            seat_cell[cur] = j
+            card = up[j]
+            if creatures[card] is not None and j not in overcome:
+                encounters += 1
+                if build:
+                    creature = creatures[card]
+                    assert creature is not None
+                    events.append(EncounterBegan(cur, cells[j], cards[card], creature.name))
+                phase = _ENCOUNTER
+                continue
+            end_turn = True
+        else:
+            end_turn = True
+
+        # ---- _end_turn (H-12, H-13, H-5), then _begin_turn
+        assert end_turn
+        if build:
+            events.append(TurnEnded(cur))
+        if shown:
+            # H-12: every face-up card but those with a figure is replaced.
+            keep = []
+            targets = []
+            for x in shown:
+                if x in seat_cell:
+                    keep.append(x)
+                else:
+                    targets.append(x)
+            if targets:
+                targets.sort()  # dealing order: by y, then x
+                discarded = []
+                gone = []
+                joker = -1
+                for i in targets:
+                    card = up[i]
+                    if card == _RJ:
+                        joker = i  # H-10: it goes back in among the new cards
+                    elif i in overcome:
+                        gone.append(card)  # an overcome creature's card leaves the game
+                    else:
+                        discarded.append(card)
+                if overcome:
+                    overcome.difference_update(targets)
+                if build:
+                    events.append(
+                        CardsReplaced(
+                            tuple([cells[i] for i in targets]),
+                            tuple([cards[i] for i in discarded]),
+                            tuple([cards[i] for i in gone]),
+                        )
+                    )
+                discard.extend(discarded)
+                removed.extend(gone)
+                if joker < 0 and left >= len(targets):
+                    p = len(pools) - 1
+                    for i in targets:
+                        pool_of[i] = p
+                        up[i] = -1
+                    left -= len(targets)
+                else:
+                    left = _deal(
+                        targets, joker, left, discard, pools, rows, mixes, up, pool_of,
+                        events if build else None, cells,
+                    )  # fmt: skip
+                    multi = any(sum(1 for x in row if x) > 1 for row in rows)
+            shown = keep
+        # next_seat (H-5, H-13): seat order, skipping players out.
+        for step in range(1, players + 1):
+            s = (cur + step) % players
+            if seat_cell[s] >= 0:
+                break
+        if (s - first) % players <= (cur - first) % players:
+            if limit is not None and rnd >= limit:
+                if build:
+                    events.append(TimeUp(rnd))  # H-13
+                ending = _TIME_UP
+                break
+            rnd += 1
+        cur = s
+        turns += 1
+        if build:
+            events.append(TurnStarted(cur, rnd))
+        c = seat_cell[cur]
+        card = up[c]
+        if creatures[card] is not None and c not in overcome:
+            # H-8: a held player faces the creature again before anything else.
+            encounters += 1
+            if build:
+                creature = creatures[card]
+                assert creature is not None
+                events.append(EncounterBegan(cur, cells[c], cards[card], creature.name))
+            phase = _ENCOUNTER
+        else:
+            phase = _TURN
+
+    out = sum(1 for s in seat_cell if s < 0)
+    figures = _figures([turns, guesses, correct_count, encounters, overcame], rnd, out)
+    if not build:
+        return _outcome(players, ending, winner), decisions, figures
+    final = _state(
+        game, _OVER, seat_cell, cha, endu, cur, first, rnd, up, pool_of, shown, mixes, pools,
+        rows, left, discard, removed, overcome, ending, winner, rng, tuple(events),
+    )  # fmt: skip
+    return final, decisions, figures
+
+
+def _reveal_mix(
+    rng: int,
+    j: int,
+    pools: list[list[int]],
+    rows: list[list[int]],
+    mixes: list[tuple[list[int], list[int]]],
+    pool_of: list[int],
+) -> tuple[int, int]:
+    """Turn the card of cell ``j`` of a mix of one pool (H-10) under one belief:
+    ``rng_choice_weighted`` over reveal_chances' weights, then apply_reveal's and
+    _tidy_mix's bookkeeping. Returns ``(rng, card)``."""
+    m = next(i for i, (mix_cells, _) in enumerate(mixes) if j in mix_cells)
+    mix_cells, known = mixes[m]
+    row = rows[m]
+    # _mix_chances: the same integer weights, so the same sum to draw below.
+    parts = [(count, q) for q, count in enumerate(row) if count]
+    scale = lcm(*(len(pools[q]) for _, q in parts))
+    weights: dict[int, int] = {}
+    for card in known:
+        weights[card] = weights.get(card, 0) + scale
+    for count, q in parts:
+        unit = count * (scale // len(pools[q]))
+        for card in pools[q]:
+            weights[card] = weights.get(card, 0) + unit
+    common = gcd(*weights.values())
+    order = sorted(weights)
+    rng, r = rng_below(rng, sum(weights[i] for i in order) // common)
+    for card in order:
+        w = weights[card] // common
+        if r < w:
+            break
+        r -= w
+    if card in known:
+        known.remove(card)  # the Red Joker is in no pool: this cell held it
+    else:
+        # One pool only (a mix of two is played the public way): its card.
+        (q,) = [q for _, q in parts if card in pools[q]]
+        pool = pools[q]
+        del pool[bisect_left(pool, card)]
+        row[q] -= 1
+    mix_cells.remove(j)
+    pool_of[j] = FACE_UP
+    # _tidy_mix: a mix with no known card left and one pool is plain cells of that pool.
+    nonzero = [q for q, count in enumerate(row) if count]
+    if not mix_cells or (not known and len(nonzero) == 1):
+        for i in mix_cells:
+            pool_of[i] = nonzero[0]
+        del mixes[m]
+        del rows[m]
+    return rng, card
+
+
+def _deal(
+    targets: list[int],
+    joker: int,
+    left: int,
+    discard: list[int],
+    pools: list[list[int]],
+    rows: list[list[int]],
+    mixes: list[tuple[list[int], list[int]]],
+    up: list[int],
+    pool_of: list[int],
+    events: list[Any] | None,
+    cells: tuple[Any, ...],
+) -> int:
+    """_deal (H-12, H-10): the Replacement deck may run out, the discard pile then
+    becomes a new pool; the Red Joker goes back in among the new cards, a mix. The
+    kernel never gets here when the piles could both run dry. Returns the cards left."""
+    reshuffles = []
+    counts: list[int] = []
+    mixed = [joker] if joker >= 0 else []
+    for i in targets:
+        if i == joker:
+            continue
+        if not left:
+            assert discard, "the kernel plays no deal that runs the piles dry"
+            reshuffles.append(len(discard))
+            pools.append(sorted(discard))
+            left = len(discard)
+            discard.clear()
+            for row in rows:
+                row.append(0)
+        left -= 1
+        pool = len(pools) - 1
+        up[i] = -1
+        if joker < 0:
+            pool_of[i] = pool
+        else:
+            counts.extend([0] * (pool + 1 - len(counts)))
+            counts[pool] += 1
+            mixed.append(i)
+    if joker >= 0:
+        mixed.sort()
+        for i in mixed:
+            pool_of[i] = MIXED
+            up[i] = -1
+        mixes.append((mixed, [_RJ]))
+        rows.append(counts + [0] * (len(pools) - len(counts)))
+    if events is not None:
+        for size in reshuffles:
+            events.append(ReplacementReshuffled(size))
+        if joker >= 0:
+            events.append(JokerShuffledIn(tuple([cells[i] for i in mixed])))
+    return left
+
+
+def _state(
+    game: EscapeFromHaydes,
+    phase: Phase,
+    seat_cell: list[int],
+    cha: list[int],
+    endu: list[int],
+    cur: int,
+    first: int,
+    rnd: int,
+    up: list[int],
+    pool_of: list[int],
+    shown: list[int],
+    mixes: list[tuple[list[int], list[int]]],
+    pools: list[list[int]],
+    rows: list[list[int]],
+    left: int,
+    discard: list[int],
+    removed: list[int],
+    overcome: set[int],
+    ending: Ending | None,
+    winner: int | None,
+    rng: int,
+    events: tuple[Any, ...],
+) -> HaydesState:
+    """The public state of the kernel's position."""
+    cells, cards = game._cells, _CARDS
+    unseen = tuple(Deck._make((), tuple([cards[i] for i in pool])) for pool in pools)
+    return HaydesState(
+        phase=phase,
+        seats=tuple(
+            Figure(cha[s], endu[s], None if seat_cell[s] < 0 else cells[seat_cell[s]])
+            for s in range(len(seat_cell))
+        ),
+        current=cur, first=first, round=rnd, layout=cells,
+        face_up=tuple([None if i < 0 else cards[i] for i in up]), pool_of=tuple(pool_of),
+        shown=tuple([cells[i] for i in shown]),
+        mixes=tuple(
+            Mix(tuple([cells[i] for i in m]), tuple([cards[i] for i in known]))
+            for m, known in mixes
+        ),
+        beliefs=(Belief(1, unseen, tuple(tuple(row) for row in rows)),),
+        replacement_left=left, discard=tuple([cards[i] for i in discard]),
+        removed=tuple([cards[i] for i in removed]),
+        overcome=frozenset(cells[i] for i in overcome), aim=None, chosen=None,
+        stacked_first=None, stacked_rolls=(), ending=ending, winner=winner, rng=rng,
+        explicit_chance=False, events=events,
+    )  # fmt: skip
+
+
+def _public(
+    game: EscapeFromHaydes,
+    state: HaydesState,
+    bots: list[int],
+    decisions: int,
+    max_decisions: int,
+    counts: list[int],
+    build: bool,
+) -> tuple[Any, int, Figures] | None:
+    """The rest of the game the public way, from ``state`` (a decision), with the bots'
+    generators as they are: ``legal_actions``, ``rng_below(len(legal))``, ``step``."""
+    while not game.is_terminal(state):
+        if decisions >= max_decisions:
+            return None
+        seat = game.current_player(state)
+        legal = game.legal_actions(state)
+        bots[seat], k = rng_below(bots[seat], len(legal))
+        state = game.step(state, legal[k])
+        decisions += 1
+        counts = [a + b for a, b in zip(counts, _counts(state.events), strict=True)]
+    figures = _figures(counts, state.round, sum(f.cell is None for f in state.seats))
+    if build:
+        return state, decisions, figures
+    assert state.ending is not None
+    return _outcome(game.num_players, state.ending, state.winner), decisions, figures
