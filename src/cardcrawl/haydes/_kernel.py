@@ -317,7 +317,8 @@ def _run(
         )
         if build:
             return start, 0, figures
-        return _outcome(game.num_players, start.ending, start.winner), 0, figures  # type: ignore[arg-type]
+        assert start.ending is not None  # a finished game says how it ended
+        return _outcome(game.num_players, start.ending, start.winner), 0, figures
     if not _readable(game, start):
         return None
     players = game.num_players

@@ -1,0 +1,240 @@
+"""The rollout kernel of Escape from Haydes plays the public path's games, seed by seed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cardcrawl
+from cardcrawl.bots import RandomBot
+from cardcrawl.errors import ConformanceError
+from cardcrawl.haydes import EscapeFromHaydes, _kernel
+from cardcrawl.haydes._actions import Guess
+from cardcrawl.haydes._events import Moved
+from cardcrawl.simulate import simulate
+from cardcrawl.testing import check_kernel
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
+import plain_haydes
+
+
+def _haydes(**options: Any) -> Any:
+    return cardcrawl.load("escape-from-haydes", **options)
+
+
+@pytest.mark.parametrize(
+    ("options", "seeds"),
+    [
+        ({"players": 1}, 1000),
+        ({"players": 2}, 300),
+        ({"players": 3}, 200),
+        ({"players": 4}, 200),
+        ({"players": 1, "max_rounds": 3}, 300),
+        ({"players": 4, "max_rounds": 2}, 200),
+        ({"players": 2, "max_rounds": 300}, 200),
+        ({"players": 2, "splits": [(7, 9), (9, 7)]}, 150),
+        ({"players": 3, "creatures": "denizens"}, 150),
+    ],
+)
+def test_the_kernel_plays_the_public_games(options: dict[str, Any], seeds: int) -> None:
+    assert check_kernel(_haydes(**options), seeds=range(seeds)) == seeds
+
+
+@pytest.mark.parametrize(("decks", "players"), [(2, 1), (2, 4), (16, 1), (16, 3)])
+def test_the_kernel_plays_other_boards(decks: int, players: int) -> None:
+    # Two decks run the Replacement deck and the discard pile low (H-12), with Red
+    # Jokers shuffled back in (H-10); sixteen make the 418-cell board of the benchmarks.
+    game = _haydes(players=players, deck_count=decks, layout=plain_haydes.rect_layout(decks))
+    assert check_kernel(game, seeds=range(150)) == 150
+
+
+def test_the_kernel_reaches_its_rare_branches() -> None:
+    """The mixes (H-10), the deals that reshuffle (H-12) and the hand-over to the public
+    path all come up in the games checked above."""
+    reached: dict[str, int] = {"_reveal_mix": 0, "_deal": 0, "_public": 0}
+
+    def counted(name: str) -> Any:
+        original = getattr(_kernel, name)
+
+        def call(*args: Any) -> Any:
+            reached[name] += 1
+            return original(*args)
+
+        return call
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name in reached:
+            patch.setattr(_kernel, name, counted(name))
+        game = _haydes(players=4, deck_count=2, layout=plain_haydes.rect_layout(2))
+        assert check_kernel(game, seeds=range(300)) == 300
+    assert all(reached.values()), reached
+
+
+def test_games_cut_off_by_max_decisions_are_left_to_the_public_path() -> None:
+    game = _haydes(players=2)
+    assert check_kernel(game, seeds=range(150), max_decisions=40) == 150
+    kernel = _kernel.kernel_for(game)
+    assert kernel is not None
+    cut = {kernel.play(seed, 40) is None for seed in range(150)}
+    assert cut == {True, False}
+
+
+class Generous(EscapeFromHaydes):
+    """Every guess is right (H-7 overridden)."""
+
+    rules_version = f"{EscapeFromHaydes.rules_version}-generous.1"
+
+    def guess_is_correct(self, guess: Guess, from_value: int, value: int) -> bool:
+        return True
+
+
+class Backwards(EscapeFromHaydes):
+    """Turns go the other way round the table (H-5 overridden)."""
+
+    def next_seat(
+        self, current: int, first: int, seats_in: tuple[bool, ...]
+    ) -> tuple[int, bool] | None:
+        players = len(seats_in)
+        for step in range(1, players + 1):
+            seat = (current - step) % players
+            if seats_in[seat]:
+                # A new round when play passes the first player's seat, going back.
+                return seat, (first - seat) % players <= (first - current) % players
+        return None
+
+
+class Renamed(EscapeFromHaydes):
+    """The stock rules under another name: they may keep the kernel."""
+
+    game_name = "escape-from-haydes-renamed"
+    title = "Escape from Haydes, renamed"
+
+
+def _public(game: Any, seed: int) -> tuple[str, int, int]:
+    """One random game through legal_actions and step: outcome, decisions, rounds."""
+    state, decisions = game.initial_state(seed), 0
+    bots = [RandomBot(game, seed, seat) for seat in range(game.num_players)]
+    while not game.is_terminal(state):
+        bot = bots[game.current_player(state)]
+        state = game.step(state, bot.choose(game, None, game.legal_actions(state)))
+        decisions += 1
+    return game.outcome(state).label, decisions, state.round
+
+
+@pytest.mark.parametrize("variant", [Generous, Backwards])
+def test_a_variant_that_overrides_a_hook_has_no_kernel(variant: type[EscapeFromHaydes]) -> None:
+    game = variant(_haydes(players=3, max_rounds=20).options)
+    assert _kernel.kernel_for(game) is None
+    assert check_kernel(game, seeds=range(5)) == 0
+    run = simulate(game, "random", games=30, seed=3, workers=1)
+    assert [(r.outcome, r.decisions, r.figure("rounds")) for r in run.results] == [
+        _public(game, r.seed) for r in run.results
+    ]
+
+
+def test_the_variants_results_are_their_own() -> None:
+    stock = _haydes(players=1, max_rounds=20)
+    ours = simulate(Generous(stock.options), "random", games=40, seed=3, workers=1).results
+    theirs = simulate(stock, "random", games=40, seed=3, workers=1).results
+    assert [r.figure("correct") for r in ours] != [r.figure("correct") for r in theirs]
+    assert all(r.figure("correct") == r.figure("guesses") for r in ours)
+
+
+def test_an_instance_that_shadows_a_hook_or_plays_the_tuybe_has_no_kernel() -> None:
+    game = _haydes(max_rounds=20)
+    game.guess_is_correct = lambda guess, from_value, value: True
+    assert _kernel.kernel_for(game) is None
+    assert _kernel.kernel_for(_haydes(tuybe=True)) is None
+
+
+def test_a_class_that_only_renames_the_game_keeps_the_kernel() -> None:
+    assert _kernel.kernel_for(Renamed(_haydes(players=2).options)) is not None
+
+
+def test_a_class_patched_before_its_first_game_has_no_kernel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(EscapeFromHaydes, "guess_is_correct", Generous.guess_is_correct)
+
+    class Later(EscapeFromHaydes):
+        """Made after the patch: it inherits the patched hook."""
+
+    assert _kernel.kernel_for(Later()) is None
+
+
+def test_a_kernel_that_mistakes_the_red_joker_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The Black Joker's index for the Red's: no escape is ever seen (H-9).
+    monkeypatch.setattr(_kernel, "_RJ", cardcrawl.Card.BLACK_JOKER.index)
+    with pytest.raises(ConformanceError, match="seed"):
+        check_kernel(_haydes(players=1), seeds=range(300))
+
+
+def test_a_kernel_whose_last_events_differ_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_kernel, "Moved", lambda seat, source, target: Moved(seat, target, source))
+    with pytest.raises(ConformanceError, match="events differ"):
+        check_kernel(_haydes(players=2), seeds=range(50))
+
+
+def test_a_kernel_that_draws_in_another_order_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = _kernel._run
+
+    def shifted(game: Any, seed: int, *rest: Any) -> Any:
+        # The bots' generators one seed on: other choices, other games.
+        return original(game, seed + 1, *rest)
+
+    monkeypatch.setattr(_kernel, "_run", shifted)
+    with pytest.raises(ConformanceError, match="seed 0"):
+        check_kernel(_haydes(players=2), seeds=range(5))
+
+
+def test_a_kernel_that_tells_simulate_other_figures_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    original = _kernel._run
+
+    def miscounted(*args: Any) -> Any:
+        played = original(*args)
+        if args[-1] or played is None:  # build: the state is compared, not this
+            return played
+        outcome, decisions, figures = played
+        return outcome, decisions, (*figures[:-1], ("out", figures[-1][1] + 1))
+
+    monkeypatch.setattr(_kernel, "_run", miscounted)
+    with pytest.raises(ConformanceError, match="gives simulate"):
+        check_kernel(_haydes(players=1), seeds=range(5))
+
+
+@pytest.mark.parametrize("players", [1, 4])
+def test_simulate_gives_the_public_paths_results(
+    monkeypatch: pytest.MonkeyPatch, players: int
+) -> None:
+    game = _haydes(players=players, max_rounds=40)
+    used = []
+    original = _kernel.HaydesKernel.summary
+
+    def spy(kernel: Any, *args: Any) -> Any:
+        played = original(kernel, *args)
+        used.append(played is not None)
+        return played
+
+    monkeypatch.setattr(_kernel.HaydesKernel, "summary", spy)
+    fast = simulate(game, "random", games=120, seed=9, workers=1).results
+    assert used
+    assert all(used)  # the kernel played every game
+    monkeypatch.setattr(_kernel.HaydesKernel, "summary", lambda kernel, *args: None)
+    assert simulate(game, "random", games=120, seed=9, workers=1).results == fast
+
+
+def test_simulate_with_another_bot_plays_the_public_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _haydes(players=2, max_rounds=20)
+
+    def refuse(*args: Any) -> Any:
+        raise AssertionError("the kernel was asked to play")
+
+    monkeypatch.setattr(_kernel, "_run", refuse)
+    simulate(game, ["random", "heuristic"], games=3, seed=1, workers=1)
+    position = game.notation(game.initial_state(4))
+    simulate(game, "random", games=3, seed=1, workers=1, position=position)
