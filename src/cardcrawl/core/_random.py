@@ -26,6 +26,7 @@ from cardcrawl.errors import OptionsError, short_repr
 
 __all__ = ["rng_below", "rng_choice_weighted", "rng_derive", "rng_from_seed", "rng_next"]
 
+# The rollout kernels inline the generator on these same constants.
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 _MUL1 = 0xBF58476D1CE4E5B9

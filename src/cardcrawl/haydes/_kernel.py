@@ -52,16 +52,15 @@ Examples:
 
 from __future__ import annotations
 
-import functools
 from bisect import bisect_left
 from math import gcd, lcm
 from typing import Any
 
 import attrs
 
-from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import Outcome
-from cardcrawl.core._random import rng_below, rng_derive
+from cardcrawl.core._random import _GAMMA, _LIMITS, _MASK, _MUL1, _MUL2, rng_below, rng_derive
+from cardcrawl.core._stock import StockRules
 from cardcrawl.core._tools import Figures
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._creatures import Characteristic
@@ -104,11 +103,6 @@ from cardcrawl.kit._deck import Deck
 
 __all__ = ["HaydesKernel", "kernel_for", "rollout_kernel"]
 
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_MUL1 = 0xBF58476D1CE4E5B9
-_MUL2 = 0x94D049BB133111EB
-_LIMITS = tuple((1 << 64) - (1 << 64) % n if n else 0 for n in range(256))
 
 _CARDS = standard_deck(jokers=True)
 _RJ = Card.RED_JOKER.index
@@ -117,59 +111,13 @@ _HIGHER, _LOWER = Guess.HIGHER, Guess.LOWER
 _CHARISMA = Characteristic.CHARISMA
 _ESCAPED, _TRAPPED, _TIME_UP = Ending.ESCAPED, Ending.TRAPPED, Ending.TIME_UP
 
-# The methods and class attributes of the stock class and GameBase that the kernel
-# stands in for (as in the Mapless House's kernel): a class replacing any of them, or an
-# instance shadowing one, gets no kernel.
-_NAMES_KEPT = frozenset({"game_name", "title", "_abc_impl"})
-
-
-def _rule_names() -> frozenset[str]:
-    names = set()
-    for cls in (EscapeFromHaydes, GameBase):
-        for name in vars(cls):
-            if name not in _NAMES_KEPT and not (name.startswith("__") and name != "__init__"):
-                names.add(name)
-    return frozenset(names)
-
-
-_RULE_NAMES = _rule_names()
-_METHOD_NAMES = frozenset(
-    name
-    for name in _RULE_NAMES
-    if callable(getattr(EscapeFromHaydes, name, None))
-    and not isinstance(vars(EscapeFromHaydes).get(name), functools.cached_property)
-)
-
-
-def _lookup(cls: type, name: str) -> Any:
-    for klass in cls.__mro__:
-        if name in vars(klass):
-            return vars(klass)[name]
-    return None
-
-
-_STOCK_RULES = {name: _lookup(EscapeFromHaydes, name) for name in _RULE_NAMES}
-_STOCK_CLASSES: dict[type, bool] = {}
-
-
-def _plays_stock_rules(cls: type) -> bool:
-    if not issubclass(cls, EscapeFromHaydes) or _lookup(cls, "state_type") is not HaydesState:
-        return False
-    return all(_lookup(cls, name) is stock for name, stock in _STOCK_RULES.items())
+# The stock rules as the kernel was written for them (see cardcrawl.core._stock).
+_STOCK = StockRules(EscapeFromHaydes, HaydesState)
 
 
 def _stock_game(game: Any) -> bool:
     """Does ``game`` play the stock rules, with options the kernel plays (no Tuybe)?"""
-    cls = type(game)
-    stock = _STOCK_CLASSES.get(cls)
-    if stock is None:
-        stock = _STOCK_CLASSES[cls] = _plays_stock_rules(cls)
-    return (
-        stock
-        and type(game.options) is HaydesOptions
-        and not game.options.tuybe
-        and _METHOD_NAMES.isdisjoint(vars(game))
-    )
+    return _STOCK.plays(game) and type(game.options) is HaydesOptions and not game.options.tuybe
 
 
 def kernel_for(game: Any) -> HaydesKernel | None:
@@ -358,6 +306,8 @@ def _run(
     multi = any(sum(1 for k in row if k) > 1 for row in rows)
     events: list[Any] = []
 
+    # SplitMix64 inlined (a call per draw would cost more than the draw), on the core
+    # generator's own constants: the same rejection limits, so the same rejections.
     mask, gamma, mul1, mul2, limits = _MASK, _GAMMA, _MUL1, _MUL2, _LIMITS
     decisions = 0
     ending: Ending | None = None

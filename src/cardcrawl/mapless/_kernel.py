@@ -44,9 +44,9 @@ from typing import Any
 
 import attrs
 
-from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import Outcome
-from cardcrawl.core._random import rng_from_seed, rng_next
+from cardcrawl.core._random import _GAMMA, _LIMITS, _MASK, _MUL1, _MUL2, rng_from_seed, rng_next
+from cardcrawl.core._stock import StockRules
 from cardcrawl.core._tools import Figures
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
@@ -99,14 +99,6 @@ __all__ = [
 #: ``kernel(seed, max_decisions, start=None)``: :func:`play_random` for one game.
 KernelGame = Callable[..., "tuple[MaplessState, int, int] | None"]
 
-# SplitMix64 (cardcrawl.core._random), repeated here: the draws are the kernel's
-# hottest code, and a call per draw would cost more than the draw.
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_MUL1 = 0xBF58476D1CE4E5B9
-_MUL2 = 0x94D049BB133111EB
-# rng_below's rejection limit for each n: the same numbers, so the same rejections.
-_LIMITS = tuple((1 << 64) - (1 << 64) % n if n else 0 for n in range(256))
 # rng_derive scrambles each key with rng_next: key 0's, once.
 _KEY_0 = rng_next((0 * _MUL2 + _GAMMA) & _MASK)[1]
 
@@ -138,42 +130,6 @@ _DECISION_KINDS = {Phase.PLACE: _PLACE, Phase.PLACE_EXIT: _EXIT_CHOICE, Phase.MO
     _E_DRY, _E_ENCOUNTER, _E_STEPPED, _E_WAITED, _E_ARRIVED, _E_ESCAPED, _E_CONSUMED,
     _E_LOST,
 ) = range(16)  # fmt: skip
-
-#: Every method and class attribute of the stock class and of GameBase that the kernel
-#: stands in for, except the two that only name the game and the bookkeeping that the
-#: abc module gives every subclass. A subclass that replaces any of them, or an instance
-#: that shadows one, gets no kernel.
-_NAMES_KEPT = frozenset({"game_name", "title", "_abc_impl"})
-
-
-def _rule_names() -> frozenset[str]:
-    names = set()
-    for cls in (MaplessHouse, GameBase):
-        for name in vars(cls):
-            if name not in _NAMES_KEPT and not (name.startswith("__") and name != "__init__"):
-                names.add(name)
-    return frozenset(names)
-
-
-_RULE_NAMES = _rule_names()
-# The ones an instance could shadow with a rule of its own: its methods. (An instance
-# keeps values of its own under some other names: a cached property's cache, the
-# tables of card_value's answers, which are the class's hooks' answers.)
-_METHOD_NAMES = frozenset(
-    name
-    for name in _RULE_NAMES
-    if callable(getattr(MaplessHouse, name, None))
-    and not isinstance(vars(MaplessHouse).get(name), functools.cached_property)
-)
-
-
-def _lookup(cls: type, name: str) -> Any:
-    """The class attribute ``name`` as defined, not as bound: a class method read with
-    getattr is a new object each time."""
-    for klass in cls.__mro__:
-        if name in vars(klass):
-            return vars(klass)[name]
-    return None
 
 
 def kernel_for(game: Any) -> KernelGame | None:
@@ -245,25 +201,11 @@ def rollout_kernel(game: Any) -> MaplessKernel | None:
 def _stock_game(game: Any) -> bool:
     """kernel_for's question: does ``game`` play the stock rules with options the kernel
     knows?"""
-    cls = type(game)
-    stock = _STOCK_CLASSES.get(cls)
-    if stock is None:
-        stock = _STOCK_CLASSES[cls] = _plays_stock_rules(cls)
-    return stock and type(game.options) is MaplessOptions and _METHOD_NAMES.isdisjoint(vars(game))
+    return _STOCK.plays(game) and type(game.options) is MaplessOptions
 
 
-# Whether a class plays the stock rules, by class: asked for every game of a simulation,
-# so a class is looked at once (one changed after its first game is not seen again).
-_STOCK_CLASSES: dict[type, bool] = {}
-# The stock rules as the kernel was written for them: the stock class patched before
-# its first game (a test's monkeypatch, say) no longer plays them.
-_STOCK_RULES = {name: _lookup(MaplessHouse, name) for name in _RULE_NAMES}
-
-
-def _plays_stock_rules(cls: type) -> bool:
-    if not issubclass(cls, MaplessHouse) or _lookup(cls, "state_type") is not MaplessState:
-        return False
-    return all(_lookup(cls, name) is stock for name, stock in _STOCK_RULES.items())
+# The stock rules as the kernel was written for them (see cardcrawl.core._stock).
+_STOCK = StockRules(MaplessHouse, MaplessState)
 
 
 def random_rollout(
@@ -482,6 +424,8 @@ def _run(
     # only noted when that state is built (``build``).
     events: list[tuple[Any, ...]] = []
     decisions = 0
+    # SplitMix64 inlined (a call per draw would cost more than the draw), on the core
+    # generator's own constants: the same rejection limits, so the same rejections.
     mask, gamma, mul1, mul2, limits = _MASK, _GAMMA, _MUL1, _MUL2, _LIMITS
     corridor, room, value = _CORRIDOR, _ROOM, _VALUE
 
