@@ -304,3 +304,232 @@ def test_each_seat_in_the_tree_plays_for_its_own_return() -> None:
     # The second seat, to move at 4 stones, wins by taking 1.
     result = ISMCTSBot(game, 1, 1, iterations=300).search(game, Pile(4, 1), (1, 2))
     assert result.best == 1, result
+
+
+# --------------------------------------- advisors, kernel rollouts, common draws
+HAYDES_TUYBE = cardcrawl.load("escape-from-haydes-tuybe", max_rounds=6)
+
+
+def wide_decision(game: Any, least: int = 3) -> tuple[Any, list[Any]]:
+    """A decision of seat 0 in ``game`` (random play from seed 1 on) with ``least``
+    legal actions or more: its observation and its legal actions."""
+    for seed in range(1, 50):
+        state = game.initial_state(seed=seed)
+        bots = [make_bot("random", game, seed, s) for s in range(game.num_players)]
+        while not game.is_terminal(state):
+            seat = game.current_player(state)
+            legal = list(game.legal_actions(state))
+            if seat == 0 and len(legal) >= least:
+                return game.observe(state, 0), legal
+            state = game.step(state, bots[seat].choose(game, game.observe(state, seat), legal))
+    raise AssertionError("no wide decision")
+
+
+class Fixed:
+    """An advisor that always proposes the legal action at ``index`` (and counts its
+    calls)."""
+
+    calls = 0
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def factory(self, game: Any, seed: int, seat: int) -> Fixed:
+        return self
+
+    def choose(self, game: Any, observation: Any, legal_actions: Any) -> Any:
+        Fixed.calls += 1
+        return legal_actions[self.index]
+
+
+def test_advisors_that_agree_are_followed_without_a_search() -> None:
+    seen, legal = wide_decision(HAYDES_1)
+    heuristic = make_bot("heuristic", HAYDES_1, seed=3).choose(HAYDES_1, seen, legal)
+    bot = make_bot("ismcts", HAYDES_1, seed=3, iterations=40, advisors="heuristic, heuristic")
+    assert isinstance(bot, ISMCTSBot)
+    assert bot.choose(HAYDES_1, seen, legal) == heuristic
+    assert (bot.advised, bot.searched, bot.last_iterations) == (1, 0, 0)
+    # Without advisors, the same decision is searched.
+    plain = make_bot("ismcts", HAYDES_1, seed=3, iterations=40)
+    assert isinstance(plain, ISMCTSBot)
+    plain.choose(HAYDES_1, seen, legal)
+    assert (plain.advised, plain.searched, plain.last_iterations) == (0, 1, 40)
+
+
+def test_advisors_that_disagree_restrict_the_search_to_their_proposals() -> None:
+    seen, legal = wide_decision(HAYDES_1)
+    first, last = Fixed(0), Fixed(-1)
+    for seed in range(4):
+        for common in (False, True):
+            bot = ISMCTSBot(
+                HAYDES_1,
+                seed,
+                iterations=30,
+                advisors=[first.factory, last.factory],
+                common_draws=common,
+            )
+            before = Fixed.calls
+            assert bot.choose(HAYDES_1, seen, legal) in (legal[0], legal[-1])
+            assert Fixed.calls == before + 2
+            assert (bot.advised, bot.searched) == (0, 1)
+            assert bot.last_iterations >= 30
+    # The root's visits all go to the proposals.
+    bot = ISMCTSBot(HAYDES_1, 1, iterations=30)
+    result = bot._search(HAYDES_1, seen, legal, None, 0, [legal[0], legal[-1]])
+    assert [s.action for s in result.actions] == [legal[0], legal[-1]]
+    assert sum(s.visits for s in result.actions) == 30
+    unrestricted = ISMCTSBot(HAYDES_1, 1, iterations=30).search(HAYDES_1, seen, legal)
+    assert sum(s.visits for s in unrestricted.actions[1:-1]) > 0
+
+
+def test_a_decision_with_one_legal_action_asks_no_advisor() -> None:
+    before = Fixed.calls
+    bot = ISMCTSBot(HAYDES_1, 1, iterations=5, advisors=[Fixed(0).factory, Fixed(0).factory])
+    assert bot.choose(HAYDES_1, None, ["only"]) == "only"
+    assert Fixed.calls == before
+    assert (bot.advised, bot.searched) == (0, 0)
+
+
+def test_common_draws_spend_the_budget_in_rounds_of_one_iteration_per_action() -> None:
+    seen, legal = wide_decision(HAYDES_1)
+    drawn: list[int] = []
+
+    class Watched(type(HAYDES_1)):  # type: ignore[misc]
+        def sample_state(self, observation: Any, player: int, seed: int, **kw: Any) -> Any:
+            drawn.append(seed)
+            return super().sample_state(observation, player, seed, **kw)
+
+    game = Watched(HAYDES_1.options)
+    bot = ISMCTSBot(game, 2, iterations=len(legal) + 1, common_draws=True)
+    result = bot.search(game, seen, legal)
+    # Two whole rounds: every action twice, each round on one determinization.
+    assert result.iterations == 2 * len(legal)
+    assert [s.visits for s in result.actions] == [2] * len(legal)
+    assert drawn == [drawn[0]] * len(legal) + [drawn[-1]] * len(legal)
+    assert drawn[0] != drawn[-1]
+    drawn.clear()
+    ISMCTSBot(game, 2, iterations=len(legal) + 1).search(game, seen, legal)
+    assert len(set(drawn)) == len(drawn)  # without: a fresh determinization each time
+
+
+def test_the_kernel_rollout_plays_on_the_kernel_where_the_game_has_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cardcrawl.haydes._kernel import HaydesKernel
+
+    calls: list[int] = []
+    real = HaydesKernel.play
+
+    def play(self: Any, seed: int, max_decisions: int, start: Any = None) -> Any:
+        calls.append(seed)
+        assert start is not None
+        assert not HAYDES_1.is_terminal(start)
+        return real(self, seed, max_decisions, start=start)
+
+    monkeypatch.setattr(HaydesKernel, "play", play)
+    seen, legal = wide_decision(HAYDES_1)
+    bot = ISMCTSBot(HAYDES_1, 4, iterations=25, rollout="kernel")
+    result = bot.search(HAYDES_1, seen, legal)
+    assert 0 < len(calls) <= 25
+    assert len(set(calls)) == len(calls)  # a seed of its own for each rollout
+    assert min(s.value for s in result.actions) >= 0.0
+    calls.clear()
+    ISMCTSBot(HAYDES_1, 4, iterations=25).search(HAYDES_1, seen, legal)
+    assert calls == []
+
+
+def test_the_kernel_rollout_falls_back_to_random_play_without_a_kernel() -> None:
+    from cardcrawl.core._registry import tools_for
+
+    make_kernel = tools_for(HAYDES_TUYBE).rollout
+    assert make_kernel is None or make_kernel(HAYDES_TUYBE) is None
+    seen, legal = wide_decision(HAYDES_TUYBE, least=2)
+    kernel = ISMCTSBot(HAYDES_TUYBE, 5, iterations=30, rollout="kernel")
+    random = ISMCTSBot(HAYDES_TUYBE, 5, iterations=30, rollout="random")
+    assert kernel.search(HAYDES_TUYBE, seen, legal) == random.search(HAYDES_TUYBE, seen, legal)
+    # Twenty-one registers no kernel at all.
+    seen21 = twentyone.TwentyOneObservation("decide", (), twentyone.SPADES, ())
+    legal21 = (twentyone.HIT, twentyone.STAND)
+    assert ISMCTSBot(TWENTY_ONE, 5, iterations=30, rollout="kernel").search(
+        TWENTY_ONE, seen21, legal21
+    ) == ISMCTSBot(TWENTY_ONE, 5, iterations=30).search(TWENTY_ONE, seen21, legal21)
+
+
+def test_leaf_values_a_rollout_cut_off_by_the_limit() -> None:
+    seen, legal = wide_decision(HAYDES_1)
+    cut: list[Any] = []
+
+    def leaf(game: Any, state: Any) -> tuple[float]:
+        assert not game.is_terminal(state)
+        cut.append(state)
+        return (0.25,)
+
+    for rollout in ("random", "kernel"):
+        cut.clear()
+        bot = ISMCTSBot(HAYDES_1, 6, iterations=20, rollout=rollout, rollout_limit=1, leaf=leaf)
+        result = bot.search(HAYDES_1, seen, legal)
+        assert cut
+        assert any(s.value == pytest.approx(0.25) for s in result.actions)
+        assert all(0.0 <= s.value <= 1.0 for s in result.actions)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"rollout": "kernel"},
+        {"rollout": "kernel", "common_draws": True},
+        {"advisors": "heuristic,lookahead", "rollout": "kernel", "common_draws": True},
+        {"advisors": ["random", "lookahead"], "rollout": "heuristic"},
+    ],
+    ids=str,
+)
+def test_the_new_options_keep_the_bot_reproducible(options: dict[str, Any]) -> None:
+    def game_of(seed: int) -> list[Any]:
+        return play(
+            HAYDES_3, 5, {0: make_bot("ismcts", HAYDES_3, seed, 0, iterations=8, **options)}
+        )
+
+    first = game_of(5)
+    assert game_of(5) == first
+    seen, legal = wide_decision(HAYDES_1)
+    results = {
+        make_bot("ismcts", HAYDES_1, s, iterations=24, **options).search(HAYDES_1, seen, legal)
+        for s in range(4)
+    }
+    assert len(results) > 1
+
+
+def test_explicit_defaults_search_as_the_defaults_do() -> None:
+    seen, legal = wide_decision(HAYDES_1)
+    default = ISMCTSBot(HAYDES_1, 7, iterations=30).search(HAYDES_1, seen, legal)
+    explicit = ISMCTSBot(
+        HAYDES_1, 7, iterations=30, advisors=(), common_draws=False, leaf=None, rollout="random"
+    )
+    assert explicit.search(HAYDES_1, seen, legal) == default
+    assert ISMCTSBot(HAYDES_1, 7, iterations=30, advisors="").search(HAYDES_1, seen, legal) == (
+        default
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"common_draws": "yes"}, "common_draws is True or False"),
+        ({"common_draws": 1}, "common_draws is True or False"),
+        ({"leaf": 0.5}, "leaf is a function"),
+        ({"advisors": "heuristic,,lookahead"}, "an empty name"),
+        ({"advisors": 3}, "advisors is bot names"),
+        ({"advisors": [3]}, "an advisor is a registered bot name or a factory"),
+        ({"advisors": "ismcts"}, "cannot name ismcts"),
+    ],
+)
+def test_malformed_new_options_are_refused_with_a_reason(
+    options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(OptionsError, match=message):
+        make_bot("ismcts", HAYDES_1, seed=1, **options)
+
+
+def test_an_unknown_advisor_is_refused_with_the_bots_that_play() -> None:
+    with pytest.raises(UnknownBotError, match="heuristic"):
+        make_bot("ismcts", HAYDES_1, seed=1, advisors="heuristic,nosuchbot")

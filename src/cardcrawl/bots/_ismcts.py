@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -31,6 +31,7 @@ from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import TERMINAL
 from cardcrawl.core._random import rng_below, rng_derive, rng_from_seed
+from cardcrawl.core._registry import tools_for
 from cardcrawl.errors import OptionsError, UnknownBotError
 
 __all__ = [
@@ -135,6 +136,40 @@ class _Node:
         self.edges: dict[Any, list[float]] = {}
 
 
+def _advisors(
+    game: Any, seed: int, seat: int, advisors: str | Sequence[str | BotFactory]
+) -> list[Any]:
+    """The advisor bots of ``advisors`` (see :class:`ISMCTSBot`), each on a seed of its
+    own (``rng_derive(seed, seat, -1 - k)`` for the ``k``-th, never a search's seed),
+    so that the bot stays reproducible."""
+    if isinstance(advisors, str):
+        names = [name.strip() for name in advisors.split(",")]
+        if advisors.strip() and not all(names):
+            raise OptionsError(
+                f"advisors is bot names separated by commas, not {advisors!r} (an empty name)"
+            )
+        wanted: list[str | BotFactory] = [name for name in names if name]
+    elif isinstance(advisors, Sequence):
+        wanted = list(advisors)
+    else:
+        raise OptionsError(
+            f"advisors is bot names (a list, or one string separated by commas) or "
+            f"factories, not {advisors!r}"
+        )
+    bots = []
+    for k, advisor in enumerate(wanted):
+        if isinstance(advisor, str):
+            if advisor == "ismcts":
+                raise OptionsError("advisors cannot name ismcts itself")
+            factory = get_bot_spec(advisor, game).factory
+        elif callable(advisor):
+            factory = advisor
+        else:
+            raise OptionsError(f"an advisor is a registered bot name or a factory, not {advisor!r}")
+        bots.append(factory(game, rng_derive(seed, seat, -1 - k), seat))
+    return bots
+
+
 class ISMCTSBot:
     """Single-observer IS-MCTS over the real rules, from the bot's observation only.
 
@@ -164,15 +199,31 @@ class ISMCTSBot:
         exploration: UCT's constant ``c`` (>= 0), :data:`DEFAULT_EXPLORATION` by default,
             for returns between 0 and 1.
         rollout: the bot (registered name or factory) playing every seat in rollouts:
-            ``"random"`` (the default, and the quickest), or the game's ``"heuristic"``
-            for stronger but slower playouts.
+            ``"random"`` (the default), the game's ``"heuristic"`` for stronger but
+            slower playouts, or ``"kernel"``: random play on the game's rollout kernel
+            (``GameTools.rollout``), the quickest, where the game has one for the
+            position (else random play the public way).
         rollout_limit: the most decisions of one rollout.
         max_nodes: the most nodes of one tree.
+        leaf: what a rollout stopped by ``rollout_limit`` is worth to each seat,
+            ``leaf(game, state)`` (a game's own estimate); ``None`` (the default): its
+            returns so far.
+        advisors: bots (registered names, factories, or the names in one string
+            separated by commas) that say where a search is worth its cost: at each
+            decision :meth:`choose` asks every advisor, plays their action when they all
+            agree, and otherwise searches among the actions they proposed only. Empty
+            (the default): every decision with two legal actions or more is searched
+            among all of them.
+        common_draws: iterate in rounds of one iteration per root action, each round
+            on one determinization and one generator for the rollout (common random
+            numbers), so that the actions are compared on the same luck; the budget is
+            then spent by whole rounds. ``False`` (the default): UCT at the root too.
 
     Raises:
         UnknownBotError: the game cannot draw a state from an observation, or no
-            ``rollout`` bot of that name plays it.
-        OptionsError: a budget or constant is out of range.
+            ``rollout`` bot or advisor of that name plays it.
+        OptionsError: a budget or constant is out of range, ``common_draws`` is not a
+            bool, ``leaf`` is not callable, or ``advisors`` is malformed.
 
     Examples:
         A game of Escape from Haydes played alone by IS-MCTS, 50 iterations a decision:
@@ -209,6 +260,9 @@ class ISMCTSBot:
         rollout: str | BotFactory = "random",
         rollout_limit: int = DEFAULT_ROLLOUT_LIMIT,
         max_nodes: int = DEFAULT_MAX_NODES,
+        leaf: Callable[[Any, Any], Sequence[float]] | None = None,
+        advisors: str | Sequence[str | BotFactory] = (),
+        common_draws: bool = False,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -229,8 +283,19 @@ class ISMCTSBot:
                 f"ismcts cannot play {game.name}: its game class does not override "
                 "sample_state (a state drawn from an observation)"
             )
-        factory = get_bot_spec(rollout, game).factory if isinstance(rollout, str) else rollout
+        if not isinstance(common_draws, bool):
+            raise OptionsError(f"common_draws is True or False, not {common_draws!r}")
+        if leaf is not None and not callable(leaf):
+            raise OptionsError(f"leaf is a function leaf(game, state) or None, not {leaf!r}")
+        self._kernel: Any = None
+        if isinstance(rollout, str) and rollout == "kernel":
+            make_kernel = tools_for(game).rollout
+            self._kernel = None if make_kernel is None else make_kernel(game)
+            factory: BotFactory = RandomBot
+        else:
+            factory = get_bot_spec(rollout, game).factory if isinstance(rollout, str) else rollout
         self._rollout_factory: BotFactory | None = None if factory is RandomBot else factory
+        self._common = common_draws
         self._seed = seed
         self._seat = seat
         self._iterations = iterations
@@ -239,8 +304,13 @@ class ISMCTSBot:
         self._rollout_limit = rollout_limit
         self._max_nodes = max_nodes
         self._decisions = 0
+        self._leaf = leaf
+        self._advisors = _advisors(game, seed, seat, advisors)
         #: The iterations of the last search (for reports and tests).
         self.last_iterations = 0
+        #: The decisions :meth:`choose` searched, and those it left to the advisors.
+        self.searched = 0
+        self.advised = 0
 
     def choose(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> Any:
         """The most visited action of a search from ``observation`` (the only legal
@@ -248,7 +318,18 @@ class ISMCTSBot:
         self._decisions += 1
         if len(legal_actions) == 1:
             return legal_actions[0]
-        return self._search(game, observation, legal_actions, None, 0).best
+        allowed: list[Any] | None = None
+        if self._advisors:
+            allowed = []
+            for advisor in self._advisors:
+                proposed = advisor.choose(game, observation, legal_actions)
+                if proposed not in allowed:
+                    allowed.append(proposed)
+            if len(allowed) == 1:
+                self.advised += 1
+                return allowed[0]
+        self.searched += 1
+        return self._search(game, observation, legal_actions, None, 0, allowed).best
 
     def search(
         self,
@@ -286,6 +367,7 @@ class ISMCTSBot:
         legal_actions: Sequence[Any],
         ensure: Sequence[Any] | None,
         min_visits: int,
+        allowed: Sequence[Any] | None = None,
     ) -> SearchResult:
         seat = self._seat
         root_seed = rng_derive(self._seed, seat, self._decisions)
@@ -293,8 +375,19 @@ class ISMCTSBot:
         tree: dict[Any, _Node] = {}
         deadline = None if self._seconds is None else time.perf_counter() + self._seconds
         done = 0
-        while self._iterations is None or done < self._iterations:
-            self._iterate(game, observation, root, tree, rng_derive(root_seed, done), None)
+        if self._common:
+            actions = list(legal_actions if allowed is None else allowed)
+            rounds = 0
+            while self._iterations is None or done < self._iterations:
+                shared = rng_derive(root_seed, rounds)
+                for action in actions:
+                    self._iterate(game, observation, root, tree, shared, action)
+                    done += 1
+                rounds += 1
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+        while not self._common and (self._iterations is None or done < self._iterations):
+            self._iterate(game, observation, root, tree, rng_derive(root_seed, done), None, allowed)
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -308,7 +401,7 @@ class ISMCTSBot:
                     break
         self.last_iterations = done
         stats = []
-        for action in legal_actions:
+        for action in legal_actions if allowed is None else allowed:
             edge = root.edges.get(action)
             visits = 0 if edge is None else int(edge[0])
             value = edge[1] / edge[0] if edge is not None and edge[0] else 0.0
@@ -323,6 +416,7 @@ class ISMCTSBot:
         tree: dict[Any, _Node],
         seed: int,
         forced: Any,
+        allowed: Sequence[Any] | None = None,
     ) -> None:
         """One iteration: a determinization, a walk down by UCT, one new node, a
         rollout, and the returns backed up the walk."""
@@ -351,6 +445,8 @@ class ISMCTSBot:
                         edge[2] += 1.0
                 chosen = forced
             else:
+                if allowed is not None and not path:
+                    legal = [a for a in legal if a in allowed] or legal
                 rng, chosen = self._select(edges, legal, rng)
             path.append((edges[chosen], mover))
             state = step(state, chosen)
@@ -366,7 +462,10 @@ class ISMCTSBot:
                 break
         if mover != TERMINAL:
             state = self._rollout(game, state, rng)
-        returns = game.returns(state)
+        if self._leaf is not None and current_player(state) != TERMINAL:
+            returns = self._leaf(game, state)
+        else:
+            returns = game.returns(state)
         for edge, who in path:
             edge[0] += 1.0
             edge[1] += returns[who]
@@ -404,6 +503,11 @@ class ISMCTSBot:
         after ``rollout_limit`` decisions)."""
         current_player, legal_actions, step = game.current_player, game.legal_actions, game.step
         factory = self._rollout_factory
+        if self._kernel is not None:
+            rng, kernel_seed = rng_below(rng, 2**63)
+            played = self._kernel.play(kernel_seed, self._rollout_limit, start=state)
+            if played is not None:
+                return played[0]
         if factory is None:
             # The random bot, inline: it needs no observation, and no bot to be built.
             for _ in range(self._rollout_limit):
