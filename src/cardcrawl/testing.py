@@ -445,8 +445,10 @@ def check_kernel(
     the kernel too.
 
     Args:
-        game: the game; one whose rules the kernel does not play (a variant overriding
-            a hook or a rule step, another game) has no kernel, and nothing is checked.
+        game: the game, a variant included: one whose rules the kernel does not play
+            (a variant overriding a rule step, or a hook its kernel does not honour)
+            has no kernel, and nothing is checked. Run it on your own variant of
+            Escape from Haydes, whose kernel calls the hooks you changed.
         seeds: the seeds to play.
         max_decisions: the decisions after which a game is cut off, as in
             :func:`cardcrawl.simulate.play_game`.

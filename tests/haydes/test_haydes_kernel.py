@@ -11,7 +11,7 @@ import pytest
 import cardcrawl
 from cardcrawl.bots import RandomBot
 from cardcrawl.errors import ConformanceError
-from cardcrawl.haydes import EscapeFromHaydes, _kernel
+from cardcrawl.haydes import EscapeFromHaydes, HaydesOptions, _kernel
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._events import Moved
 from cardcrawl.simulate import simulate
@@ -91,6 +91,13 @@ class Generous(EscapeFromHaydes):
         return True
 
 
+class EqualCounts(EscapeFromHaydes):
+    """An equal value is a correct guess (H-7), as in docs/how-to/write-a-variant.md."""
+
+    def guess_is_correct(self, guess: Guess, from_value: int, value: int) -> bool:
+        return value == from_value or super().guess_is_correct(guess, from_value, value)
+
+
 class Backwards(EscapeFromHaydes):
     """Turns go the other way round the table (H-5 overridden)."""
 
@@ -104,6 +111,73 @@ class Backwards(EscapeFromHaydes):
                 # A new round when play passes the first player's seat, going back.
                 return seat, (first - seat) % players <= (first - current) % players
         return None
+
+
+class HigherEscapes(EscapeFromHaydes):
+    """Either guess onto the Red Joker escapes from a card worth 2 or more (H-9)."""
+
+    def is_escape(self, guess: Guess, from_value: int) -> bool:
+        return from_value >= 2
+
+
+class Fierce(EscapeFromHaydes):
+    """A creature is overcome only by a roll below the value (H-8)."""
+
+    def overcomes(self, creature: Any, value: int, total: int) -> bool:
+        return total + creature.modifier < value
+
+
+class Draining(EscapeFromHaydes):
+    """An encounter lost costs twice the creature's cost (H-8, H-11)."""
+
+    def characteristic_after(self, creature: Any, value: int, overcome: bool) -> int:
+        return max(0, value - (creature.cost if overcome else 2 * creature.cost))
+
+
+class Lingering(EscapeFromHaydes):
+    """Creatures' cards stay face up at the end of a turn (H-12), as do occupied ones."""
+
+    def stays_face_up(self, cell: Any, card: cardcrawl.Card, occupied: bool) -> bool:
+        return occupied or (not card.is_joker and card.rank >= 11)
+
+
+class AcesHigh(EscapeFromHaydes):
+    """Aces are worth 14 (H-1)."""
+
+    def card_value(self, card: cardcrawl.Card) -> int:
+        return 14 if not card.is_joker and card.rank == 1 else super().card_value(card)
+
+
+class Diagonal(EscapeFromHaydes):
+    """Figures move diagonally too (H-6): eight touching cells, up to 17 actions."""
+
+    def touching_cells(self, cell: Any) -> list[Any]:
+        x, y = cell
+        return [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+
+
+class OneDie(EscapeFromHaydes):
+    """An encounter is rolled on one die (H-8)."""
+
+    def roll_weights(self) -> tuple[tuple[int, int], ...]:
+        return tuple((total, 1) for total in range(1, 7))
+
+
+class Everything(Backwards, Draining, Lingering, Diagonal, OneDie, EqualCounts):
+    """Several hooks changed at once."""
+
+
+HOOKED = [
+    Generous, EqualCounts, Backwards, HigherEscapes, Fierce, Draining, Lingering,
+    AcesHigh, Diagonal, OneDie, Everything,
+]  # fmt: skip
+
+
+class Replayed(EscapeFromHaydes):
+    """A rule step overridden (here to the same effect): no kernel may stand in for it."""
+
+    def _end_turn(self, fields: Any, events: Any, face_up: Any = None, pool_of: Any = None) -> Any:
+        return super()._end_turn(fields, events, face_up, pool_of)
 
 
 class Renamed(EscapeFromHaydes):
@@ -124,9 +198,52 @@ def _public(game: Any, seed: int) -> tuple[str, int, int]:
     return game.outcome(state).label, decisions, state.round
 
 
-@pytest.mark.parametrize("variant", [Generous, Backwards])
-def test_a_variant_that_overrides_a_hook_has_no_kernel(variant: type[EscapeFromHaydes]) -> None:
-    game = variant(_haydes(players=3, max_rounds=20).options)
+@pytest.mark.parametrize("variant", HOOKED, ids=lambda v: v.__name__)
+@pytest.mark.parametrize("players", [1, 3])
+def test_the_kernel_plays_a_variants_hooks(variant: type[EscapeFromHaydes], players: int) -> None:
+    """A variant that changes rule hooks keeps the kernel, which plays its games exactly."""
+    game = variant(_haydes(players=players, max_rounds=25).options)
+    assert _kernel.kernel_for(game) is not None
+    assert check_kernel(game, seeds=range(120)) == 120
+
+
+def test_the_variants_hooks_change_the_games() -> None:
+    """Each variant above plays other games than the stock one, so the proof is of its
+    own rules, not of the stock rules again."""
+    stock = [_public(_haydes(players=3, max_rounds=25), seed) for seed in range(60)]
+    for variant in HOOKED:
+        game = variant(_haydes(players=3, max_rounds=25).options)
+        assert [_public(game, seed) for seed in range(60)] != stock, variant.__name__
+
+
+def test_the_wide_characters_variant_keeps_the_kernel() -> None:
+    """An options subclass (the splits of H-2) changes the setup only."""
+
+    class WideOptions(HaydesOptions):
+        max_characteristic = 10
+        splits_described = "two values adding up to 16, neither above 10"
+
+        @classmethod
+        def split_is_valid(cls, split: tuple[int, int]) -> bool:
+            return sum(split) == 16 and max(split) <= 10
+
+    class Wide(EscapeFromHaydes):
+        options_type = WideOptions
+
+    game = Wide(WideOptions(players=2, splits=[(10, 6), (6, 10)], max_rounds=25))
+    assert _kernel.kernel_for(game) is not None
+    assert check_kernel(game, seeds=range(100)) == 100
+
+
+def test_a_kernel_that_ignores_a_changed_hook_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The kernel told that nothing changed plays the stock H-7 for Generous.
+    monkeypatch.setattr(_kernel._STOCK, "changed", lambda game: frozenset())
+    with pytest.raises(ConformanceError, match="seed"):
+        check_kernel(Generous(_haydes(players=1).options), seeds=range(50))
+
+
+def test_a_variant_that_overrides_a_rule_step_has_no_kernel() -> None:
+    game = Replayed(_haydes(players=3, max_rounds=20).options)
     assert _kernel.kernel_for(game) is None
     assert check_kernel(game, seeds=range(5)) == 0
     run = simulate(game, "random", games=30, seed=3, workers=1)
@@ -135,17 +252,34 @@ def test_a_variant_that_overrides_a_hook_has_no_kernel(variant: type[EscapeFromH
     ]
 
 
-def test_the_variants_results_are_their_own() -> None:
+def test_simulate_plays_a_variant_on_the_kernel_with_its_own_results(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     stock = _haydes(players=1, max_rounds=20)
     ours = simulate(Generous(stock.options), "random", games=40, seed=3, workers=1).results
     theirs = simulate(stock, "random", games=40, seed=3, workers=1).results
     assert [r.figure("correct") for r in ours] != [r.figure("correct") for r in theirs]
     assert all(r.figure("correct") == r.figure("guesses") for r in ours)
+    # And the kernel played them: without it, the same results.
+    monkeypatch.setattr(_kernel.HaydesKernel, "summary", lambda kernel, *args: None)
+    slow = simulate(Generous(stock.options), "random", games=40, seed=3, workers=1).results
+    assert slow == ours
 
 
-def test_an_instance_that_shadows_a_hook_or_plays_the_tuybe_has_no_kernel() -> None:
-    game = _haydes(max_rounds=20)
+def test_an_instance_that_shadows_a_hook_keeps_the_kernel_and_its_hook() -> None:
+    game = _haydes(players=2, max_rounds=20)
     game.guess_is_correct = lambda guess, from_value, value: True
+    kernel = _kernel.kernel_for(game)
+    assert kernel is not None
+    assert check_kernel(game, seeds=range(60)) == 60
+    played = kernel.play(1, 100_000)
+    assert played is not None
+    assert all(event.correct for event in played[0].events if hasattr(event, "correct"))
+
+
+def test_an_instance_that_shadows_a_rule_step_or_plays_the_tuybe_has_no_kernel() -> None:
+    game = _haydes(max_rounds=20)
+    game._end_turn = game._end_turn  # type: ignore[method-assign]
     assert _kernel.kernel_for(game) is None
     assert _kernel.kernel_for(_haydes(tuybe=True)) is None
 
@@ -154,15 +288,19 @@ def test_a_class_that_only_renames_the_game_keeps_the_kernel() -> None:
     assert _kernel.kernel_for(Renamed(_haydes(players=2).options)) is not None
 
 
-def test_a_class_patched_before_its_first_game_has_no_kernel(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_class_patched_before_its_first_game_is_seen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(EscapeFromHaydes, "guess_is_correct", Generous.guess_is_correct)
 
     class Later(EscapeFromHaydes):
-        """Made after the patch: it inherits the patched hook."""
+        """Made after the patch: it inherits the patched hook, which the kernel asks."""
 
-    assert _kernel.kernel_for(Later()) is None
+    assert check_kernel(Later(_haydes(players=1).options), seeds=range(40)) == 40
+    monkeypatch.setattr(EscapeFromHaydes, "_end_turn", Replayed._end_turn)
+
+    class Patched(EscapeFromHaydes):
+        """Made after a rule step was patched: no kernel."""
+
+    assert _kernel.kernel_for(Patched()) is None
 
 
 def test_a_kernel_that_mistakes_the_red_joker_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,8 +31,8 @@ class RolloutKernel(Protocol):
     public path plays (``initial_state(seed)``, ``legal_actions``,
     :class:`~cardcrawl.bots.RandomBot` with ``seed`` in seat 0, ``step``), and
     :func:`cardcrawl.testing.check_kernel` proves that, seed by seed. Its factory gives
-    no kernel for a game whose rules it does not play (a variant that overrides a hook),
-    which is then played the public way.
+    no kernel for a game whose rules it does not play (a variant that overrides a rule
+    step, or a hook the kernel does not call), which is then played the public way.
 
     Examples:
         >>> import cardcrawl

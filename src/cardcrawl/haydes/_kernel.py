@@ -4,9 +4,13 @@ Issue 14 asks ``simulate`` to play random games faster than a hand-written simul
 This module plays them on plain mutable lists, and is kept honest as The Mapless
 House's kernel is (:mod:`cardcrawl.mapless._kernel`):
 
-- it is used only for a game whose class overrides none of the rule hooks and none of
-  the rule steps of :class:`~cardcrawl.haydes.EscapeFromHaydes` (:func:`rollout_kernel`),
-  without the Tuybe;
+- it is used only for a game whose class overrides none of the rule steps and engine
+  methods of :class:`~cardcrawl.haydes.EscapeFromHaydes` (:func:`rollout_kernel`),
+  without the Tuybe. A variant may change the rule hooks (:data:`HONOURED_HOOKS`): the
+  kernel reads the game's tables, made from the hooks of a card, a cell and the dice,
+  and calls each other hook the variant changes where the public path calls it (it
+  states only the stock hooks' answers inline, since calling them costs more than the
+  rest of a decision);
 - :func:`cardcrawl.testing.check_kernel` proves, seed by seed, that it plays the very
   games of the public path (``initial_state(seed)``, ``legal_actions``, one
   :class:`~cardcrawl.bots.RandomBot` per seat, ``step``): the same outcome, the same
@@ -101,7 +105,7 @@ from cardcrawl.haydes._state import (
 from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
 
-__all__ = ["HaydesKernel", "kernel_for", "rollout_kernel"]
+__all__ = ["HONOURED_HOOKS", "HaydesKernel", "kernel_for", "rollout_kernel"]
 
 
 _CARDS = standard_deck(jokers=True)
@@ -111,19 +115,48 @@ _HIGHER, _LOWER = Guess.HIGHER, Guess.LOWER
 _CHARISMA = Characteristic.CHARISMA
 _ESCAPED, _TRAPPED, _TIME_UP = Ending.ESCAPED, Ending.TRAPPED, Ending.TIME_UP
 
+#: The rule hooks the kernel honours. Those of a card, a cell or the dice (card_value,
+#: creature, touching_cells, roll_weights) come in the game's tables, which the kernel
+#: reads; it calls the others, when a game changes them, where the public path does.
+#: None of them is given the state, so the kernel's lists lose nothing they need.
+HONOURED_HOOKS = frozenset(
+    {
+        "card_value",
+        "creature",
+        "touching_cells",
+        "roll_weights",
+        "guess_is_correct",
+        "is_escape",
+        "overcomes",
+        "characteristic_after",
+        "next_seat",
+        "stays_face_up",
+    }
+)
+#: What else a variant may change and keep the kernel: its options class (a subclass of
+#: HaydesOptions, checked below), which only the setup reads, and the kernel starts from
+#: the setup's state, ``initial_state(seed)``.
+_SETUP = frozenset({"options_type"})
+
 # The stock rules as the kernel was written for them (see cardcrawl.core._stock).
-_STOCK = StockRules(EscapeFromHaydes, HaydesState)
+_STOCK = StockRules(EscapeFromHaydes, HaydesState, hooks=HONOURED_HOOKS | _SETUP)
 
 
 def _stock_game(game: Any) -> bool:
-    """Does ``game`` play the stock rules, with options the kernel plays (no Tuybe)?"""
-    return _STOCK.plays(game) and type(game.options) is HaydesOptions and not game.options.tuybe
+    """Does ``game`` play the stock rules but for hooks the kernel honours, with options
+    the kernel plays (no Tuybe)?"""
+    return (
+        _STOCK.changed(game) is not None
+        and isinstance(game.options, HaydesOptions)
+        and not game.options.tuybe
+    )
 
 
 def kernel_for(game: Any) -> HaydesKernel | None:
     """The kernel of ``game``, or ``None`` when it must be played the public way: a
-    variant overriding a hook (``guess_is_correct``, ``next_seat``, ...) or a rule step,
-    an instance shadowing one, other options classes, or the Tuybe.
+    variant overriding a rule step or an engine method, or an instance shadowing one,
+    or the Tuybe. A variant that changes only rule hooks (:data:`HONOURED_HOOKS`) is
+    played by the kernel, which asks its hooks.
 
     Examples:
         >>> import cardcrawl
@@ -133,7 +166,12 @@ def kernel_for(game: Any) -> HaydesKernel | None:
         >>> class Generous(EscapeFromHaydes):
         ...     def guess_is_correct(self, guess, from_value, value):
         ...         return True
-        >>> print(kernel_for(Generous()))
+        >>> kernel_for(Generous()) is not None
+        True
+        >>> class Replayed(EscapeFromHaydes):
+        ...     def _apply(self, state, action, events):
+        ...         return super()._apply(state, action, events)
+        >>> print(kernel_for(Replayed()))
         None
         >>> print(kernel_for(cardcrawl.load("escape-from-haydes", tuybe=True)))
         None
@@ -252,6 +290,46 @@ def _readable(game: EscapeFromHaydes, state: Any) -> bool:
     )
 
 
+Hooks = tuple[
+    Any, Any, Any, Any, Any, Any, tuple[int, ...]
+]  # the six hooks called (or None), the rejection limits
+
+# The rejection limits of the last few games, by id (the game kept, so that an id is
+# never mistaken for a later game's): a simulation asks for them once per game played,
+# and they depend only on tables made when the game was built.
+_LIMITS_OF: dict[int, tuple[EscapeFromHaydes, tuple[int, ...]]] = {}
+
+
+def _prepared(game: EscapeFromHaydes, n_throws: int) -> Hooks:
+    """The hooks ``game`` changes, as bound methods, called where the public path calls
+    them, and ``None`` for each stock one, whose answer the kernel writes inline
+    (calling it would cost more than the rest of the decision); then the rejection
+    limits of every range the kernel draws from without a test (the legal actions of a
+    turn: two a touching face-down cell at most, one a face-up one, the end of the turn;
+    and the throws), however a variant's hooks widen them."""
+    changed = _STOCK.changed(game)
+    assert changed is not None  # kernel_for has refused any other game
+    hooks = tuple(
+        getattr(game, name) if name in changed else None
+        for name in (
+            "guess_is_correct", "is_escape", "overcomes", "characteristic_after",
+            "next_seat", "stays_face_up",
+        )
+    )  # fmt: skip
+    kept = _LIMITS_OF.get(id(game))
+    if kept is not None and kept[0] is game:
+        limits = kept[1]
+    else:
+        limits = _LIMITS
+        widest = max(2 * max(map(len, game._adj)) + 1, n_throws)
+        if widest >= len(limits):
+            limits = tuple((1 << 64) - (1 << 64) % n if n else 0 for n in range(widest + 1))
+        if len(_LIMITS_OF) >= 8:
+            _LIMITS_OF.clear()
+        _LIMITS_OF[id(game)] = (game, limits)
+    return (*hooks, limits)  # type: ignore[return-value]
+
+
 def _run(
     game: EscapeFromHaydes, seed: int, max_decisions: int, start: Any, build: bool
 ) -> tuple[Any, int, Figures] | None:
@@ -283,6 +361,9 @@ def _run(
     n_throws = len(throws)
     limit = game._max_rounds
     cards = _CARDS
+    guess_hook, escape_hook, overcomes_hook, after_hook, next_hook, stays_hook, limits = _prepared(
+        game, n_throws
+    )
 
     # The position, as lists (see the module docstring).
     up = [-1 if c is None else c.index for c in start.face_up]
@@ -308,7 +389,7 @@ def _run(
 
     # SplitMix64 inlined (a call per draw would cost more than the draw), on the core
     # generator's own constants: the same rejection limits, so the same rejections.
-    mask, gamma, mul1, mul2, limits = _MASK, _GAMMA, _MUL1, _MUL2, _LIMITS
+    mask, gamma, mul1, mul2 = _MASK, _GAMMA, _MUL1, _MUL2
     decisions = 0
     ending: Ending | None = None
     winner: int | None = None
@@ -365,10 +446,16 @@ def _run(
                     break
             on_charisma = chosen is _CHARISMA
             value = cha[cur] if on_charisma else endu[cur]
-            won = total + creature.modifier <= value
-            after = value - creature.cost
-            if after < 0:
-                after = 0
+            if overcomes_hook is None:
+                won = total + creature.modifier <= value
+            else:
+                won = overcomes_hook(creature, value, total)
+            if after_hook is None:
+                after = value - creature.cost
+                if after < 0:
+                    after = 0
+            else:
+                after = after_hook(creature, value, won)
             if build:
                 events.append(Rolled(cur, chosen, total, creature.modifier, value, won))
                 events.append(Lowered(cur, chosen, value, after))
@@ -430,7 +517,10 @@ def _run(
                 rng, card = _reveal_mix(rng, j, pools, rows, mixes, pool_of)
                 multi = any(sum(1 for x in row if x) > 1 for row in rows)
             v = values[card]
-            correct = v < from_value if lower else v > from_value  # H-7
+            if guess_hook is None:
+                correct = v < from_value if lower else v > from_value  # H-7
+            else:
+                correct = guess_hook(guess, from_value, v)
             guesses += 1
             correct_count += correct
             if build:
@@ -438,7 +528,11 @@ def _run(
             up[j] = card
             shown.append(j)
             if card == _RJ:
-                if lower and from_value >= 1:
+                if (
+                    lower and from_value >= 1
+                    if escape_hook is None
+                    else escape_hook(guess, from_value)
+                ):
                     # H-9: the escape.
                     if build:
                         events.append(Moved(cur, cells[c], cells[j]))
@@ -496,7 +590,11 @@ def _run(
             keep = []
             targets = []
             for x in shown:
-                if x in seat_cell:
+                if (
+                    x in seat_cell
+                    if stays_hook is None
+                    else stays_hook(cells[x], cards[up[x]], x in seat_cell)
+                ):
                     keep.append(x)
                 else:
                     targets.append(x)
@@ -539,11 +637,18 @@ def _run(
                     multi = any(sum(1 for x in row if x) > 1 for row in rows)
             shown = keep
         # next_seat (H-5, H-13): seat order, skipping players out.
-        for step in range(1, players + 1):
-            s = (cur + step) % players
-            if seat_cell[s] >= 0:
-                break
-        if (s - first) % players <= (cur - first) % players:
+        if next_hook is None:
+            for step in range(1, players + 1):
+                s = (cur + step) % players
+                if seat_cell[s] >= 0:
+                    break
+            new_round = (s - first) % players <= (cur - first) % players
+        else:
+            following = next_hook(cur, first, tuple([x >= 0 for x in seat_cell]))
+            assert following is not None  # the last player out ends the game before this
+            s, new_round = following
+            assert seat_cell[s] >= 0, "next_seat named a player who is out"
+        if new_round:
             if limit is not None and rnd >= limit:
                 if build:
                     events.append(TimeUp(rnd))  # H-13
