@@ -4,6 +4,7 @@ Usage:
     python benchmarks/strength.py GAME [-o NAME=VALUE ...] [--bot ismcts] [--baseline heuristic]
                                   [--iterations N] [--seconds S] [--rollout NAME]
                                   [-b NAME=VALUE ...] [--games N] [--seed S]
+                                  [--progress N]
 
 Each game ``i`` is played twice from the same seed, ``rng_derive(seed, i)``: once with
 the baseline in every seat, once with the candidate bot in seat ``i % players`` and the
@@ -13,6 +14,9 @@ two games share cancels out of the difference: the script prints both rates, the
 paired difference with its normal-approximation 95% interval, and the pairs that only
 one bot won. With several players the rates are each seat's win share (the seats take
 turns being tested, so each seat is tested as often, give or take one game).
+
+``--progress N`` prints both rates so far to standard error every ``N`` games, for the
+long runs (10,000 IS-MCTS games take about an hour of one core).
 
 ``--iterations`` and ``--seconds`` set IS-MCTS's budget per decision (``--iterations``
 keeps every figure reproducible: the same command prints the same figures anywhere).
@@ -144,8 +148,17 @@ def main(argv: list[str] | None = None) -> int:
         help="an option of the tested bot (such as -b go_on=0.5 for lookahead)",
     )
     parser.add_argument("--games", type=int, default=50)
+    parser.add_argument(
+        "--progress",
+        type=int,
+        default=0,
+        metavar="N",
+        help="every N games, print the rates so far to standard error (0: never)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.progress < 0:
+        parser.error(f"--progress is a number of games, 0 or more, not {args.progress}")
     options = dict(item.split("=", 1) for item in args.options)
     game = cardcrawl.load(args.game, **{k: _value(v) for k, v in options.items()})
     bot_options: dict[str, Any] = {}
@@ -179,6 +192,13 @@ def main(argv: list[str] | None = None) -> int:
         before = time.process_time()
         bot_scores.append(play(game, seed, lineup, seat, bot_clock)[seat])
         bot_time += time.process_time() - before
+        if args.progress > 0 and (i + 1) % args.progress == 0:
+            print(
+                f"... {i + 1} games: {args.baseline} {rate(base_scores)}, {args.bot} "
+                f"{rate(bot_scores)}, {time.process_time() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     n = args.games
     diffs = [b - a for a, b in zip(base_scores, bot_scores, strict=True)]
     mean, low, high = paired_interval(diffs)
