@@ -36,6 +36,25 @@ _SMALL = 256
 _LIMITS = tuple((1 << 64) - (1 << 64) % n if n else 0 for n in range(_SMALL))
 
 
+def _highest_accepted(n: int) -> int:
+    """The largest generator output ``rng_below(state, n)`` accepts: ``z <= top`` is its
+    rejection test ``z < limit``. The kernels test it this way because the limit of a
+    power of two is ``2**64``, one more than a 64-bit word holds, and the compiled build
+    keeps their outputs in such words.
+
+    Examples:
+        >>> _highest_accepted(1) == _MASK  # every output is accepted
+        True
+        >>> _highest_accepted(3) == _MASK - 1  # 2**64 leaves 1 over when divided by 3
+        True
+    """
+    return (1 << 64) - (1 << 64) % n - 1
+
+
+# The same, for each small n (0 for n = 0, which rng_below refuses).
+_TOPS = tuple(_highest_accepted(n) if n else 0 for n in range(_SMALL))
+
+
 def rng_from_seed(seed: int) -> int:
     """The generator state for a seed: any integer from 0 to 2**64 - 1.
 

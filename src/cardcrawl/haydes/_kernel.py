@@ -63,7 +63,16 @@ from typing import Any
 import attrs
 
 from cardcrawl.core._protocol import Outcome
-from cardcrawl.core._random import _GAMMA, _LIMITS, _MASK, _MUL1, _MUL2, rng_below, rng_derive
+from cardcrawl.core._random import (
+    _GAMMA,
+    _MASK,
+    _MUL1,
+    _MUL2,
+    _TOPS,
+    _highest_accepted,
+    rng_below,
+    rng_derive,
+)
 from cardcrawl.core._stock import StockRules
 from cardcrawl.core._tools import Figures
 from cardcrawl.haydes._actions import Guess
@@ -292,20 +301,22 @@ def _readable(game: EscapeFromHaydes, state: Any) -> bool:
 
 Hooks = tuple[
     Any, Any, Any, Any, Any, Any, tuple[int, ...]
-]  # the six hooks called (or None), the rejection limits
+]  # the six hooks called (or None), the highest accepted outputs
 
-# The rejection limits of the last few games, by id (the game kept, so that an id is
-# never mistaken for a later game's): a simulation asks for them once per game played,
-# and they depend only on tables made when the game was built.
+# The highest accepted outputs (rejection limits less one) of the last few games, by
+# id (the game kept, so that an id is never mistaken for a later game's): a simulation
+# asks for them once per game played, and they depend only on tables made when the game
+# was built.
 _LIMITS_OF: dict[int, tuple[EscapeFromHaydes, tuple[int, ...]]] = {}
 
 
 def _prepared(game: EscapeFromHaydes, n_throws: int) -> Hooks:
     """The hooks ``game`` changes, as bound methods, called where the public path calls
     them, and ``None`` for each stock one, whose answer the kernel writes inline
-    (calling it would cost more than the rest of the decision); then the rejection
-    limits of every range the kernel draws from without a test (the legal actions of a
-    turn: two a touching face-down cell at most, one a face-up one, the end of the turn;
+    (calling it would cost more than the rest of the decision); then the highest
+    accepted output (``_TOPS``) of every range the kernel draws from without a test
+    (the legal actions of a turn: two a touching face-down cell at most, one a face-up
+    one, the end of the turn;
     and the throws), however a variant's hooks widen them."""
     changed = _STOCK.changed(game)
     assert changed is not None  # kernel_for has refused any other game
@@ -320,10 +331,10 @@ def _prepared(game: EscapeFromHaydes, n_throws: int) -> Hooks:
     if kept is not None and kept[0] is game:
         limits = kept[1]
     else:
-        limits = _LIMITS
+        limits = _TOPS
         widest = max(2 * max(map(len, game._adj)) + 1, n_throws)
         if widest >= len(limits):
-            limits = tuple((1 << 64) - (1 << 64) % n if n else 0 for n in range(widest + 1))
+            limits = tuple([_highest_accepted(n) if n else 0 for n in range(widest + 1)])
         if len(_LIMITS_OF) >= 8:
             _LIMITS_OF.clear()
         _LIMITS_OF[id(game)] = (game, limits)
@@ -339,7 +350,7 @@ def _run(
         start = game.initial_state(seed)
     elif isinstance(start, HaydesState) and start.phase is _OVER:
         figures = _figures(
-            _counts(start.events), start.round, sum(f.cell is None for f in start.seats)
+            _counts(start.events), start.round, sum([f.cell is None for f in start.seats])
         )
         if build:
             return start, 0, figures
@@ -357,7 +368,7 @@ def _run(
     adj = game._adj
     values = game._values
     creatures = game._creatures
-    throws = tuple(roll.total for roll in game._throws)
+    throws = tuple([roll.total for roll in game._throws])
     n_throws = len(throws)
     limit = game._max_rounds
     cards = _CARDS
@@ -384,11 +395,12 @@ def _run(
     phase = start.phase
     rng = start.rng
     # A mix of two pools (see the module docstring): played the public way from here.
-    multi = any(sum(1 for k in row if k) > 1 for row in rows)
+    multi = _two_pools(rows)
     events: list[Any] = []
 
     # SplitMix64 inlined (a call per draw would cost more than the draw), on the core
-    # generator's own constants: the same rejection limits, so the same rejections.
+    # generator's own constants and rejection test (as ``z <= limit - 1``, see
+    # _highest_accepted: the compiled build keeps z in a 64-bit word), so the same rejections.
     mask, gamma, mul1, mul2 = _MASK, _GAMMA, _MUL1, _MUL2
     decisions = 0
     ending: Ending | None = None
@@ -424,7 +436,7 @@ def _run(
             z = ((b ^ (b >> 30)) * mul1) & mask
             z = ((z ^ (z >> 27)) * mul2) & mask
             z ^= z >> 31
-            if z < top:
+            if z <= top:
                 k = z % n
                 break
         bots[cur] = b
@@ -441,7 +453,7 @@ def _run(
                 z = ((rng ^ (rng >> 30)) * mul1) & mask
                 z = ((z ^ (z >> 27)) * mul2) & mask
                 z ^= z >> 31
-                if z < limits[n_throws]:
+                if z <= limits[n_throws]:
                     total = throws[z % n_throws]
                     break
             on_charisma = chosen is _CHARISMA
@@ -470,7 +482,7 @@ def _run(
                 if build:
                     events.append(Overcame(cur, cells[c], cards[up[c]]))
                     if players > 1:
-                        freed = tuple(s for s in range(players) if s != cur and seat_cell[s] == c)
+                        freed = tuple([s for s in range(players) if s != cur and seat_cell[s] == c])
                         if freed:
                             events.append(Released(freed, cells[c]))
             if after == 0:
@@ -478,7 +490,7 @@ def _run(
                 if build:
                     events.append(Trapped(cur, chosen))
                 seat_cell[cur] = -1
-                if all(s < 0 for s in seat_cell):
+                if max(seat_cell) < 0:  # every seat out
                     if build:
                         events.append(AllTrapped())
                     ending = _TRAPPED
@@ -503,19 +515,19 @@ def _run(
             if p >= 0:
                 pool = pools[p]
                 m = len(pool)
-                top = limits[m] if m < 256 else (1 << 64) - (1 << 64) % m
+                top = limits[m] if m < 256 else _highest_accepted(m)
                 while True:
                     rng = (rng + gamma) & mask
                     z = ((rng ^ (rng >> 30)) * mul1) & mask
                     z = ((z ^ (z >> 27)) * mul2) & mask
                     z ^= z >> 31
-                    if z < top:
+                    if z <= top:
                         card = pool.pop(z % m)
                         break
                 pool_of[j] = FACE_UP
             else:
                 rng, card = _reveal_mix(rng, j, pools, rows, mixes, pool_of)
-                multi = any(sum(1 for x in row if x) > 1 for row in rows)
+                multi = _two_pools(rows)
             v = values[card]
             if guess_hook is None:
                 correct = v < from_value if lower else v > from_value  # H-7
@@ -634,7 +646,7 @@ def _run(
                         targets, joker, left, discard, pools, rows, mixes, up, pool_of,
                         events if build else None, cells,
                     )  # fmt: skip
-                    multi = any(sum(1 for x in row if x) > 1 for row in rows)
+                    multi = _two_pools(rows)
             shown = keep
         # next_seat (H-5, H-13): seat order, skipping players out.
         if next_hook is None:
@@ -672,7 +684,7 @@ def _run(
         else:
             phase = _TURN
 
-    out = sum(1 for s in seat_cell if s < 0)
+    out = sum([s < 0 for s in seat_cell])
     figures = _figures([turns, guesses, correct_count, encounters, overcame], rnd, out)
     if not build:
         return _outcome(players, ending, winner), decisions, figures
@@ -681,6 +693,11 @@ def _run(
         rows, left, discard, removed, overcome, ending, winner, rng, tuple(events),
     )  # fmt: skip
     return final, decisions, figures
+
+
+def _two_pools(rows: list[list[int]]) -> bool:
+    """Does a mix hold cards of two pools (see the module docstring)?"""
+    return any(sum(1 for count in row if count) > 1 for row in rows)
 
 
 def _reveal_mix(

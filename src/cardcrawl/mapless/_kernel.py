@@ -45,7 +45,16 @@ from typing import Any
 import attrs
 
 from cardcrawl.core._protocol import Outcome
-from cardcrawl.core._random import _GAMMA, _LIMITS, _MASK, _MUL1, _MUL2, rng_from_seed, rng_next
+from cardcrawl.core._random import (
+    _GAMMA,
+    _MASK,
+    _MUL1,
+    _MUL2,
+    _TOPS,
+    _highest_accepted,
+    rng_from_seed,
+    rng_next,
+)
 from cardcrawl.core._stock import StockRules
 from cardcrawl.core._tools import Figures
 from cardcrawl.kit._cards import Card
@@ -425,8 +434,9 @@ def _run(
     events: list[tuple[Any, ...]] = []
     decisions = 0
     # SplitMix64 inlined (a call per draw would cost more than the draw), on the core
-    # generator's own constants: the same rejection limits, so the same rejections.
-    mask, gamma, mul1, mul2, limits = _MASK, _GAMMA, _MUL1, _MUL2, _LIMITS
+    # generator's own constants and rejection test (as ``z <= limit - 1``, see
+    # _highest_accepted: the compiled build keeps z in a 64-bit word), so the same rejections.
+    mask, gamma, mul1, mul2, limits = _MASK, _GAMMA, _MUL1, _MUL2, _TOPS
     corridor, room, value = _CORRIDOR, _ROOM, _VALUE
 
     # ``stage`` is where play goes next: 0 a decision, its ``kind`` and ``cells`` known;
@@ -464,7 +474,7 @@ def _run(
                         z = ((rng ^ (rng >> 30)) * mul1) & mask
                         z = ((z ^ (z >> 27)) * mul2) & mask
                         z ^= z >> 31
-                        if z < top:
+                        if z <= top:
                             card = narrative.pop(z % n)
                             break
                 if build:
@@ -541,7 +551,7 @@ def _run(
                             z = ((rng ^ (rng >> 30)) * mul1) & mask
                             z = ((z ^ (z >> 27)) * mul2) & mask
                             z ^= z >> 31
-                            if z < top:
+                            if z <= top:
                                 mind_card = mind.pop(z % n)
                                 break
                 if not body:
@@ -561,7 +571,7 @@ def _run(
                             z = ((rng ^ (rng >> 30)) * mul1) & mask
                             z = ((z ^ (z >> 27)) * mul2) & mask
                             z ^= z >> 31
-                            if z < top:
+                            if z <= top:
                                 body_card = body.pop(z % n)
                                 break
                 # _encounter (M-15, M-16): the turned cards and those already holding
@@ -683,13 +693,13 @@ def _run(
             bot = (bot + gamma) & mask
             cell = cells[0]
         elif n:
-            top = limits[n] if n < 256 else (1 << 64) - (1 << 64) % n
+            top = limits[n] if n < 256 else _highest_accepted(n)
             while True:
                 bot = (bot + gamma) & mask
                 z = ((bot ^ (bot >> 30)) * mul1) & mask
                 z = ((z ^ (z >> 27)) * mul2) & mask
                 z ^= z >> 31
-                if z < top:
+                if z <= top:
                     cell = cells[z % n]
                     break
         else:
