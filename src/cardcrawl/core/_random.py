@@ -31,16 +31,14 @@ _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 _MUL1 = 0xBF58476D1CE4E5B9
 _MUL2 = 0x94D049BB133111EB
-# rng_below's rejection limit for each small n, worked out once.
 _SMALL = 256
-_LIMITS = tuple((1 << 64) - (1 << 64) % n if n else 0 for n in range(_SMALL))
 
 
 def _highest_accepted(n: int) -> int:
-    """The largest generator output ``rng_below(state, n)`` accepts: ``z <= top`` is its
-    rejection test ``z < limit``. The kernels test it this way because the limit of a
-    power of two is ``2**64``, one more than a 64-bit word holds, and the compiled build
-    keeps their outputs in such words.
+    """The largest generator output ``rng_below(state, n)`` accepts (its rejection test is
+    ``z <= top``). Not the rejection limit ``top + 1``: for a power of two that limit is
+    ``2**64``, one more than a 64-bit word holds, and the kernels' compiled build keeps
+    the outputs in such words.
 
     Examples:
         >>> _highest_accepted(1) == _MASK  # every output is accepted
@@ -51,7 +49,7 @@ def _highest_accepted(n: int) -> int:
     return (1 << 64) - (1 << 64) % n - 1
 
 
-# The same, for each small n (0 for n = 0, which rng_below refuses).
+# The same for each small n, worked out once (0 for n = 0, which rng_below refuses).
 _TOPS = tuple(_highest_accepted(n) if n else 0 for n in range(_SMALL))
 
 
@@ -153,13 +151,13 @@ def rng_below(state: int, n: int) -> tuple[int, int]:
     if n <= 1 << 64:
         # Reject the top sliver of outputs that would favour small values. The body of
         # rng_next is repeated here: this is the hottest call of sampled play.
-        limit = _LIMITS[n] if n < _SMALL else (1 << 64) - (1 << 64) % n
+        top = _TOPS[n] if n < _SMALL else _highest_accepted(n)
         while True:
             state = (state + _GAMMA) & _MASK
             z = ((state ^ (state >> 30)) * _MUL1) & _MASK
             z = ((z ^ (z >> 27)) * _MUL2) & _MASK
             z ^= z >> 31
-            if z < limit:
+            if z <= top:
                 return state, z % n
     # A range wider than one output: join as many 64-bit outputs as it takes.
     words = (n.bit_length() + 63) // 64
