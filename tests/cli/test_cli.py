@@ -286,8 +286,20 @@ def test_no_command_and_bad_arguments_exit_2() -> None:
     assert run("play")[0] == 2
 
 
+@pytest.mark.parametrize(
+    ("compiled", "build"),
+    [((), "pure Python"), (("mapless-house",), "compiled kernels: mapless-house")],
+)
+def test_version_says_which_build_is_installed(
+    monkeypatch: pytest.MonkeyPatch, compiled: tuple[str, ...], build: str
+) -> None:
+    monkeypatch.setattr("cardcrawl.cli._main.compiled_kernels", lambda: compiled)
+    assert run("--version") == (0, f"cardcrawl {cardcrawl.__version__} ({build})\n", "")
+
+
 def test_version_and_help() -> None:
-    assert run("--version") == (0, f"cardcrawl {cardcrawl.__version__}\n", "")
+    code, out, _ = run("--version")
+    assert (code, out.split(" (")[0]) == (0, f"cardcrawl {cardcrawl.__version__}")
     code, out, _ = run("play", "--help")
     assert code == 0
     assert "--bot" in out

@@ -14,6 +14,12 @@ from cardcrawl.mapless import MaplessHouse, _kernel
 from cardcrawl.simulate import simulate
 from cardcrawl.testing import check_kernel
 
+# Where the kernel is compiled, its own calls to _run never look the name up again, so a
+# patched _run would go unseen: these faults are planted in the pure-Python kernel only.
+python_kernel_only = pytest.mark.skipif(
+    "mapless-house" in cardcrawl.compiled_kernels(), reason="the kernel is compiled"
+)
+
 
 @pytest.mark.parametrize(("max_turns", "seeds"), [(200, 1200), (1, 300), (6, 300), (40, 300)])
 def test_the_kernel_plays_the_public_games(max_turns: int, seeds: int) -> None:
@@ -147,6 +153,7 @@ def test_a_kernel_whose_last_events_differ_is_caught(monkeypatch: pytest.MonkeyP
         check_kernel(game, seeds=range(50))
 
 
+@python_kernel_only
 def test_a_kernel_that_draws_in_another_order_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     game = cardcrawl.load("mapless-house", max_turns=200)
     # Drawing Mind and Body cards from a generator one step ahead changes the games.
@@ -197,6 +204,7 @@ def _refuse(*args: Any) -> Any:
     raise AssertionError("the kernel was asked to play")
 
 
+@python_kernel_only
 def test_a_kernel_that_tells_simulate_other_figures_is_caught(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

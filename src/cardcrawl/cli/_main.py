@@ -78,6 +78,7 @@ from cardcrawl.cli._common import (
     imports_in,
     registered_shortcuts,
 )
+from cardcrawl.core._compiled import compiled_kernels
 from cardcrawl.core._registry import PluginError, _known_names, game_names
 
 __all__ = ["EXIT_FAILURE", "EXIT_INTERRUPTED", "EXIT_USAGE", "main"]
@@ -93,7 +94,9 @@ class _VersionAction(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        raise ParserExit(0, f"cardcrawl {__version__}\n")
+        compiled = compiled_kernels()
+        build = f"compiled kernels: {', '.join(compiled)}" if compiled else "pure Python"
+        raise ParserExit(0, f"cardcrawl {__version__} ({build})\n")
 
 
 def _build_parser() -> tuple[Parser, dict[str, Parser]]:

@@ -383,7 +383,7 @@ def _run(
     belief = start.beliefs[0]
     pools = [[c.index for c in deck.rest] for deck in belief.unseen]
     rows = [list(row) for row in belief.mixed]
-    mixes = [([index[c] for c in m.cells], [c.index for c in m.known]) for m in start.mixes]
+    mixes = [([index[c] for c in mix.cells], [c.index for c in mix.known]) for mix in start.mixes]
     left = start.replacement_left
     discard = [c.index for c in start.discard]
     removed = [c.index for c in start.removed]
