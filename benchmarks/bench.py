@@ -39,7 +39,10 @@ than on one (about 2x on an idle 2-core machine; any speed-up of the simulation 
 bounded by it).
 
 ``--update-docs`` rewrites the tables in ``docs/performance.md`` between their markers;
-``--ratios-only`` measures (and rewrites) the ratio tables alone.
+``--ratios-only`` measures (and rewrites) the ratio tables alone. Run from a virtual
+environment where ``pip install .`` installed cardcrawl compiled (see ``hatch_build.py``),
+the suite measures the compiled kernels, says so in its notes, and ``--update-docs``
+writes their ratio tables to the page's section on the compiled build.
 """
 
 from __future__ import annotations
@@ -77,6 +80,9 @@ START_MARKER = "<!-- bench:start -->"
 END_MARKER = "<!-- bench:end -->"
 RATIO_START_MARKER = "<!-- ratios:start -->"
 RATIO_END_MARKER = "<!-- ratios:end -->"
+# The ratio tables of a compiled installation (`pip install .`, see hatch_build.py).
+COMPILED_START_MARKER = "<!-- compiled:start -->"
+COMPILED_END_MARKER = "<!-- compiled:end -->"
 
 
 # ------------------------------------------------------------------ what is measured
@@ -531,10 +537,23 @@ def _api_plays(game: Any, starts: list[Any]) -> int:
     return sum(play_from(game, state, rng)[1] for state, rng in starts)
 
 
+def build() -> str:
+    """How the cardcrawl measured runs its rollout kernels: compiled or pure Python."""
+    compiled = cardcrawl.compiled_kernels()
+    return f"kernels compiled ({', '.join(compiled)})" if compiled else "pure Python"
+
+
 def revision() -> str:
     """The commit of the cardcrawl measured, and whether its source has uncommitted
-    changes; "unknown" outside a git checkout."""
+    changes; for an installed (not editable) cardcrawl, the commit of this checkout,
+    from which it was presumably built; "unknown" outside a git checkout."""
     where = str(Path(cardcrawl.__file__).resolve().parent)
+    if "site-packages" in Path(where).parts:
+        return f"installed; this checkout is at {_commit(str(Path(__file__).resolve().parent))}"
+    return _commit(where)
+
+
+def _commit(where: str) -> str:
     try:
         head = subprocess.run(
             ["git", "-C", where, "rev-parse", "--short", "HEAD"],
@@ -615,7 +634,7 @@ def run_suite(
     table = Table()
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     where = (
-        f"cardcrawl {cardcrawl.__version__} (commit {revision()}), Python "
+        f"cardcrawl {cardcrawl.__version__} (commit {revision()}; {build()}), Python "
         f"{sys.version.split()[0]}, {os.cpu_count()} CPUs, {when}"
     )
     if main_table:
@@ -715,6 +734,14 @@ def update_docs(
     page.write_text(new, encoding="utf-8")
 
 
+def ratio_markers() -> tuple[str, str]:
+    """Where on the page the ratio tables of the cardcrawl measured go: a compiled
+    installation's have their own place, beside the pure-Python reference's."""
+    if cardcrawl.compiled_kernels():
+        return COMPILED_START_MARKER, COMPILED_END_MARKER
+    return RATIO_START_MARKER, RATIO_END_MARKER
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few seconds: 5%% of the games")
@@ -749,7 +776,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.update_docs:
         if not args.ratios_only:
             update_docs(table.markdown())
-        update_docs(table.ratio_markdown(), start=RATIO_START_MARKER, end=RATIO_END_MARKER)
+        start, end = ratio_markers()
+        update_docs(table.ratio_markdown(), start=start, end=end)
     return 0
 
 

@@ -159,15 +159,28 @@ def test_update_docs_rewrites_the_ratio_tables_between_their_own_markers(
     assert page.read_text(encoding="utf-8") == f"{ours}\n{start}\n| ratios |\n{end}\n"
 
 
-def test_the_docs_page_has_both_pairs_of_markers() -> None:
+def test_the_docs_page_has_every_pair_of_markers() -> None:
     text = bench.DOCS_PAGE.read_text(encoding="utf-8")
     for marker in (
         bench.START_MARKER,
         bench.END_MARKER,
         bench.RATIO_START_MARKER,
         bench.RATIO_END_MARKER,
+        bench.COMPILED_START_MARKER,
+        bench.COMPILED_END_MARKER,
     ):
         assert text.count(marker) == 1, marker
+
+
+def test_a_compiled_installation_writes_its_ratios_to_their_own_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cardcrawl, "compiled_kernels", lambda: ("mapless-house",))
+    assert bench.ratio_markers() == (bench.COMPILED_START_MARKER, bench.COMPILED_END_MARKER)
+    assert "kernels compiled (mapless-house)" in bench.build()
+    monkeypatch.setattr(cardcrawl, "compiled_kernels", lambda: ())
+    assert bench.ratio_markers() == (bench.RATIO_START_MARKER, bench.RATIO_END_MARKER)
+    assert bench.build() == "pure Python"
 
 
 # ------------------------------------------------------------------ the plain simulators

@@ -377,17 +377,20 @@ def _run(
     )
 
     # The position, as lists (see the module docstring).
-    up = [-1 if c is None else c.index for c in start.face_up]
+    up = [-1 if given is None else given.index for given in start.face_up]
     pool_of = list(start.pool_of)
-    shown = [index[c] for c in start.shown]
+    shown = [index[given] for given in start.shown]
     belief = start.beliefs[0]
-    pools = [[c.index for c in deck.rest] for deck in belief.unseen]
+    pools = [[given.index for given in deck.rest] for deck in belief.unseen]
     rows = [list(row) for row in belief.mixed]
-    mixes = [([index[c] for c in mix.cells], [c.index for c in mix.known]) for mix in start.mixes]
+    mixes = [
+        ([index[given] for given in mix.cells], [given.index for given in mix.known])
+        for mix in start.mixes
+    ]
     left = start.replacement_left
-    discard = [c.index for c in start.discard]
-    removed = [c.index for c in start.removed]
-    overcome = {index[c] for c in start.overcome}
+    discard = [given.index for given in start.discard]
+    removed = [given.index for given in start.removed]
+    overcome = {index[given] for given in start.overcome}
     seat_cell = [-1 if f.cell is None else index[f.cell] for f in start.seats]
     cha = [f.charisma for f in start.seats]
     endu = [f.endurance for f in start.seats]

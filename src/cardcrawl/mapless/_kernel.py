@@ -346,6 +346,12 @@ _CELL: _Decoded = _Decoded(_decode)
 _FAR: _Decoded = _Decoded(lambda code: abs(_decode(code)[0]) + abs(_decode(code)[1]))
 
 
+#: The codes of the four cells touching a code's cell, sorted (as placement_cells sorts
+#: them): made once per cell, so that a step looks its neighbours up instead of building
+#: four new integers and a tuple.
+_AROUND: _Decoded = _Decoded(lambda code: (code - _W, code - 1, code + 1, code + _W))
+
+
 def _cell(code: int) -> Cell:
     cell: Cell = _CELL[code]
     return cell
@@ -437,7 +443,7 @@ def _run(
     # generator's own constants and rejection test (as ``z <= limit - 1``, see
     # _highest_accepted: the compiled build keeps z in a 64-bit word), so the same rejections.
     mask, gamma, mul1, mul2, limits = _MASK, _GAMMA, _MUL1, _MUL2, _TOPS
-    corridor, room, value = _CORRIDOR, _ROOM, _VALUE
+    corridor, room, value, around = _CORRIDOR, _ROOM, _VALUE, _AROUND
 
     # ``stage`` is where play goes next: 0 a decision, its ``kind`` and ``cells`` known;
     # 1 a Narrative draw; -1 the Exit opens on ``cell``; 2 step 2 of a turn (Move,
@@ -450,7 +456,7 @@ def _run(
     elif kind == _EXIT_CHOICE:
         cells = _exit_candidates(table, far_cards, farthest)
     elif kind == _MOVE:
-        cells = [c for c in (player - w, player - 1, player + 1, player + w) if c in table]
+        cells = [c for c in around[player] if c in table]
     else:
         stage = 1  # the setup (M-2): phase one's first draw
 
@@ -498,17 +504,8 @@ def _run(
                 # it runs at every draw.
                 if corridor[card]:
                     r = last_room
-                    if (
-                        r is not None
-                        and (
-                            ((r - w) in table)
-                            + ((r + w) in table)
-                            + ((r - 1) in table)
-                            + ((r + 1) in table)
-                        )
-                        < 2
-                    ):
-                        cells = [c for c in (r - w, r - 1, r + 1, r + w) if c in corridor_open]
+                    if r is not None and len([c for c in around[r] if c in table]) < 2:
+                        cells = [c for c in around[r] if c in corridor_open]
                     else:
                         cells = sorted(corridor_open)
                 else:
@@ -526,9 +523,7 @@ def _run(
                     stage = 3
                 else:
                     kind, stage = _MOVE, 0
-                    cells = [
-                        c for c in (player - w, player - 1, player + 1, player + w) if c in table
-                    ]
+                    cells = [c for c in around[player] if c in table]
             elif stage == 3:
                 # _enter_mind_draw, _enter_body_draw (M-15, M-17): an empty deck takes
                 # its Aside pile (Deck.of: sorted), and an empty pile gives no card. The
@@ -676,7 +671,7 @@ def _run(
                 exit_cell = spade = cell
                 at_exit = len(table)
                 kind, stage = _MOVE, 0
-                cells = [c for c in (player - w, player - 1, player + 1, player + w) if c in table]
+                cells = [c for c in around[player] if c in table]
             else:
                 # _begin_turn (M-12, M-13): Expand while the Narrative deck lasts.
                 turn += 1
@@ -718,18 +713,18 @@ def _run(
             del frontier[cell]  # every cell offered is on the frontier
             open_cells.discard(cell)
             corridor_open.discard(cell)
-            for n in (cell - w, cell + w, cell - 1, cell + 1):
-                other = table.get(n)
+            for near in around[cell]:
+                other = table.get(near)
                 if other is None:
-                    k = frontier[n] = frontier.get(n, 0) + 1
-                    if n not in closed:
+                    k = frontier[near] = frontier.get(near, 0) + 1
+                    if near not in closed:
                         if k == 1:
-                            open_cells.add(n)
-                            corridor_open.add(n)
+                            open_cells.add(near)
+                            corridor_open.add(near)
                         elif k == 2:
-                            corridor_open.discard(n)
+                            corridor_open.discard(near)
                 elif corridor[other]:
-                    empty = [m for m in (n - w, n + w, n - 1, n + 1) if m not in table]
+                    empty = [m for m in around[near] if m not in table]
                     if len(empty) <= 2:
                         closed.update(empty)
                         open_cells.difference_update(empty)
