@@ -303,11 +303,10 @@ Hooks = tuple[
     Any, Any, Any, Any, Any, Any, tuple[int, ...]
 ]  # the six hooks called (or None), the highest accepted outputs
 
-# The highest accepted outputs (rejection limits less one) of the last few games, by
-# id (the game kept, so that an id is never mistaken for a later game's): a simulation
-# asks for them once per game played, and they depend only on tables made when the game
-# was built.
-_LIMITS_OF: dict[int, tuple[EscapeFromHaydes, tuple[int, ...]]] = {}
+# What _prepared found for the last few games, by id (the game kept, so that an id is
+# never mistaken for a later game's): a simulation asks once per game played, and the
+# answer depends only on the game's class and the tables made when the game was built.
+_PREPARED: dict[int, tuple[EscapeFromHaydes, Hooks]] = {}
 
 
 def _prepared(game: EscapeFromHaydes, n_throws: int) -> Hooks:
@@ -318,6 +317,9 @@ def _prepared(game: EscapeFromHaydes, n_throws: int) -> Hooks:
     (the legal actions of a turn: two a touching face-down cell at most, one a face-up
     one, the end of the turn;
     and the throws), however a variant's hooks widen them."""
+    kept = _PREPARED.get(id(game))
+    if kept is not None and kept[0] is game:
+        return kept[1]
     changed = _STOCK.changed(game)
     assert changed is not None  # kernel_for has refused any other game
     hooks = tuple(
@@ -327,18 +329,15 @@ def _prepared(game: EscapeFromHaydes, n_throws: int) -> Hooks:
             "next_seat", "stays_face_up",
         )
     )  # fmt: skip
-    kept = _LIMITS_OF.get(id(game))
-    if kept is not None and kept[0] is game:
-        limits = kept[1]
-    else:
-        limits = _TOPS
-        widest = max(2 * max(map(len, game._adj)) + 1, n_throws)
-        if widest >= len(limits):
-            limits = tuple([_highest_accepted(n) if n else 0 for n in range(widest + 1)])
-        if len(_LIMITS_OF) >= 8:
-            _LIMITS_OF.clear()
-        _LIMITS_OF[id(game)] = (game, limits)
-    return (*hooks, limits)  # type: ignore[return-value]
+    limits = _TOPS
+    widest = max(2 * max(map(len, game._adj)) + 1, n_throws)
+    if widest >= len(limits):
+        limits = tuple([_highest_accepted(n) if n else 0 for n in range(widest + 1)])
+    prepared: Hooks = (*hooks, limits)  # type: ignore[assignment]
+    if len(_PREPARED) >= 8:
+        _PREPARED.clear()
+    _PREPARED[id(game)] = (game, prepared)
+    return prepared
 
 
 def _run(
@@ -428,9 +427,15 @@ def _run(
             options = creature.allowed
             n = len(options)
         else:
-            fd = [j for j in adj[c] if up[j] < 0]
+            # The touching face-down cards, in a loop: before Python 3.12 a list
+            # comprehension is a function call, and this runs at every decision.
+            fd = []
+            touching = adj[c]
+            for j in touching:
+                if up[j] < 0:
+                    fd.append(j)
             nd = 2 * len(fd)
-            n = len(adj[c]) - len(fd) + nd + 1
+            n = len(touching) - len(fd) + nd + 1
         # RandomBot.choose: rng_below(len(legal)) on the seat's own generator.
         b = bots[cur]
         top = limits[n]

@@ -504,7 +504,15 @@ def _run(
                 # it runs at every draw.
                 if corridor[card]:
                     r = last_room
-                    if r is not None and len([c for c in around[r] if c in table]) < 2:
+                    pulled = False  # M-7: to the last room, while it touches one card
+                    if r is not None:
+                        # The touching cells written out, here and below: before Python
+                        # 3.12 a list comprehension is a function call, and this runs at
+                        # every draw.
+                        left, below, above, right = around[r]
+                        touching = (left in table) + (below in table) + (above in table)
+                        pulled = touching + (right in table) < 2
+                    if pulled:
                         cells = [c for c in around[r] if c in corridor_open]
                     else:
                         cells = sorted(corridor_open)
@@ -523,7 +531,16 @@ def _run(
                     stage = 3
                 else:
                     kind, stage = _MOVE, 0
-                    cells = [c for c in around[player] if c in table]
+                    left, below, above, right = around[player]  # written out, as above
+                    cells = []
+                    if left in table:
+                        cells.append(left)
+                    if below in table:
+                        cells.append(below)
+                    if above in table:
+                        cells.append(above)
+                    if right in table:
+                        cells.append(right)
             elif stage == 3:
                 # _enter_mind_draw, _enter_body_draw (M-15, M-17): an empty deck takes
                 # its Aside pile (Deck.of: sorted), and an empty pile gives no card. The
@@ -724,7 +741,16 @@ def _run(
                         elif k == 2:
                             corridor_open.discard(near)
                 elif corridor[other]:
-                    empty = [m for m in around[near] if m not in table]
+                    left, below, above, right = around[near]  # written out, as above
+                    empty = []
+                    if left not in table:
+                        empty.append(left)
+                    if below not in table:
+                        empty.append(below)
+                    if above not in table:
+                        empty.append(above)
+                    if right not in table:
+                        empty.append(right)
                     if len(empty) <= 2:
                         closed.update(empty)
                         open_cells.difference_update(empty)
