@@ -1,10 +1,12 @@
 """Hatchling build hook: compile the two rollout kernels with Cython, where it can.
 
-The kernels (``cardcrawl/haydes/_kernel.py`` and ``cardcrawl/mapless/_kernel.py``) are
-plain Python and stay the reference. For a regular wheel (``pip install .``, ``python -m
+The kernels (``cardcrawl/haydes/_kernel.py`` and ``cardcrawl/mapless/_kernel.py``, and
+``cardcrawl/core/_seeds.py``, the bots' seeds they derive at every game) are plain
+Python and stay the reference. For a regular wheel (``pip install .``, ``python -m
 build``) this hook also compiles each of them, unchanged, into an extension module that
 Python imports in place of the ``.py`` beside it; the ``.pxd`` files next to them only
-give the generator's words C types. ``cardcrawl.compiled_kernels()`` tells which you got.
+give C types to names that hold one kind of value. ``cardcrawl.compiled_kernels()``
+tells which you got.
 
 The wheel stays pure Python, with a warning and nothing else lost, when:
 
@@ -28,6 +30,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 KERNELS = {
     "cardcrawl.haydes._kernel": "src/cardcrawl/haydes/_kernel.py",
     "cardcrawl.mapless._kernel": "src/cardcrawl/mapless/_kernel.py",
+    "cardcrawl.core._seeds": "src/cardcrawl/core/_seeds.py",
 }
 
 

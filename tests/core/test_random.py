@@ -14,6 +14,7 @@ from cardcrawl import (
     rng_from_seed,
     rng_next,
 )
+from cardcrawl.core._seeds import derived_seeds
 
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -143,3 +144,15 @@ def test_rng_derive_separates_base_seeds() -> None:
     firsts = {rng_derive(1, k) for k in range(100)}
     seconds = {rng_derive(2, k) for k in range(100)}
     assert not firsts & seconds
+
+
+@given(st.integers(0, MASK), st.integers(0, 8))
+def test_the_kernels_bot_seeds_are_rng_derive_s(seed: int, count: int) -> None:
+    assert derived_seeds(seed, count) == [rng_derive(seed, key) for key in range(count)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, MASK, MASK - GAMMA, MASK - GAMMA + 1, GAMMA])
+def test_the_kernels_bot_seeds_at_the_edges_of_64_bits(seed: int) -> None:
+    # The compiled build adds and multiplies on 64-bit words: it must wrap exactly where
+    # the Python source masks.
+    assert derived_seeds(seed, 8) == [rng_derive(seed, key) for key in range(8)]

@@ -71,8 +71,8 @@ from cardcrawl.core._random import (
     _TOPS,
     _highest_accepted,
     rng_below,
-    rng_derive,
 )
+from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._stock import StockRules
 from cardcrawl.core._tools import Figures
 from cardcrawl.haydes._actions import Guess
@@ -358,7 +358,7 @@ def _run(
     if not _readable(game, start):
         return None
     players = game.num_players
-    bots = [rng_derive(seed, s) for s in range(players)]
+    bots = derived_seeds(seed, players)  # rng_derive(seed, seat), seat by seat
     counts = _counts(start.events)
     turns, guesses, correct_count, encounters, overcame = counts
 

@@ -53,8 +53,8 @@ from cardcrawl.core._random import (
     _TOPS,
     _highest_accepted,
     rng_from_seed,
-    rng_next,
 )
+from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._stock import StockRules
 from cardcrawl.core._tools import Figures
 from cardcrawl.kit._cards import Card
@@ -107,9 +107,6 @@ __all__ = [
 
 #: ``kernel(seed, max_decisions, start=None)``: :func:`play_random` for one game.
 KernelGame = Callable[..., "tuple[MaplessState, int, int] | None"]
-
-# rng_derive scrambles each key with rng_next: key 0's, once.
-_KEY_0 = rng_next((0 * _MUL2 + _GAMMA) & _MASK)[1]
 
 # Cards are their indices here: suit by suit (spades 0-12, hearts 13-25, diamonds 26-38,
 # clubs 39-51), ace to king within a suit, so a sorted list of indices is a Deck's rest.
@@ -423,7 +420,7 @@ def _run(
         turn = state.turn
         rng = state.rng
     # The random bot's generator (RandomBot: rng_derive(seed, seat), the one seat 0).
-    bot = _bot_seed(seed)
+    bot = derived_seeds(seed, 1)[0]
     limit = game.options.max_turns
     # M-11 needs the greatest distance of a card from the Entrance: it only grows.
     far = _FAR
@@ -810,20 +807,6 @@ def _run(
         events=tuple([_event(game, record) for record in events]),
     )  # fmt: skip
     return final, decisions, at_exit
-
-
-def _bot_seed(seed: int) -> int:
-    """rng_derive(seed, 0), its three rng_next calls written out: this runs every game."""
-    mask, gamma, mul1, mul2 = _MASK, _GAMMA, _MUL1, _MUL2
-    z = (seed + gamma) & mask
-    z = ((z ^ (z >> 30)) * mul1) & mask
-    z = ((z ^ (z >> 27)) * mul2) & mask
-    scrambled_seed = z ^ (z >> 31)
-    z = _KEY_0  # the key 0, scrambled: ((0 * _MUL2 + _GAMMA) & mask) through rng_next
-    z = ((scrambled_seed ^ ((z * mul1) & mask)) + gamma) & mask
-    z = ((z ^ (z >> 30)) * mul1) & mask
-    z = ((z ^ (z >> 27)) * mul2) & mask
-    return z ^ (z >> 31)
 
 
 def _place(
