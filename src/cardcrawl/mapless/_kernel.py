@@ -501,18 +501,18 @@ def _run(
                 # it runs at every draw.
                 if corridor[card]:
                     r = last_room
-                    pulled = False  # M-7: to the last room, while it touches one card
-                    if r is not None:
+                    if r is None:
+                        cells = sorted(corridor_open)
+                    else:
                         # The touching cells written out, here and below: before Python
                         # 3.12 a list comprehension is a function call, and this runs at
                         # every draw.
                         left, below, above, right = around[r]
                         touching = (left in table) + (below in table) + (above in table)
-                        pulled = touching + (right in table) < 2
-                    if pulled:
-                        cells = [c for c in around[r] if c in corridor_open]
-                    else:
-                        cells = sorted(corridor_open)
+                        if touching + (right in table) < 2:  # M-7: pulled to the room
+                            cells = [c for c in around[r] if c in corridor_open]
+                        else:
+                            cells = sorted(corridor_open)
                 else:
                     cells = sorted(open_cells)
                 if cells:
