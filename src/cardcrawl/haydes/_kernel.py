@@ -609,15 +609,18 @@ def _run(
             # H-12: every face-up card but those with a figure is replaced.
             keep = []
             targets = []
-            for x in shown:
-                if (
-                    x in seat_cell
-                    if stays_hook is None
-                    else stays_hook(cells[x], cards[up[x]], x in seat_cell)
-                ):
-                    keep.append(x)
-                else:
-                    targets.append(x)
+            if stays_hook is None:
+                for x in shown:
+                    if x in seat_cell:
+                        keep.append(x)
+                    else:
+                        targets.append(x)
+            else:
+                for x in shown:
+                    if stays_hook(cells[x], cards[up[x]], x in seat_cell):
+                        keep.append(x)
+                    else:
+                        targets.append(x)
             if targets:
                 targets.sort()  # dealing order: by y, then x
                 discarded = []
@@ -657,7 +660,9 @@ def _run(
                     multi = _two_pools(rows)
             shown = keep
         # next_seat (H-5, H-13): seat order, skipping players out.
-        if next_hook is None:
+        if next_hook is None and players == 1:
+            s, new_round = cur, True  # the one seat, still in: the game would be over
+        elif next_hook is None:
             for step in range(1, players + 1):
                 s = (cur + step) % players
                 if seat_cell[s] >= 0:
