@@ -300,8 +300,8 @@ def _readable(game: EscapeFromHaydes, state: Any) -> bool:
 
 
 Hooks = tuple[
-    Any, Any, Any, Any, Any, Any, tuple[int, ...]
-]  # the six hooks called (or None), the highest accepted outputs
+    Any, Any, Any, Any, Any, Any, tuple[int, ...], tuple[int, ...]
+]  # the six hooks called (or None), the highest accepted outputs, the throws' totals
 
 # What _prepared found for the last few games, by id (the game kept, so that an id is
 # never mistaken for a later game's): a simulation asks once per game played, and the
@@ -309,14 +309,15 @@ Hooks = tuple[
 _PREPARED: dict[int, tuple[EscapeFromHaydes, Hooks]] = {}
 
 
-def _prepared(game: EscapeFromHaydes, n_throws: int) -> Hooks:
+def _prepared(game: EscapeFromHaydes) -> Hooks:
     """The hooks ``game`` changes, as bound methods, called where the public path calls
     them, and ``None`` for each stock one, whose answer the kernel writes inline
     (calling it would cost more than the rest of the decision); then the highest
     accepted output (``_TOPS``) of every range the kernel draws from without a test
     (the legal actions of a turn: two a touching face-down cell at most, one a face-up
     one, the end of the turn;
-    and the throws), however a variant's hooks widen them."""
+    and the throws), however a variant's hooks widen them; last, the totals of the
+    throws (``roll_weights``), in the order drawn."""
     kept = _PREPARED.get(id(game))
     if kept is not None and kept[0] is game:
         return kept[1]
@@ -329,15 +330,46 @@ def _prepared(game: EscapeFromHaydes, n_throws: int) -> Hooks:
             "next_seat", "stays_face_up",
         )
     )  # fmt: skip
+    throws = tuple([roll.total for roll in game._throws])
+    n_throws = len(throws)
     limits = _TOPS
     widest = max(2 * max(map(len, game._adj)) + 1, n_throws)
     if widest >= len(limits):
         limits = tuple([_highest_accepted(n) if n else 0 for n in range(widest + 1)])
-    prepared: Hooks = (*hooks, limits)  # type: ignore[assignment]
+    prepared: Hooks = (*hooks, limits, throws)  # type: ignore[assignment]
     if len(_PREPARED) >= 8:
         _PREPARED.clear()
     _PREPARED[id(game)] = (game, prepared)
     return prepared
+
+
+# The last few position parts read into lists, by the identity of the tuple read (kept,
+# so that an id is never mistaken for a later tuple's). Every game dealt by
+# ``initial_state`` starts from the same shared tuples (EscapeFromHaydes._new_state
+# copies its setup), so a simulation reads them once, not at every game.
+_UNPACKED: dict[int, tuple[Any, Any]] = {}
+
+
+def _unpacked(part: Any, read: Any) -> Any:
+    """``read(part)``, read once per tuple ``part``; the caller copies what it changes."""
+    kept = _UNPACKED.get(id(part))
+    if kept is not None and kept[0] is part:
+        return kept[1]
+    lists = read(part)
+    if len(_UNPACKED) >= 16:
+        _UNPACKED.clear()
+    _UNPACKED[id(part)] = (part, lists)
+    return lists
+
+
+def _up_indices(face_up: tuple[Card | None, ...]) -> list[int]:
+    """By cell, the face-up card's index, -1 for a face-down card."""
+    return [-1 if card is None else card.index for card in face_up]
+
+
+def _pool_indices(unseen: tuple[Deck, ...]) -> list[list[int]]:
+    """By pool, the indices of its unseen cards, in order (an unstacked deck's rest)."""
+    return [[card.index for card in deck.rest] for deck in unseen]
 
 
 def _run(
@@ -367,20 +399,20 @@ def _run(
     adj = game._adj
     values = game._values
     creatures = game._creatures
-    throws = tuple([roll.total for roll in game._throws])
-    n_throws = len(throws)
     limit = game._max_rounds
     cards = _CARDS
-    guess_hook, escape_hook, overcomes_hook, after_hook, next_hook, stays_hook, limits = _prepared(
-        game, n_throws
-    )
+    (
+        guess_hook, escape_hook, overcomes_hook, after_hook, next_hook, stays_hook, limits,
+        throws,
+    ) = _prepared(game)  # fmt: skip
+    n_throws = len(throws)
 
     # The position, as lists (see the module docstring).
-    up = [-1 if given is None else given.index for given in start.face_up]
+    up = _unpacked(start.face_up, _up_indices).copy()
     pool_of = list(start.pool_of)
     shown = [index[given] for given in start.shown]
     belief = start.beliefs[0]
-    pools = [[given.index for given in deck.rest] for deck in belief.unseen]
+    pools = [pool.copy() for pool in _unpacked(belief.unseen, _pool_indices)]
     rows = [list(row) for row in belief.mixed]
     mixes = [
         ([index[given] for given in mix.cells], [given.index for given in mix.known])

@@ -284,7 +284,7 @@ def _play(
     """:func:`play_game` from ``state``, its arguments checked."""
     players = [make_bot(bots[seat], game, seed, seat) for seat in range(game.num_players)]
     # A tracker registered by the program wins over the one the game declared.
-    tracker_factory = _FIGURES.get(game_family(game)) or tools_for(game).figures
+    tracker_factory = _figures_of(game)
     tracker = tracker_factory(game) if tracker_factory is not None else None
     if tracker is not None:
         tracker.step(state)
@@ -399,20 +399,31 @@ class _Job:
             )
         return cls(None, "", game.name, game, bots, seed, max_decisions, on_bot_error, start)
 
-    def play(self, game: Any, index: int) -> GameResult:
-        """Game ``index`` of the run, played on ``game`` (this job's game, loaded)."""
-        seed = rng_derive(self.seed, index)
-        # The position was checked once, before the first game.
-        start = self.start
-        if start is None:
-            # Issue 14: a game whose rollout kernel plays the very games of this loop
-            # (proven seed by seed by cardcrawl.testing.check_kernel) is played there.
-            fast = _rollout(game, self.bots, seed, index, self.max_decisions)
-            if fast is not None:
-                return fast
-        state = game.initial_state(seed) if start is None else game.reseed(start, seed)
+    def player(self, game: Any) -> Callable[[int], GameResult]:
+        """What plays game ``index`` of the run on ``game`` (this job's game, loaded):
+        one function for the whole run, so that the question of which path plays its
+        games is settled once, not at every game."""
+        # Issue 14: a game whose rollout kernel plays the very games of this loop
+        # (proven seed by seed by cardcrawl.testing.check_kernel) is played there. The
+        # game and the bots are fixed for the run, so one answer holds for all its games.
+        kernel = None if self.start is not None else _rollout_kernel(game, self.bots)
+        master, max_decisions = self.seed, self.max_decisions
         forfeits = self.on_bot_error == "forfeit"
-        return _play(game, self.bots, seed, state, index, self.max_decisions, forfeits)
+        kernel_figures = None if kernel is None else _figures_of(game)
+
+        def play(index: int) -> GameResult:
+            seed = rng_derive(master, index)
+            if kernel is not None:
+                played = kernel.summary(seed, max_decisions, kernel_figures)
+                if played is not None:
+                    outcome, decisions, figures = played
+                    return _finished(index, seed, outcome, decisions, figures or ())
+            start = self.start
+            # The position was checked once, before the first game.
+            state = game.initial_state(seed) if start is None else game.reseed(start, seed)
+            return _play(game, self.bots, seed, state, index, max_decisions, forfeits)
+
+        return play
 
     def load(self) -> Any:
         """The game, rebuilt once per worker process and simulation."""
@@ -431,16 +442,21 @@ class _Job:
 _LOADED: dict[tuple[Any, str, str], Any] = {}
 
 
-def _rollout(
-    game: Any, bots: Sequence[BotChoice], seed: int, index: int, max_decisions: int
-) -> GameResult | None:
-    """Game ``index`` from the seed's setup, played whole by the game's rollout kernel
-    (``GameTools.rollout``), or ``None``: no kernel plays it, and _play must.
+def _figures_of(game: Any) -> Callable[[Any], FigureTracker] | None:
+    """The figure tracker of ``game``'s games: the one registered for its family, else
+    its tools' own."""
+    return _FIGURES.get(game_family(game)) or tools_for(game).figures
+
+
+def _rollout_kernel(game: Any, bots: Sequence[BotChoice]) -> Any:
+    """The rollout kernel (``GameTools.rollout``) that plays whole games of ``game`` with
+    these bots, or ``None``: no kernel plays them, and _play must.
 
     Only where nothing but the kernel's own choices could differ: every seat the stock
-    random bot (it reads no observation and has no game_over hook), a kernel the game's
-    tools give for this game (none for a variant whose rules it does not play), and
-    figures the kernel counts for.
+    random bot (it reads no observation and has no game_over hook), and a kernel the
+    game's tools give for this game (none for a variant whose rules it does not play).
+    The kernel may still decline a game (its ``summary`` answers ``None``): figures it
+    does not count, a position it does not read.
     """
     make_kernel = tools_for(game).rollout
     if make_kernel is None:
@@ -448,21 +464,13 @@ def _rollout(
     for bot in bots:
         if (get_bot_spec(bot, game).factory if isinstance(bot, str) else bot) is not RandomBot:
             return None
-    kernel = make_kernel(game)
-    if kernel is None:
-        return None
-    figures = _FIGURES.get(game_family(game)) or tools_for(game).figures
-    played = kernel.summary(seed, max_decisions, figures)
-    if played is None:
-        return None
-    outcome, decisions, game_figures = played
-    return _finished(index, seed, outcome, decisions, game_figures or ())
+    return make_kernel(game)
 
 
 def _run_batch(job: _Job, start: int, stop: int) -> list[GameResult]:
     """Play games ``start`` to ``stop - 1`` of a simulation (in a worker)."""
-    game = job.load()
-    return [job.play(game, i) for i in range(start, stop)]
+    play = job.player(job.load())
+    return [play(i) for i in range(start, stop)]
 
 
 def _ignore_sigint() -> None:
@@ -712,8 +720,9 @@ def _run_serial(
     report: Callable[[], None],
 ) -> None:
     # Game by game, so that an interruption keeps every game already finished.
+    play = job.player(game)
     for i in range(games):
-        results.append(job.play(game, i))
+        results.append(play(i))
         if (i + 1) % batch_size == 0 or i + 1 == games:
             report()
 

@@ -249,9 +249,9 @@ def _run_serial(
 ) -> None:
     # Game by game, so that an interruption keeps every game already finished.
     for n, start, stop in tasks:
-        job = jobs[n]
+        play = jobs[n].player(game)
         for i in range(start, stop):
-            results[n].append(job.play(game, i))
+            results[n].append(play(i))
         report()
 
 
