@@ -31,7 +31,9 @@ _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 _MUL1 = 0xBF58476D1CE4E5B9
 _MUL2 = 0x94D049BB133111EB
-_SMALL = 256
+# Ranges below this draw their rejection limit from a table (_TOPS): every deck and board
+# of the games, the 16-deck pools of a big Haydes among them, and any game's legal actions.
+_SMALL = 1024
 
 
 def _highest_accepted(n: int) -> int:

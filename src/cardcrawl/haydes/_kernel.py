@@ -68,6 +68,7 @@ from cardcrawl.core._random import (
     _MASK,
     _MUL1,
     _MUL2,
+    _SMALL,
     _TOPS,
     _highest_accepted,
     rng_below,
@@ -430,18 +431,21 @@ def _run(
     rng = start.rng
     # A mix of two pools (see the module docstring): played the public way from here.
     multi = _two_pools(rows)
+    # left + len(discard) - len(shown): the cards the deal at the end of the turn has to
+    # spare, kept up to date where those three change (a card turned, the end of a turn).
+    room = left + len(discard) - len(shown)
     events: list[Any] = []
 
     # SplitMix64 inlined (a call per draw would cost more than the draw), on the core
     # generator's own constants and rejection test (as ``z <= limit - 1``, see
     # _highest_accepted: the compiled build keeps z in a 64-bit word), so the same rejections.
-    mask, gamma, mul1, mul2 = _MASK, _GAMMA, _MUL1, _MUL2
+    mask, gamma, mul1, mul2, small = _MASK, _GAMMA, _MUL1, _MUL2, _SMALL
     decisions = 0
     ending: Ending | None = None
     winner: int | None = None
     while True:
         # ---- a decision of seat ``cur``, in ``phase``
-        if multi or left + len(discard) <= len(shown):
+        if multi or room <= 0:
             # The deal at the end of this turn could run the piles dry (H-12), or a mix
             # of two pools is about: the public path from here, the same generators.
             state = _state(
@@ -555,7 +559,7 @@ def _run(
             if p >= 0:
                 pool = pools[p]
                 m = len(pool)
-                top = limits[m] if m < 256 else _highest_accepted(m)
+                top = limits[m] if m < small else _highest_accepted(m)
                 while True:
                     rng = (rng + gamma) & mask
                     z = ((rng ^ (rng >> 30)) * mul1) & mask
@@ -579,6 +583,7 @@ def _run(
                 events.append(Revealed(cells[j], cards[card], guess, from_value, correct))
             up[j] = card
             shown.append(j)
+            room -= 1
             if card == _RJ:
                 if (
                     lower and from_value >= 1
@@ -691,14 +696,15 @@ def _run(
                     )  # fmt: skip
                     multi = _two_pools(rows)
             shown = keep
+            room = left + len(discard) - len(shown)
         # next_seat (H-5, H-13): seat order, skipping players out.
         if next_hook is None and players == 1:
             s, new_round = cur, True  # the one seat, still in: the game would be over
         elif next_hook is None:
-            for step in range(1, players + 1):
-                s = (cur + step) % players
-                if seat_cell[s] >= 0:
-                    break
+            # The next seat still in, after ``cur``; someone is (else the game is over).
+            s = cur + 1 if cur + 1 < players else 0
+            while seat_cell[s] < 0:
+                s = s + 1 if s + 1 < players else 0
             new_round = (s - first) % players <= (cur - first) % players
         else:
             following = next_hook(cur, first, tuple([x >= 0 for x in seat_cell]))

@@ -6,8 +6,8 @@ import cython
 @cython.locals(
     rng=cython.ulonglong, bot=cython.ulonglong, z=cython.ulonglong, top=cython.ulonglong,
     mask=cython.ulonglong, gamma=cython.ulonglong, mul1=cython.ulonglong,
-    mul2=cython.ulonglong, n=cython.Py_ssize_t, decisions=cython.Py_ssize_t,
-    stage=cython.int, turn=cython.Py_ssize_t, w=cython.Py_ssize_t, k=cython.Py_ssize_t,
+    mul2=cython.ulonglong, small=cython.Py_ssize_t, n=cython.Py_ssize_t,
+    decisions=cython.Py_ssize_t, stage=cython.int, turn=cython.Py_ssize_t, w=cython.Py_ssize_t, k=cython.Py_ssize_t,
     px=cython.Py_ssize_t, py=cython.Py_ssize_t, sx=cython.Py_ssize_t, sy=cython.Py_ssize_t,
     dx=cython.Py_ssize_t, dy=cython.Py_ssize_t, target=cython.Py_ssize_t,
     total=cython.Py_ssize_t, threshold=cython.Py_ssize_t, d=cython.Py_ssize_t,

@@ -50,6 +50,7 @@ from cardcrawl.core._random import (
     _MASK,
     _MUL1,
     _MUL2,
+    _SMALL,
     _TOPS,
     _highest_accepted,
     rng_from_seed,
@@ -439,7 +440,7 @@ def _run(
     # SplitMix64 inlined (a call per draw would cost more than the draw), on the core
     # generator's own constants and rejection test (as ``z <= limit - 1``, see
     # _highest_accepted: the compiled build keeps z in a 64-bit word), so the same rejections.
-    mask, gamma, mul1, mul2, limits = _MASK, _GAMMA, _MUL1, _MUL2, _TOPS
+    mask, gamma, mul1, mul2, limits, small = _MASK, _GAMMA, _MUL1, _MUL2, _TOPS, _SMALL
     corridor, room, value, around = _CORRIDOR, _ROOM, _VALUE, _AROUND
 
     # ``stage`` is where play goes next: 0 a decision, its ``kind`` and ``cells`` known;
@@ -702,7 +703,7 @@ def _run(
             bot = (bot + gamma) & mask
             cell = cells[0]
         elif n:
-            top = limits[n] if n < 256 else _highest_accepted(n)
+            top = limits[n] if n < small else _highest_accepted(n)
             while True:
                 bot = (bot + gamma) & mask
                 z = ((bot ^ (bot >> 30)) * mul1) & mask
