@@ -161,8 +161,8 @@ HOOKED = [
 class Replayed(EscapeFromHaydes):
     """A rule step overridden (here to the same effect): no kernel may stand in for it."""
 
-    def _end_turn(self, fields: Any, events: Any, face_up: Any = None, pool_of: Any = None) -> Any:
-        return super()._end_turn(fields, events, face_up, pool_of)
+    def _end_turn(self, fields: Any, events: Any) -> Any:
+        return super()._end_turn(fields, events)
 
 
 class Renamed(EscapeFromHaydes):

@@ -67,8 +67,8 @@ class StockRules:
         >>> sorted(honours.changed(Generous())), sorted(honours.changed(EscapeFromHaydes()))
         (['guess_is_correct'], [])
         >>> class Sticky(Generous):
-        ...     def _end_turn(self, fields, events, face_up=None, pool_of=None):
-        ...         return super()._end_turn(fields, events, face_up, pool_of)
+        ...     def _end_turn(self, fields, events):
+        ...         return super()._end_turn(fields, events)
         >>> print(honours.changed(Sticky()))
         None
     """

@@ -69,6 +69,7 @@ from cardcrawl.haydes._state import (
     BLACK_JOKER_CELL,
     FACE_UP,
     MIXED,
+    RULES_FORM,
     Aim,
     Belief,
     Ending,
@@ -107,7 +108,17 @@ _REVEALS = tuple(Reveal(c) for c in _CARDS)
 
 Events = list[HaydesEvent]
 
-_evolve = replacer(HaydesState)
+_replace = replacer(HaydesState)
+
+
+def _evolve(state: HaydesState, **changes: Any) -> HaydesState:
+    """``state`` with these fields changed, never the by-cell ones: the copy would keep
+    the other form of them (see cardcrawl.haydes._state), so a new state with other
+    cards is built by the constructor or by the rules' steps."""
+    assert _BY_CELL.isdisjoint(changes), f"by-cell fields replaced: {sorted(changes)}"
+    return _replace(state, **changes)
+
+
 _FIELDS = frozenset(a.name for a in attrs.fields(HaydesState) if a.init)
 _new = object.__new__
 _set = object.__setattr__
@@ -123,8 +134,28 @@ _set_cell, _set_card, _set_guess, _set_from, _set_correct = (
 
 
 Fields = dict[str, Any]
-#: Entries of a state's ``__dict__``: its fields and the private ``_memo``.
-_SIZE = len(_FIELDS) + 1
+#: The fields a state may hold in either form (see cardcrawl.haydes._state._CELL_FORMS).
+_BY_CELL = frozenset({"face_up", "pool_of"})
+#: The entries of a state's ``__dict__`` every state has: its other fields and ``_memo``.
+_ALWAYS = _FIELDS - _BY_CELL | {"_memo"}
+
+
+def _well_formed(fields: Fields) -> bool:
+    """Every field, ``_memo``, and at least one whole form of the by-cell fields."""
+    return (
+        fields.keys() <= _ALWAYS | _BY_CELL | RULES_FORM
+        and fields.keys() >= _ALWAYS
+        and (fields.keys() >= _BY_CELL or fields.keys() >= RULES_FORM)
+    )
+
+
+def _cells_changed(fields: Fields, up: dict[int, Card], pools: tuple[int, ...]) -> None:
+    """Set the rules' form of the by-cell fields, and drop the public form the fields
+    may hold from the state they were copied from: it is made again when read."""
+    fields["_up"] = up
+    fields["_pools"] = pools
+    fields.pop("face_up", None)
+    fields.pop("pool_of", None)
 
 
 def _finish(fields: Fields) -> HaydesState:
@@ -136,7 +167,7 @@ def _finish(fields: Fields) -> HaydesState:
     hottest callers, which fill the new state's memo too, do the same inline.)
     """
     fields["_memo"] = {}
-    assert len(fields) == _SIZE, f"unknown fields {set(fields) - _FIELDS - {'_memo'}}"
+    assert _well_formed(fields), f"fields out of shape: {sorted(fields)}"
     result: HaydesState = _new(HaydesState)
     _set(result, "__dict__", fields)
     return result
@@ -325,6 +356,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         # The fields of the setup with nothing stacked (see _new_state).
         unstacked = (Belief(1, (self._build_deck, self._replacement_deck), ()),)
         self._setup_fields = self._setup(0, False, unstacked, None, ()).__dict__
+        # Both forms of the by-cell fields, shared by every new game (never changed).
+        self._setup_fields["_up"] = {self._bj: Card.BLACK_JOKER}
+        self._setup_fields["_pools"] = self._setup_pool_of
         # The legal actions of a turn by cell and face-down neighbours (see _decisions).
         self._turn_legal: dict[int, tuple[Action, ...]] = {}
         # The same, by cell, for the start of a solo game's turns (see _begin_turn).
@@ -584,41 +618,40 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         cell = state.seats[state.current].cell
         assert cell is not None
         i = self._index[cell]
-        up = state.face_up
+        up = state._up
         if state.phase is _ENCOUNTER:
-            card = up[i]
-            assert card is not None
-            return self._choices[card.index]
+            return self._choices[up[i].index]
         return self._turn_legal_at(i, up)
 
-    def _turn_legal_at(self, i: int, up: tuple[Card | None, ...]) -> tuple[Action, ...]:
-        """The legal actions of a turn (H-6) from cell ``i``, with these cards face up."""
+    def _turn_legal_at(self, i: int, up: dict[int, Card]) -> tuple[Action, ...]:
+        """The legal actions of a turn (H-6) from cell ``i``, with these cards face up
+        (by cell index)."""
         # They depend only on the cell and on which of its touching cells (bits 0-3) and,
         # with the Tuybe, cells two away (bits 4-7) are face down: one table lookup once
         # that position has been met.
         key = i << 8
         for j, bit in self._probes[i]:
-            if up[j] is None:
+            if j not in up:
                 key |= bit
         legal = self._turn_legal.get(key)
         if legal is None:
             legal = self._turn_legal[key] = self._turn_actions(i, up)
         return legal
 
-    def _turn_actions(self, i: int, up: tuple[Card | None, ...]) -> tuple[Action, ...]:
+    def _turn_actions(self, i: int, up: dict[int, Card]) -> tuple[Action, ...]:
         # H-6: onto a touching face-down card (announcing higher or lower), onto a touching
         # face-up card, or (the Tuybe) two cells away; or end the turn at once.
         actions: list[Action] = []
         adj = self._adj[i]
         for j in adj:
-            if up[j] is None:
+            if j not in up:
                 actions.extend(self._moves[j])
         for j in adj:
-            if up[j] is not None:
+            if j in up:
                 actions.append(self._steps[j])
         if self._tuybe:
             for j in self._jumps[i]:
-                if up[j] is None:
+                if j not in up:
                     actions.extend(self._tuybes[j])
         actions.append(_END)
         return tuple(actions)
@@ -647,7 +680,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if phase is _REVEAL:
             aim = state.aim
             assert aim is not None
-            pool = state.pool_of[self._index[aim.cell]]
+            pool = state._pools[self._index[aim.cell]]  # a face-down cell's pool
             beliefs = state.beliefs
             if pool >= 0 and len(beliefs) == 1:
                 # Deck.sample, inlined: a stacked card comes first, and draws nothing.
@@ -693,6 +726,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         # an encounter's roll) builds the state waiting for it (_pending), and the
         # outcome's rule step, next in the same step, works on that state's fields
         # themselves (_working): one copy of the fields per step either way.
+        if "_pools" not in state.__dict__ or "_up" not in state.__dict__:
+            # A state its constructor built holds the public form of the by-cell fields
+            # alone: the rules' form is read from it once, and kept with it.
+            _ = state._up, state._pools
         phase = state.phase
         if phase is _REVEAL:
             assert isinstance(action, Reveal)
@@ -742,9 +779,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         cell = fields["seats"][seat].cell
         assert cell is not None
         i = self._index[cell]
-        up: tuple[Card | None, ...] = fields["face_up"]
-        card = up[i]
-        assert card is not None
+        up: dict[int, Card] = fields["_up"]
+        card = up[i]  # a figure stands on a face-up card
         if self._creatures[card.index] is not None and cell not in fields["overcome"]:
             # H-8: a held player faces the creature again before anything else.
             return self._meet(fields, seat, cell, card, events)
@@ -770,9 +806,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             began.append(TurnStarted(seat, len(began)))
         return began[round_] if round_ < len(began) else TurnStarted(seat, round_)
 
-    def _turn(self, fields: Fields, i: int, up: tuple[Card | None, ...]) -> HaydesState:
+    def _turn(self, fields: Fields, i: int, up: dict[int, Card]) -> HaydesState:
         """The new state waiting for a turn's decision (H-6), the figure on cell ``i`` and
-        the cards ``up``: its legal actions, known from those already, are filled in."""
+        the cards ``up`` face up: its legal actions, known from those already, are
+        filled in."""
         fields["phase"] = _TURN
         fields["_memo"] = {self._legal_key: self._turn_legal_at(i, up)} if self._prefill else {}
         state: HaydesState = _new(HaydesState)  # _finish, inlined
@@ -808,9 +845,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         seats: tuple[Figure, ...] = fields["seats"]
         source = seats[seat].cell
         assert source is not None
-        up: tuple[Card | None, ...] = fields["face_up"]
-        under = up[self._index[source]]
-        assert under is not None
+        up: dict[int, Card] = fields["_up"]
+        under = up[self._index[source]]  # the card the figure stands on
         values = self._values
         from_value = values[under.index]
         correct = self.guess_is_correct(guess, from_value, values[card.index])  # H-7
@@ -821,17 +857,15 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         _set_from(revealed, from_value)
         _set_correct(revealed, correct)
         events.append(revealed)
-        # Working copies of the by-cell tuples: if the turn ends now, the end of turn
-        # (H-12) changes them further before they are made tuples, once.
-        face_up = list(up)
+        # The rules' form of the by-cell fields (see cardcrawl.haydes._state): the card
+        # joins the few face up, and the pools by cell stay as they are.
+        face_up = up.copy()
         face_up[index] = card
-        before: tuple[int, ...] = fields["pool_of"]
-        pool_of = list(before)
-        pool = before[index]
+        pools: tuple[int, ...] = fields["_pools"]
+        pool = pools[index]
         beliefs: tuple[Belief, ...] = fields["beliefs"]
         if pool >= 0 and len(beliefs) == 1:
             # apply_reveal's common case, inlined: one draw from one pool.
-            pool_of[index] = FACE_UP
             belief = beliefs[0]
             unseen = list(belief.unseen)
             unseen[pool] = take(unseen[pool], card)
@@ -842,9 +876,12 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             fields["beliefs"] = (new,)
         else:
             # It reads only what the step has not changed yet: pool_of, mixes, beliefs.
+            pool_of = list(pools)
             fields["mixes"], fields["beliefs"] = apply_reveal(
                 _finish(fields.copy()), index, card, pool_of
             )
+            pools = tuple(pool_of)
+        _cells_changed(fields, face_up, pools)
         fields["shown"] = (*fields["shown"], cell)
         fields["aim"] = None
         if card.index == _RED_JOKER_INDEX:
@@ -856,35 +893,28 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 fields["ending"] = Ending.ESCAPED
                 fields["winner"] = seat
                 fields["seats"] = self._moved(seats, seat, cell, index)
-                fields["face_up"] = tuple(face_up)
-                fields["pool_of"] = tuple(pool_of)
                 return _finish(fields)
             # H-10: the figure does not move, the joker stays face up, the turn ends.
             events.append(AlmostThere(seat, cell))
-            return self._end_turn(fields, events, face_up, pool_of)
+            return self._end_turn(fields, events)
         if aim.tuybe and not correct:
             # The Tuybe: wrong or equal, the figure stays (and meets no creature).
-            return self._end_turn(fields, events, face_up, pool_of)
+            return self._end_turn(fields, events)
         # H-6: the figure moves onto the turned card, right or wrong.
         key = (Moved, seat, source, cell)
         interned = self._interned
         events.append(interned.get(key) or interned.setdefault(key, Moved(seat, source, cell)))
         fields["seats"] = self._moved(seats, seat, cell, index)
         if self._creatures[card.index] is not None:
-            fields["face_up"] = tuple(face_up)
-            fields["pool_of"] = tuple(pool_of)
             return self._meet(fields, seat, cell, card, events)  # H-7, H-8
         if correct:
-            up = fields["face_up"] = tuple(face_up)
-            fields["pool_of"] = tuple(pool_of)
-            return self._turn(fields, index, up)  # H-7: move again or end the turn
-        return self._end_turn(fields, events, face_up, pool_of)
+            return self._turn(fields, index, face_up)  # H-7: move again or end the turn
+        return self._end_turn(fields, events)
 
     def _step(self, fields: Fields, cell: Cell, events: Events) -> HaydesState:
         seat: int = fields["current"]
         index = self._index[cell]
-        card = fields["face_up"][index]
-        assert card is not None
+        card: Card = fields["_up"][index]  # a step goes onto a face-up card
         seats: tuple[Figure, ...] = fields["seats"]
         source = seats[seat].cell
         assert source is not None
@@ -963,8 +993,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         cell = figure.cell
         assert cell is not None
         i = self._index[cell]
-        card = fields["face_up"][i]
-        assert card is not None
+        card: Card = fields["_up"][i]  # the creature's card the figure stands on
         creature = self._creatures[card.index]
         assert creature is not None
         charisma, endurance = figure.charisma, figure.endurance
@@ -1012,27 +1041,17 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         fields["seats"] = self._seated(seats, seat, charisma, endurance, cell, i)
         if overcome:
             # H-8: move on or end, even after a wrong guess.
-            return self._turn(fields, i, fields["face_up"])
+            return self._turn(fields, i, fields["_up"])
         key = (Held, seat, cell)
         events.append(interned.get(key) or interned.setdefault(key, Held(seat, cell)))
         return self._end_turn(fields, events)  # H-8: held there, the turn ends
 
-    def _end_turn(
-        self,
-        fields: Fields,
-        events: Events,
-        face_up: list[Card | None] | None = None,
-        pool_of: list[int] | None = None,
-    ) -> HaydesState:
-        """End the turn (H-12, H-13, H-5). ``face_up`` and ``pool_of``, when given, are the
-        caller's working copies of those fields, ahead of ``fields``."""
+    def _end_turn(self, fields: Fields, events: Events) -> HaydesState:
+        """End the turn (H-12, H-13, H-5)."""
         seat: int = fields["current"]
         events.append(self._turn_ended[seat])
         if fields["shown"]:
-            self._replace_cards(fields, events, face_up, pool_of)  # H-12
-        elif face_up is not None and pool_of is not None:
-            fields["face_up"] = tuple(face_up)
-            fields["pool_of"] = tuple(pool_of)
+            self._replace_cards(fields, events)  # H-12
         seats: tuple[Figure, ...] = fields["seats"]
         following = self.next_seat(seat, fields["first"], tuple(f.cell is not None for f in seats))
         assert following is not None  # the last player out ends the game before this
@@ -1049,41 +1068,29 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         fields["current"] = nxt
         return self._begin_turn(fields, events)
 
-    def _replace_cards(
-        self,
-        fields: Fields,
-        events: Events,
-        face_up: list[Card | None] | None,
-        pool_of: list[int] | None,
-    ) -> None:
+    def _replace_cards(self, fields: Fields, events: Events) -> None:
         """H-12: replace every face-up card but the Black Joker and those with a figure.
 
-        Reads the state as ``fields`` (and the working copies ``face_up`` and
-        ``pool_of``, when given) leave it, and writes the result into ``fields``.
+        Reads the state as ``fields`` leave it, and writes the result into ``fields``.
         """
         shown: tuple[Cell, ...] = fields["shown"]
         occupied = list(map(_CELL_OF, fields["seats"]))
         keep: list[Cell] = []
         targets: list[int] = []
         index = self._index
-        up = fields["face_up"] if face_up is None else face_up
+        up: dict[int, Card] = fields["_up"]
         for c in shown:
             i = index[c]
-            card = up[i]
-            assert card is not None
-            if self.stays_face_up(c, card, c in occupied):
+            if self.stays_face_up(c, up[i], c in occupied):
                 keep.append(c)
             else:
                 targets.append(i)
         if not targets:
-            if face_up is not None and pool_of is not None:
-                fields["face_up"] = tuple(face_up)
-                fields["pool_of"] = tuple(pool_of)
             return
         targets.sort()  # dealing order: by y, then x
-        if face_up is None or pool_of is None:
-            face_up = list(fields["face_up"])
-            pool_of = list(fields["pool_of"])
+        # Working copies of the rules' form of the by-cell fields (see _state).
+        face_up = up.copy()
+        pool_of = list(fields["_pools"])
         cells = self._cells
         discarded: list[Card] = []
         gone: list[Card] = []
@@ -1093,7 +1100,6 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         # Discarding comes before dealing.
         for i in targets:
             card = face_up[i]
-            assert card is not None
             if card.index == _RED_JOKER_INDEX:
                 joker = i  # H-10: it goes back in among the new cards
             elif overcome and cells[i] in overcome:
@@ -1117,12 +1123,11 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             pool = len(fields["beliefs"][0].unseen) - 1
             for i in targets:
                 pool_of[i] = pool
-                face_up[i] = None
+                del face_up[i]
             fields["replacement_left"] = left - len(targets)
         else:
             self._deal(fields, targets, joker, removed_at, face_up, pool_of, events)
-        fields["face_up"] = tuple(face_up)
-        fields["pool_of"] = tuple(pool_of)
+        _cells_changed(fields, face_up, tuple(pool_of))
         fields["shown"] = tuple(keep)
 
     def _deal(
@@ -1131,7 +1136,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         targets: list[int],
         joker: int | None,
         removed_at: dict[int, Card],
-        face_up: list[Card | None],
+        face_up: dict[int, Card],
         pool_of: list[int],
         events: Events,
     ) -> None:
@@ -1172,7 +1177,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             mixes.append(Mix((cells[i],), (card,)))
             dealer.add_mix([])
             pool_of[i] = MIXED
-            face_up[i] = None
+            del face_up[i]
 
         if joker is None:
             for i in targets:
@@ -1182,7 +1187,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                 else:
                     dealt.append(i)
                     pool_of[i] = pool
-                    face_up[i] = None
+                    del face_up[i]
         else:
             # H-10: the joker is shuffled in among the new cards, so it lies under one of
             # the replaced cells, nobody knows which: those cells become one mix.
@@ -1202,7 +1207,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             mixed.sort()
             for i in mixed:
                 pool_of[i] = MIXED
-                face_up[i] = None
+                del face_up[i]
             mixes.append(Mix(tuple(cells[i] for i in mixed), (_CARDS[_RED_JOKER_INDEX],)))
             dealer.add_mix(counts)
         for size in dealer.reshuffles:

@@ -546,6 +546,11 @@ class HaydesState(MemoState):
     events: tuple[HaydesEvent, ...]
     _memo: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
+    # The rules' own form of ``face_up`` and ``pool_of`` (see _CELL_FORMS below): the
+    # face-up cards by cell index, and by cell the pool a face-down card came from.
+    _up: ClassVar[dict[int, Card]]
+    _pools: ClassVar[tuple[int, ...]]
+
     def __repr__(self) -> str:
         # The position notation (see EscapeFromHaydes.notation), which game.position reads.
         return _notation_repr(self, observed=False)
@@ -578,6 +583,75 @@ class HaydesState(MemoState):
     def players_in(self) -> tuple[int, ...]:
         """The seats still in the game (H-11)."""
         return tuple(i for i, f in enumerate(self.seats) if f.cell is not None)
+
+
+# Which cards lie face up, and where the face-down ones came from, in two forms.
+#
+# - The public fields ``face_up`` and ``pool_of`` are tuples by cell: what a user reads,
+#   saves and compares.
+# - The rules keep ``_up`` and ``_pools`` instead. ``_up`` maps the index of each face-up
+#   cell to its card: the Black Joker and the few cards turned or stood on, on any board.
+#   ``_pools`` is by cell the pool of a face-down card, or MIXED; a face-up cell's entry
+#   is the one it had when it was turned, and ``_up`` hides it.
+#
+# Turning a card then copies ``_up``'s few entries and leaves ``_pools`` alone, where a
+# tuple by cell would be copied whole at every card turned: on a board of 418 cells that
+# copying was most of what made a step dearer than on the standard 106 (issue 14). Only
+# the end of a turn that deals new cards copies ``_pools``.
+#
+# A state holds one form or both. The steps of the rules make the rules' form (and drop
+# any public form copied from the state before), the constructor the public one; each is
+# made from the other when first read, then kept in the state's ``__dict__``, where a
+# value comes before these class-level descriptors. Neither form is ever changed once a
+# state holds it.
+
+
+def _face_up_of(fields: dict[str, Any]) -> tuple[Card | None, ...]:
+    cards: list[Card | None] = [None] * len(fields["layout"])
+    for i, card in fields["_up"].items():
+        cards[i] = card
+    return tuple(cards)
+
+
+def _pool_of_of(fields: dict[str, Any]) -> tuple[int, ...]:
+    pools = list(fields["_pools"])
+    for i in fields["_up"]:
+        pools[i] = FACE_UP
+    return tuple(pools)
+
+
+def _up_of(fields: dict[str, Any]) -> dict[int, Card]:
+    return {i: card for i, card in enumerate(fields["face_up"]) if card is not None}
+
+
+def _pools_of(fields: dict[str, Any]) -> tuple[int, ...]:
+    pools: tuple[int, ...] = fields["pool_of"]
+    return pools
+
+
+class _OtherForm:
+    """A by-cell field of HaydesState read from the state's other form of it, the first
+    time it is read; then kept in the state's ``__dict__``, which Python reads first
+    (a descriptor without ``__set__``)."""
+
+    def __init__(self, name: str, make: Any) -> None:
+        self._name = name
+        self._make = make
+
+    def __get__(self, state: Any, owner: Any = None) -> Any:
+        if state is None:
+            return self
+        fields = state.__dict__
+        value = fields[self._name] = self._make(fields)
+        return value
+
+
+_CELL_FORMS = {"face_up": _face_up_of, "pool_of": _pool_of_of, "_up": _up_of, "_pools": _pools_of}
+for _name, _make in _CELL_FORMS.items():
+    setattr(HaydesState, _name, _OtherForm(_name, _make))
+#: The entries of a state's ``__dict__`` that are not fields: the rules' form of the
+#: by-cell fields.
+RULES_FORM = frozenset({"_up", "_pools"})
 
 
 @attrs.frozen

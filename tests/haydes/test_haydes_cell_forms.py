@@ -1,0 +1,127 @@
+"""The two forms of a Haydes state's by-cell fields (``face_up`` and ``pool_of``).
+
+The rules' steps keep the face-up cards as a small mapping and the pools by cell apart
+from them (``_up``, ``_pools``); the public fields are tuples made from those when first
+read. These tests check that the two forms never disagree, whichever a state was built
+with, and that a state holding only one form plays on exactly as one holding the other.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+import pytest
+
+import cardcrawl
+from cardcrawl.haydes import EscapeFromHaydes, HaydesState
+from cardcrawl.haydes._state import _face_up_of, _pool_of_of, _pools_of, _up_of
+
+
+class _Sticky(EscapeFromHaydes):
+    """Every turned card stays face up (H-12 changed): the face-up cards pile up."""
+
+    def stays_face_up(self, cell: Any, card: Any, occupied: bool) -> bool:
+        return True
+
+
+GAMES: list[EscapeFromHaydes] = [
+    cardcrawl.load("escape-from-haydes", max_rounds=40),
+    cardcrawl.load("escape-from-haydes", players=4, max_rounds=25),
+    cardcrawl.load("escape-from-haydes", players=2, max_rounds=20, tuybe=True),
+    cardcrawl.load(
+        "escape-from-haydes",
+        players=3,
+        max_rounds=60,
+        deck_count=2,
+        layout=[(x, y) for x in range(-4, 5) for y in range(-3, 3)][:54],
+    ),
+    _Sticky(cardcrawl.load("escape-from-haydes", players=2, max_rounds=15).options),
+]
+
+
+def _forms_agree(state: HaydesState) -> None:
+    """Whatever forms ``state.__dict__`` holds say the same."""
+    fields = state.__dict__
+    assert {"face_up", "pool_of"} <= fields.keys() or {"_up", "_pools"} <= fields.keys()
+    if {"_up", "_pools"} <= fields.keys():
+        assert all(card is not None for card in fields["_up"].values())
+        if "face_up" in fields:
+            assert fields["face_up"] == _face_up_of(fields)
+        if "pool_of" in fields:
+            assert fields["pool_of"] == _pool_of_of(fields)
+    if {"face_up", "pool_of"} <= fields.keys():
+        if "_up" in fields:
+            assert fields["_up"] == _up_of(fields)
+        if "_pools" in fields:
+            # A face-up cell's pool entry means nothing: only face-down cells count.
+            rules, public = fields["_pools"], _pools_of(fields)
+            assert [p for i, p in enumerate(rules) if fields["face_up"][i] is None] == [
+                p for i, p in enumerate(public) if fields["face_up"][i] is None
+            ]
+
+
+def _games(game: EscapeFromHaydes, seeds: range, *, explicit: bool = False) -> Any:
+    """Every state of random games (read and unread in turn), with the action taken."""
+    for seed in seeds:
+        choose = random.Random(seed).choice
+        state = game.initial_state(seed, explicit_chance=explicit)
+        while not game.is_terminal(state):
+            if game.current_player(state) == cardcrawl.CHANCE:
+                action = choose(game.chance_outcomes(state))[0]
+            else:
+                action = choose(game.legal_actions(state))
+            yield state, action
+            state = game.step(state, action)
+            if seed % 2:
+                state.face_up  # noqa: B018 - some states are read, some never are
+        yield state, None
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: type(g).__name__ + str(g.options.players))
+def test_the_forms_never_disagree(game: EscapeFromHaydes) -> None:
+    for state, _ in _games(game, range(6)):
+        _forms_agree(state)
+    for state, _ in _games(game, range(2), explicit=True):
+        _forms_agree(state)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: type(g).__name__ + str(g.options.players))
+def test_a_state_rebuilt_by_its_constructor_plays_on_the_same(game: EscapeFromHaydes) -> None:
+    # attrs.evolve builds through the constructor: the public form alone. The step from
+    # it must be the step from the state the rules made, which holds their form alone.
+    for state, action in _games(game, range(4)):
+        if action is None:
+            continue
+        rebuilt = attrs.evolve(state)
+        assert "_up" not in rebuilt.__dict__
+        assert rebuilt == state
+        after, again = game.step(state, action), game.step(rebuilt, action)
+        assert after == again
+        assert after.events == again.events
+        _forms_agree(rebuilt)
+
+
+def test_the_forms_are_what_the_public_fields_say() -> None:
+    game = cardcrawl.load("escape-from-haydes", max_rounds=20)
+    state = game.initial_state(7)
+    while not game.is_terminal(state):
+        state = game.step(
+            state, game.legal_actions(state)[-2 if len(game.legal_actions(state)) > 1 else 0]
+        )
+        fields = state.__dict__
+        face_up, pool_of = state.face_up, state.pool_of
+        assert fields["_up"] == {i: c for i, c in enumerate(face_up) if c is not None}
+        assert all(pool_of[i] == -1 for i in fields["_up"])
+        assert all(
+            pool_of[i] == fields["_pools"][i] for i in range(len(face_up)) if face_up[i] is None
+        )
+
+
+def test_a_replace_of_the_by_cell_fields_is_refused() -> None:
+    from cardcrawl.haydes._game import _evolve
+
+    state = cardcrawl.load("escape-from-haydes").initial_state(1)
+    with pytest.raises(AssertionError, match="by-cell"):
+        _evolve(state, face_up=state.face_up)
