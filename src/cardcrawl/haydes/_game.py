@@ -69,6 +69,8 @@ from cardcrawl.haydes._state import (
     BLACK_JOKER_CELL,
     FACE_UP,
     MIXED,
+    POOL_MASK,
+    POOL_SHIFT,
     RULES_FORM,
     Aim,
     Belief,
@@ -79,6 +81,8 @@ from cardcrawl.haydes._state import (
     HaydesState,
     Mix,
     Phase,
+    flat_pools,
+    pool_parts,
     setup_cards,
     unstacked_beliefs,
 )
@@ -149,7 +153,7 @@ def _well_formed(fields: Fields) -> bool:
     )
 
 
-def _cells_changed(fields: Fields, up: dict[int, Card], pools: tuple[int, ...]) -> None:
+def _cells_changed(fields: Fields, up: dict[int, Card], pools: tuple[tuple[int, ...], ...]) -> None:
     """Set the rules' form of the by-cell fields, and drop the public form the fields
     may hold from the state they were copied from: it is made again when read."""
     fields["_up"] = up
@@ -358,7 +362,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._setup_fields = self._setup(0, False, unstacked, None, ()).__dict__
         # Both forms of the by-cell fields, shared by every new game (never changed).
         self._setup_fields["_up"] = {self._bj: Card.BLACK_JOKER}
-        self._setup_fields["_pools"] = self._setup_pool_of
+        self._setup_fields["_pools"] = pool_parts(self._setup_pool_of)
         # The legal actions of a turn by cell and face-down neighbours (see _decisions).
         self._turn_legal: dict[int, tuple[Action, ...]] = {}
         # The same, by cell, for the start of a solo game's turns (see _begin_turn).
@@ -680,7 +684,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if phase is _REVEAL:
             aim = state.aim
             assert aim is not None
-            pool = state._pools[self._index[aim.cell]]  # a face-down cell's pool
+            i = self._index[aim.cell]
+            pool = state._pools[i >> POOL_SHIFT][i & POOL_MASK]  # a face-down cell's pool
             beliefs = state.beliefs
             if pool >= 0 and len(beliefs) == 1:
                 # Deck.sample, inlined: a stacked card comes first, and draws nothing.
@@ -861,8 +866,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         # joins the few face up, and the pools by cell stay as they are.
         face_up = up.copy()
         face_up[index] = card
-        pools: tuple[int, ...] = fields["_pools"]
-        pool = pools[index]
+        pools: tuple[tuple[int, ...], ...] = fields["_pools"]
+        pool = pools[index >> POOL_SHIFT][index & POOL_MASK]
         beliefs: tuple[Belief, ...] = fields["beliefs"]
         if pool >= 0 and len(beliefs) == 1:
             # apply_reveal's common case, inlined: one draw from one pool.
@@ -876,11 +881,11 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             fields["beliefs"] = (new,)
         else:
             # It reads only what the step has not changed yet: pool_of, mixes, beliefs.
-            pool_of = list(pools)
+            pool_of = flat_pools(pools)
             fields["mixes"], fields["beliefs"] = apply_reveal(
                 _finish(fields.copy()), index, card, pool_of
             )
-            pools = tuple(pool_of)
+            pools = pool_parts(pool_of)
         _cells_changed(fields, face_up, pools)
         fields["shown"] = (*fields["shown"], cell)
         fields["aim"] = None
@@ -1090,7 +1095,6 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         targets.sort()  # dealing order: by y, then x
         # Working copies of the rules' form of the by-cell fields (see _state).
         face_up = up.copy()
-        pool_of = list(fields["_pools"])
         cells = self._cells
         discarded: list[Card] = []
         gone: list[Card] = []
@@ -1120,14 +1124,26 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if joker is None and left >= len(targets):
             # The common case: the Replacement deck has enough cards, the new face-down
             # cards all join its pool.
+            # Only the parts of the pools by cell holding a new card are copied.
             pool = len(fields["beliefs"][0].unseen) - 1
+            parts = list(fields["_pools"])
+            changed: dict[int, list[int]] = {}
             for i in targets:
-                pool_of[i] = pool
+                k = i >> POOL_SHIFT
+                part = changed.get(k)
+                if part is None:
+                    part = changed[k] = list(parts[k])
+                part[i & POOL_MASK] = pool
                 del face_up[i]
+            for k, part in changed.items():
+                parts[k] = tuple(part)
+            pools = tuple(parts)
             fields["replacement_left"] = left - len(targets)
         else:
+            pool_of = flat_pools(fields["_pools"])
             self._deal(fields, targets, joker, removed_at, face_up, pool_of, events)
-        _cells_changed(fields, face_up, tuple(pool_of))
+            pools = pool_parts(pool_of)
+        _cells_changed(fields, face_up, pools)
         fields["shown"] = tuple(keep)
 
     def _deal(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -549,7 +549,7 @@ class HaydesState(MemoState):
     # The rules' own form of ``face_up`` and ``pool_of`` (see _CELL_FORMS below): the
     # face-up cards by cell index, and by cell the pool a face-down card came from.
     _up: ClassVar[dict[int, Card]]
-    _pools: ClassVar[tuple[int, ...]]
+    _pools: ClassVar[tuple[tuple[int, ...], ...]]
 
     def __repr__(self) -> str:
         # The position notation (see EscapeFromHaydes.notation), which game.position reads.
@@ -591,13 +591,14 @@ class HaydesState(MemoState):
 #   saves and compares.
 # - The rules keep ``_up`` and ``_pools`` instead. ``_up`` maps the index of each face-up
 #   cell to its card: the Black Joker and the few cards turned or stood on, on any board.
-#   ``_pools`` is by cell the pool of a face-down card, or MIXED; a face-up cell's entry
-#   is the one it had when it was turned, and ``_up`` hides it.
+#   ``_pools`` is by cell the pool of a face-down card, or MIXED, in parts of POOL_PART
+#   cells (cell ``i`` is ``_pools[i >> POOL_SHIFT][i & POOL_MASK]``); a face-up cell's
+#   entry is the one it had when it was turned, and ``_up`` hides it.
 #
-# Turning a card then copies ``_up``'s few entries and leaves ``_pools`` alone, where a
-# tuple by cell would be copied whole at every card turned: on a board of 418 cells that
-# copying was most of what made a step dearer than on the standard 106 (issue 14). Only
-# the end of a turn that deals new cards copies ``_pools``.
+# Turning a card then copies ``_up``'s few entries and leaves ``_pools`` alone, and the
+# end of a turn that deals new cards copies only the parts holding them, where a tuple
+# by cell would be copied whole at every card turned: on a board of 418 cells that
+# copying was most of what made a step dearer than on the standard 106 (issue 14).
 #
 # A state holds one form or both. The steps of the rules make the rules' form (and drop
 # any public form copied from the state before), the constructor the public one; each is
@@ -614,7 +615,7 @@ def _face_up_of(fields: dict[str, Any]) -> tuple[Card | None, ...]:
 
 
 def _pool_of_of(fields: dict[str, Any]) -> tuple[int, ...]:
-    pools = list(fields["_pools"])
+    pools = flat_pools(fields["_pools"])
     for i in fields["_up"]:
         pools[i] = FACE_UP
     return tuple(pools)
@@ -624,9 +625,24 @@ def _up_of(fields: dict[str, Any]) -> dict[int, Card]:
     return {i: card for i, card in enumerate(fields["face_up"]) if card is not None}
 
 
-def _pools_of(fields: dict[str, Any]) -> tuple[int, ...]:
-    pools: tuple[int, ...] = fields["pool_of"]
-    return pools
+def _pools_of(fields: dict[str, Any]) -> tuple[tuple[int, ...], ...]:
+    return pool_parts(fields["pool_of"])
+
+
+#: Cells per part of the rules' pools by cell (see above): a power of two.
+POOL_SHIFT = 5
+POOL_PART = 1 << POOL_SHIFT
+POOL_MASK = POOL_PART - 1
+
+
+def pool_parts(pools: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The pools by cell, ``pools``, in parts of POOL_PART cells (the rules' form)."""
+    return tuple(tuple(pools[k : k + POOL_PART]) for k in range(0, len(pools), POOL_PART))
+
+
+def flat_pools(parts: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The pools by cell, as a list, from their parts (see :func:`pool_parts`)."""
+    return [pool for part in parts for pool in part]
 
 
 class _OtherForm:
