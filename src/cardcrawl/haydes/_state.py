@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -642,7 +643,15 @@ def pool_parts(pools: Sequence[int]) -> tuple[tuple[int, ...], ...]:
 
 def flat_pools(parts: tuple[tuple[int, ...], ...]) -> list[int]:
     """The pools by cell, as a list, from their parts (see :func:`pool_parts`)."""
-    return [pool for part in parts for pool in part]
+    return list(chain.from_iterable(parts))
+
+
+def pool_at(state: HaydesState, index: int) -> int:
+    """``state.pool_of[index]``, read from the rules' form: the public tuple is not made
+    for one entry (every chance outcome of a move asks for one)."""
+    if index in state._up:
+        return FACE_UP
+    return state._pools[index >> POOL_SHIFT][index & POOL_MASK]
 
 
 class _OtherForm:

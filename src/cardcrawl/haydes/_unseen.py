@@ -22,7 +22,7 @@ import operator
 from fractions import Fraction
 from math import gcd, lcm
 
-from cardcrawl.haydes._state import FACE_UP, MIXED, Belief, HaydesState, Mix
+from cardcrawl.haydes._state import FACE_UP, MIXED, Belief, HaydesState, Mix, pool_at
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell
@@ -44,7 +44,7 @@ def mix_index(mixes: tuple[Mix, ...], cell: Cell) -> int:
 def reveal_fast_deck(state: HaydesState, index: int) -> Deck | None:
     """The pool a plain cell's card is drawn from, when that is all there is to it
     (a single belief); ``None`` when the general computation is needed."""
-    pool = state.pool_of[index]
+    pool = pool_at(state, index)
     if pool >= 0 and len(state.beliefs) == 1:
         return state.beliefs[0].unseen[pool]
     return None
@@ -96,7 +96,7 @@ def _options(
     those of ``card``, if given (the same entries, in the same order, found faster)."""
     beliefs = state.beliefs
     total = sum(b.weight for b in beliefs)
-    pool = state.pool_of[index]
+    pool = pool_at(state, index)
     options: list[tuple[Fraction, int, int, Card]] = []
     if pool >= 0:
         for bi, belief in enumerate(beliefs):
@@ -207,7 +207,7 @@ def apply_reveal(
     new ``mixes`` and ``beliefs``.
     """
     pool_of[index] = FACE_UP
-    pool = state.pool_of[index]
+    pool = pool_at(state, index)
     beliefs = state.beliefs
     if pool >= 0 and len(beliefs) == 1:
         # The common case (reveal_fast_deck's): one draw from one pool.
