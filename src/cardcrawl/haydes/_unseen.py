@@ -202,9 +202,9 @@ def apply_reveal(
 ) -> tuple[tuple[Mix, ...], tuple[Belief, ...]]:
     """The face-down bookkeeping once cell ``index`` turned out to be ``card``.
 
-    Updates ``pool_of``, a working copy of ``state.pool_of`` that the caller turns into
-    the new state's (so that a turn ending at once copies it only once), and returns the
-    new ``mixes`` and ``beliefs``.
+    Updates ``pool_of``, a working list of the state's pools by cell that the caller
+    turns back into the new state's (see ``_CELL_FORMS`` in cardcrawl.haydes._state),
+    and returns the new ``mixes`` and ``beliefs``.
     """
     pool_of[index] = FACE_UP
     pool = pool_at(state, index)
