@@ -33,12 +33,16 @@ __all__ = [
     "parse_int_field",
     "parse_rng_field",
     "rng_text",
+    "MAX_COUNT",
     "validated",
 ]
 
 # The longest notation read: far beyond any real position (a few hundred characters),
 # short enough that hostile text costs nothing to refuse.
 MAX_NOTATION = 10_000
+#: The largest count a notation writes (nine digits): a state's round or turn beyond it
+#: could be played but never written down, so ``validate`` refuses it.
+MAX_COUNT = 999_999_999
 
 
 class NotationFormat(Protocol):
@@ -185,7 +189,7 @@ _HEX = re.compile(r"[0-9a-f]{16}")
 
 
 def parse_int_field(field: str, text: str) -> int:
-    """A count: ``0`` or a decimal number without leading zeros, of at most 9 digits."""
+    """A count: ``0`` or a decimal number without leading zeros, at most :data:`MAX_COUNT`."""
     if not _DECIMAL.fullmatch(text):
         raise fail(field, f"{text!r} is not a count (0, 1, 2, ...)")
     return int(text)

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import attrs
 
 from cardcrawl.core._engine import GameBase, replacer
+from cardcrawl.core._notation import MAX_COUNT
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_below, rng_from_seed
 from cardcrawl.errors import StackError, short_repr
@@ -1422,8 +1423,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             problems.append("rng must be an integer from 0 to 2**64 - 1")
         if any(r not in self._rolls for r in state.stacked_rolls):
             problems.append(f"stacked rolls are totals among {sorted(self._rolls)}")
-        if state.round < 0:
-            problems.append("the round is never negative")
+        if not 0 <= state.round <= MAX_COUNT:
+            problems.append(f"the round is a count from 0 to {MAX_COUNT:,}")
         if state.stacked_first is not None and not 0 <= state.stacked_first < len(state.seats):
             problems.append("a stacked first player must be a seat of the game")
         problems.extend(self._pending_problems(state))

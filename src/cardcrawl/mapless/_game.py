@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeVar
 import attrs
 
 from cardcrawl.core._engine import GameBase, replacer
+from cardcrawl.core._notation import MAX_COUNT
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_from_seed
 from cardcrawl.errors import HookError
@@ -948,8 +949,8 @@ def _inconsistencies(
         state.last_room not in table or not rooms[table[state.last_room].index]
     ):
         problems.append("last_room is not a room on the table")
-    if state.turn < 0 or (state.turn > 0 and state.exit_cell is None):
-        problems.append("turn must be 0 before the hunt and never negative")
+    if not 0 <= state.turn <= MAX_COUNT or (state.turn > 0 and state.exit_cell is None):
+        problems.append(f"turn must be 0 before the hunt, and a count up to {MAX_COUNT:,}")
     if state.rng < 0 or state.rng >= 1 << 64:
         problems.append("rng must be an integer from 0 to 2**64 - 1")
     problems.extend(_misplaced_cards(state))
