@@ -602,7 +602,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             >>> game.state_problems(state)
             []
             >>> game.state_problems(attrs.evolve(state, turn=-1))
-            ['turn must be 0 before the hunt and never negative']
+            ['turn must be 0 before the hunt, and a count up to 999,999,999']
         """
         return []
 

@@ -23,6 +23,7 @@ from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell, cell_code, parse_cell_code
 
 __all__ = [
+    "MAX_COUNT",
     "NotationFormat",
     "cards_text",
     "check_parts",
@@ -33,7 +34,6 @@ __all__ = [
     "parse_int_field",
     "parse_rng_field",
     "rng_text",
-    "MAX_COUNT",
     "validated",
 ]
 

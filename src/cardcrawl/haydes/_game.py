@@ -1331,7 +1331,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             >>> game = cardcrawl.load("escape-from-haydes")
             >>> state = game.initial_state(seed=1)
             >>> game.state_problems(attrs.evolve(state, round=-1))
-            ['the round is never negative']
+            ['the round is a count from 0 to 999,999,999']
         """
         if not state.beliefs:
             # The census reads the unseen cards from the first belief.
