@@ -73,6 +73,7 @@ from check_plain import cardcrawl_game, play_from
 
 import cardcrawl
 from cardcrawl import CHANCE, TERMINAL, Card, rng_below, rng_choice_weighted, rng_derive
+from cardcrawl.core._compiled import build_name
 from cardcrawl.simulate import simulate
 
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
@@ -538,9 +539,8 @@ def _api_plays(game: Any, starts: list[Any]) -> int:
 
 
 def build() -> str:
-    """How the cardcrawl measured runs its rollout kernels: compiled or pure Python."""
-    compiled = cardcrawl.compiled_kernels()
-    return f"kernels compiled ({', '.join(compiled)})" if compiled else "pure Python"
+    """How the cardcrawl measured was built: compiled, or pure Python."""
+    return build_name(cardcrawl.compiled_modules())
 
 
 def revision() -> str:
@@ -737,7 +737,7 @@ def update_docs(
 def ratio_markers() -> tuple[str, str]:
     """Where on the page the ratio tables of the cardcrawl measured go: a compiled
     installation's have their own place, beside the pure-Python reference's."""
-    if cardcrawl.compiled_kernels():
+    if cardcrawl.compiled_modules():
         return COMPILED_START_MARKER, COMPILED_END_MARKER
     return RATIO_START_MARKER, RATIO_END_MARKER
 

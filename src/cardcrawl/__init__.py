@@ -36,7 +36,7 @@ Examples:
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from cardcrawl._version import __version__
-from cardcrawl.core._compiled import compiled_kernels
+from cardcrawl.core._compiled import compiled_kernels, compiled_modules
 from cardcrawl.core._engine import FORMAT_VERSION, GameBase
 from cardcrawl.core._options import OptionsBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Game, GameState, Outcome
@@ -130,6 +130,7 @@ __all__ = [
     "UnknownGameError",
     "__version__",
     "compiled_kernels",
+    "compiled_modules",
     "distance",
     "find_renderer",
     "game_names",

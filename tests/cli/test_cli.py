@@ -19,6 +19,7 @@ import pytest
 
 import cardcrawl
 from cardcrawl.cli._main import main
+from cardcrawl.core._compiled import COMPILED
 
 GAME = "mapless-house"
 
@@ -288,12 +289,16 @@ def test_no_command_and_bad_arguments_exit_2() -> None:
 
 @pytest.mark.parametrize(
     ("compiled", "build"),
-    [((), "pure Python"), (("mapless-house",), "compiled kernels: mapless-house")],
+    [
+        ((), "pure Python"),
+        (COMPILED, "compiled"),
+        (("cardcrawl.mapless._kernel",), "partly compiled: cardcrawl.mapless._kernel"),
+    ],
 )
 def test_version_says_which_build_is_installed(
     monkeypatch: pytest.MonkeyPatch, compiled: tuple[str, ...], build: str
 ) -> None:
-    monkeypatch.setattr("cardcrawl.cli._main.compiled_kernels", lambda: compiled)
+    monkeypatch.setattr("cardcrawl.core._compiled.compiled_modules", lambda: compiled)
     assert run("--version") == (0, f"cardcrawl {cardcrawl.__version__} ({build})\n", "")
 
 

@@ -78,7 +78,7 @@ from cardcrawl.cli._common import (
     imports_in,
     registered_shortcuts,
 )
-from cardcrawl.core._compiled import compiled_kernels
+from cardcrawl.core._compiled import build_name
 from cardcrawl.core._registry import PluginError, _known_names, game_names
 
 __all__ = ["EXIT_FAILURE", "EXIT_INTERRUPTED", "EXIT_USAGE", "main"]
@@ -94,9 +94,7 @@ class _VersionAction(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        compiled = compiled_kernels()
-        build = f"compiled kernels: {', '.join(compiled)}" if compiled else "pure Python"
-        raise ParserExit(0, f"cardcrawl {__version__} ({build})\n")
+        raise ParserExit(0, f"cardcrawl {__version__} ({build_name()})\n")
 
 
 def _build_parser() -> tuple[Parser, dict[str, Parser]]:

@@ -1,21 +1,95 @@
-"""Which games' rollout kernels run as compiled machine code in this installation.
+"""Which of cardcrawl's modules run as compiled machine code in this installation.
 
-A regular ``pip install .`` compiles the kernels of the built-in games with Cython,
-from the very source the pure-Python package runs (see ``hatch_build.py``); without a C
-compiler, with ``CARDCRAWL_PURE_PYTHON=1``, or installed editable, they stay Python. The
-games are the same either way (``cardcrawl.testing.check_kernel`` proves each kernel
-against the public path); only ``simulate`` and the bots' playouts run faster.
+A regular ``pip install .`` compiles the modules of :data:`COMPILED` with Cython, from
+the very source the pure-Python package runs (see ``hatch_build.py``, which reads the
+tuple from this file); without a C compiler, with ``CARDCRAWL_PURE_PYTHON=1``, or
+installed editable, they stay Python. The games are the same either way: the compiled
+build runs the same tests, and ``cardcrawl.testing.check_kernel`` proves each rollout
+kernel against the public path. Only the speed differs.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.machinery
 import sys
 from typing import Any
 
 from cardcrawl.core._registry import _REGISTRY
 
-__all__ = ["compiled_kernels"]
+__all__ = ["COMPILED", "build_name", "compiled_kernels", "compiled_modules"]
+
+#: The modules a build with a C compiler compiles, each from its unchanged source.
+#: First the rollout kernels and the bots' seeds they derive (``simulate``); then what
+#: every step of the public API runs: the engine, the generator, the kit's cards, decks
+#: and grid, and each game's rules, state, events and actions; last the built-in bots
+#: that search or weigh positions through that API. Everything else (the command line,
+#: the records, the pictures, the web app) stays Python: it is not where time goes.
+COMPILED = (
+    "cardcrawl.core._seeds",
+    "cardcrawl.haydes._kernel",
+    "cardcrawl.mapless._kernel",
+    "cardcrawl.core._engine",
+    "cardcrawl.core._random",
+    "cardcrawl.kit._cards",
+    "cardcrawl.kit._deck",
+    "cardcrawl.kit._grid",
+    "cardcrawl.haydes._actions",
+    "cardcrawl.haydes._events",
+    "cardcrawl.haydes._game",
+    "cardcrawl.haydes._rules",
+    "cardcrawl.haydes._state",
+    "cardcrawl.haydes._unseen",
+    "cardcrawl.mapless._actions",
+    "cardcrawl.mapless._events",
+    "cardcrawl.mapless._game",
+    "cardcrawl.mapless._rules",
+    "cardcrawl.mapless._state",
+    "cardcrawl.haydes._bots",
+    "cardcrawl.mapless._bot_model",
+    "cardcrawl.mapless._bots",
+)
+
+
+def compiled_modules() -> tuple[str, ...]:
+    """The modules of :data:`COMPILED` that this installation runs compiled, in order.
+
+    Returns:
+        Their names; ``()`` for the pure-Python package, all of ``COMPILED`` for a
+        build that compiled.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.core._compiled import COMPILED
+        >>> cardcrawl.compiled_modules() in {(), COMPILED}
+        True
+    """
+    return tuple(name for name in COMPILED if _is_extension(importlib.import_module(name)))
+
+
+def build_name(compiled: tuple[str, ...] | None = None) -> str:
+    """The build, in words (``cardcrawl --version``, the benchmarks' notes).
+
+    Args:
+        compiled: the modules compiled; by default :func:`compiled_modules`.
+
+    Returns:
+        ``"compiled"``, ``"pure Python"``, or for a build that compiled only some of
+        :data:`COMPILED` (an older or hand-made one) ``"partly compiled: "`` and which.
+
+    Examples:
+        >>> build_name(()), build_name(COMPILED)
+        ('pure Python', 'compiled')
+        >>> build_name(("cardcrawl.haydes._kernel",))
+        'partly compiled: cardcrawl.haydes._kernel'
+    """
+    if compiled is None:
+        compiled = compiled_modules()
+    if not compiled:
+        return "pure Python"
+    if set(compiled) >= set(COMPILED):
+        return "compiled"
+    return f"partly compiled: {', '.join(compiled)}"
 
 
 def compiled_kernels() -> tuple[str, ...]:
@@ -40,8 +114,11 @@ def compiled_kernels() -> tuple[str, ...]:
 
 
 def _is_compiled(factory: Any) -> bool:
-    # A function of an extension module: the module was loaded from a shared library
-    # (Cython's and mypyc's alike) rather than from its .py source.
-    module = sys.modules.get(getattr(factory, "__module__", None) or "")
+    return _is_extension(sys.modules.get(getattr(factory, "__module__", None) or ""))
+
+
+def _is_extension(module: Any) -> bool:
+    # Loaded from a shared library (Cython's and mypyc's alike) rather than from its
+    # .py source.
     path = getattr(module, "__file__", None) or ""
     return path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
