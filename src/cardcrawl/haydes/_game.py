@@ -1415,6 +1415,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             problems.append("an ending must be set exactly when the phase is over")
         if (state.winner is not None) != (state.ending is Ending.ESCAPED):
             problems.append("a winner must be set exactly when someone escaped")
+        elif state.winner is not None and not self._on_red_joker(state, state.winner):
+            problems.append("the winner must be a seat whose figure stands on the Red Joker")
         if state.phase not in (_FIRST, _OVER) and not (
             0 <= state.current < len(state.seats) and state.seats[state.current].cell is not None
         ):
@@ -1429,6 +1431,14 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             problems.append("a stacked first player must be a seat of the game")
         problems.extend(self._pending_problems(state))
         return problems
+
+    def _on_red_joker(self, state: HaydesState, seat: int) -> bool:
+        """Whether ``seat`` is a seat of the game whose figure stands on the face-up Red
+        Joker, as the winner's does: the escape moves the figure onto it (H-9)."""
+        if not 0 <= seat < len(state.seats):
+            return False
+        i = self._index.get(state.seats[seat].cell)  # type: ignore[arg-type]
+        return i is not None and state.face_up[i] is Card.RED_JOKER
 
     def _pending_problems(self, state: HaydesState) -> list[str]:
         """What a state waiting on a reveal, an encounter or a roll needs (H-6 to H-8):
