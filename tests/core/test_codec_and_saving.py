@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import enum
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -314,3 +315,38 @@ def test_the_codec_names_the_path_of_a_bad_value() -> None:
         decode(frozenset[int], [1, 1])
     with pytest.raises(SerializationError, match=r"data: expected an integer, found 'x'"):
         decode(int, "x")
+
+
+class _Level(enum.Enum):
+    LOW = 1
+    HIGH = 2
+
+
+def _deep(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("tp", "data"),
+    [
+        (Phase, ["draw"]),
+        (Phase, _deep(3_000)),  # Enum's own message would repr it, and recurse too deep
+        (Phase, 0),
+        (_Level, True),  # JSON true is not the member 1
+        (_Level, 1.0),
+        (_Level, "1"),
+        (_Level, 3),
+    ],
+    ids=["list", "nested", "int-for-text", "bool", "float", "text-for-int", "no-member"],
+)
+def test_an_enum_takes_only_a_value_of_its_own_type(tp: Any, data: Any) -> None:
+    with pytest.raises(SerializationError, match=r"^data: expected one of .*, found "):
+        decode(tp, data)
+
+
+def test_an_enum_reads_its_members_values() -> None:
+    assert decode(Phase, "draw") is Phase.DRAW
+    assert decode(_Level, 2) is _Level.HIGH

@@ -103,6 +103,16 @@ def _start(name: str) -> Callable[[], tuple[Any, Any]]:
             ("rules_version",),
             id="header-message",
         ),
+        pytest.param(
+            _start("mapless-house"),
+            ("state", "phase"),
+            id="enum-message",
+        ),
+        pytest.param(
+            _start("escape-from-haydes"),
+            ("state", "phase"),
+            id="haydes-enum-message",
+        ),
     ],
 )
 def test_a_save_nested_too_deep_is_refused(make: Any, path: tuple[str, ...]) -> None:

@@ -180,11 +180,16 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
         rest = _decode(tuple[Card, ...], data["rest"], f"{path}.rest")
         return Deck(stacked, rest)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        try:
-            return tp(data)
-        except ValueError:
-            allowed = ", ".join(repr(m.value) for m in tp)
-            raise _fail(path, f"one of {allowed}", data) from None
+        # Only a value of a member value's own type is looked up: Enum's own error
+        # message reprs whatever it was given, which a list nested thousands deep does
+        # not survive, and JSON true would pass as the member 1.
+        if type(data) in {type(m.value) for m in tp}:
+            try:
+                return tp(data)
+            except ValueError:
+                pass
+        allowed = ", ".join(repr(m.value) for m in tp)
+        raise _fail(path, f"one of {allowed}", data)
     if origin is tuple:
         args = typing.get_args(tp)
         if not isinstance(data, list):
