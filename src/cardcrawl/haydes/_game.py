@@ -1417,6 +1417,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             problems.append("a winner must be set exactly when someone escaped")
         elif state.winner is not None and not self._on_red_joker(state, state.winner):
             problems.append("the winner must be a seat whose figure stands on the Red Joker")
+        if state.phase is _FIRST and any(f.cell != BLACK_JOKER_CELL for f in state.seats):
+            # H-5: every figure starts on the Black Joker, and the first player is drawn
+            # before anyone moves.
+            problems.append("before the first player is drawn, every figure is on the Black Joker")
         if state.phase not in (_FIRST, _OVER) and not (
             0 <= state.current < len(state.seats) and state.seats[state.current].cell is not None
         ):

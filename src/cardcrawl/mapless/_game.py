@@ -943,6 +943,11 @@ def _inconsistencies(
         problems.append("the Exit is not on its cell")
     if (state.exit_cell is None) != (state.spade is None):
         problems.append("the ♠A is on the table exactly once the Exit is")
+    drawn_from = {_DRAW: state.narrative, _DRAW_MIND: state.mind, _DRAW_BODY: state.body}
+    if not drawn_from.get(state.phase, True):
+        # M-13, M-17: a turn skips the Narrative draw when that deck is out, and an empty
+        # Mind or Body deck takes its Aside pile, or yields no card, before any draw.
+        problems.append(f"phase {state.phase.value} draws from an empty deck")
     if state.club is not None and not state.ran_dry:
         problems.append("the ♣A is on the table although no deck has run dry")
     if state.last_room is not None and (

@@ -1,7 +1,12 @@
-"""A finished state's winner (H-9) is the seat that escaped: ``validate`` refuses any
-other number there, since the escape moved that seat's figure onto the Red Joker. (Found
-by the hand-built state fuzzer: a winner of 10**30 was accepted, and then could not be
-read back from the state's own notation.)"""
+"""States ``validate`` refuses that it once accepted, found by the fuzzers.
+
+- A finished state's winner (H-9) is the seat that escaped, whose figure the escape moved
+  onto the Red Joker: a winner of 10**30 was accepted, and then could not be read back
+  from the state's own notation.
+- Before the first player is drawn (explicit chance), every figure stands on the Black
+  Joker (H-5): a saved state with a figure out was accepted, then crashed when that
+  player was drawn to begin.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +17,8 @@ import pytest
 
 import cardcrawl
 from cardcrawl import Card
-from cardcrawl.errors import InvalidStateError
-from cardcrawl.haydes import Ending
+from cardcrawl.errors import InvalidStateError, SerializationError
+from cardcrawl.haydes import Ending, Phase
 
 
 def _escaped() -> tuple[Any, Any]:
@@ -51,3 +56,25 @@ def test_a_winner_who_did_not_escape_is_refused(winner: Any) -> None:
     assert game.state_problems(built) == [
         "the winner must be a seat whose figure stands on the Red Joker"
     ]
+
+
+def test_before_the_first_player_every_figure_is_on_the_black_joker() -> None:
+    game = cardcrawl.load("escape-from-haydes", players=3)
+    state = game.initial_state(seed=4, explicit_chance=True)
+    assert state.phase is Phase.FIRST
+    game.validate(state)
+    for seat in range(3):
+        seats = list(state.seats)
+        for cell in (None, (1, 0)):
+            seats[seat] = attrs.evolve(seats[seat], cell=cell)
+            built = attrs.evolve(state, seats=tuple(seats))
+            with pytest.raises(InvalidStateError, match="every figure is on the Black Joker"):
+                game.validate(built)
+
+
+def test_a_saved_first_state_with_a_figure_out_is_refused() -> None:
+    game = cardcrawl.load("escape-from-haydes", players=2)
+    data = game.state_to_data(game.initial_state(seed=4, explicit_chance=True))
+    data["state"]["seats"][0]["cell"] = None
+    with pytest.raises(SerializationError, match="every figure is on the Black Joker"):
+        game.state_from_data(data)

@@ -1,0 +1,53 @@
+"""States ``validate`` refuses that it once accepted, found by a sweep of tampered saves:
+a draw from an empty deck. The rules never wait on one: a turn skips the Narrative draw
+once that deck is out (M-13), and an empty Mind or Body deck takes its Aside pile, or
+yields no card, before the draw (M-17). Such a state was accepted, then offered no chance
+outcome at all."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+import cardcrawl
+from cardcrawl import Deck
+from cardcrawl.errors import InvalidStateError, SerializationError
+from cardcrawl.mapless import Phase
+
+GAME = cardcrawl.load("mapless-house")
+
+
+def _state_in(phase: Phase) -> Any:
+    """The first state of explicit-chance play (first legal choice) waiting in ``phase``."""
+    state = GAME.initial_state(seed=2, explicit_chance=True)
+    while state.phase is not phase:
+        state = GAME.step(
+            state, (GAME.legal_actions(state) or [GAME.chance_outcomes(state)[0][0]])[0]
+        )
+    return state
+
+
+@pytest.mark.parametrize(
+    ("phase", "deck"),
+    [(Phase.DRAW, "narrative"), (Phase.DRAW_MIND, "mind"), (Phase.DRAW_BODY, "body")],
+)
+def test_a_draw_from_an_empty_deck_is_refused(phase: Phase, deck: str) -> None:
+    state = _state_in(phase)
+    GAME.validate(state)
+    assert GAME.chance_outcomes(state)
+    emptied = attrs.evolve(state, **{deck: Deck((), ())})
+    with pytest.raises(InvalidStateError, match=f"phase {phase.value} draws from an empty deck"):
+        GAME.validate(emptied)
+
+
+def test_a_saved_narrative_draw_of_the_hunt_with_the_deck_out_is_refused() -> None:
+    # The sweep's find: a hunt state whose Narrative deck is out, its phase set to draw.
+    state = GAME.initial_state(seed=1)
+    while not (state.exit_cell is not None and not state.narrative and state.phase is Phase.MOVE):
+        state = GAME.step(state, GAME.legal_actions(state)[0])
+    data = GAME.state_to_data(state)
+    data["state"]["phase"] = "draw"
+    with pytest.raises(SerializationError, match="phase draw draws from an empty deck"):
+        GAME.state_from_data(data)
