@@ -279,7 +279,8 @@ def test_a_built_position_plays_on() -> None:
     assert len(state.mind) == 12 - 1  # 4H is held
     assert state.mind.stacked == (Card.parse("QH"),)
     assert GAME.legal_actions(state) == (GAME.parse_action("move 1,0"),)
-    assert GAME.build() == GAME.position("AD phase=move player=0,0 rng=0000000000000000")
+    # Before the Exit, the house waits on its next Narrative card (M-12).
+    assert GAME.build() == GAME.position("AD phase=draw player=0,0 rng=0000000000000000")
 
 
 def test_the_phase_follows_from_what_is_given() -> None:

@@ -870,6 +870,10 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             ['the player is not on a table card']
         """
         problems = self.census_problems(state, _ALL_CARDS)
+        if any(card.index >= len(self._corridor) for card in state.table.values()):
+            # A joker on the table, which the census has reported, has no entry in the
+            # tables of the 52 cards that the checks below read.
+            return problems
         problems.extend(_inconsistencies(state, self._corridor, self._room))
         return problems
 
@@ -943,6 +947,8 @@ def _inconsistencies(
         problems.append("the Exit is not on its cell")
     if (state.exit_cell is None) != (state.spade is None):
         problems.append("the ♠A is on the table exactly once the Exit is")
+    if state.phase in (_MOVE, _DRAW_MIND, _DRAW_BODY) and state.exit_cell is None:
+        problems.append("the hunt (move, draw-mind, draw-body) begins once the Exit is placed")
     drawn_from = {_DRAW: state.narrative, _DRAW_MIND: state.mind, _DRAW_BODY: state.body}
     if not drawn_from.get(state.phase, True):
         # M-13, M-17: a turn skips the Narrative draw when that deck is out, and an empty
