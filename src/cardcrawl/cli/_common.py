@@ -519,7 +519,7 @@ def start_position(game: AnyGame, text: str) -> Any:
         >>> start_position(game, "AD phase=place:KS player=0,0 rng=0000000000000001")
         <MaplessState 'AD phase=place:KS player=0,0 rng=0000000000000001'>
         >>> try:
-        ...     start_position(game, "AD phase=move player=4,0 rng=0000000000000001")
+        ...     start_position(game, "AD phase=draw player=4,0 rng=0000000000000001")
         ... except UsageError as error:
         ...     print(error)
         --position: player: not a legal position: the player is not on a table card

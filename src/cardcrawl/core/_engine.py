@@ -387,12 +387,12 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
-            >>> game.position("AD phase=move player=1,0 rng=0000000000000001")  # doctest: +ELLIPSIS
+            >>> game.position("AD phase=draw player=1,0 rng=0000000000000001")  # doctest: +ELLIPSIS
             Traceback (most recent call last):
             ...
             cardcrawl.errors.NotationError: player: not a legal position: the player is not on ...
             >>> try:
-            ...     game.position("AD phase=move player=1,0 rng=0000000000000001")
+            ...     game.position("AD phase=draw player=1,0 rng=0000000000000001")
             ... except cardcrawl.errors.NotationError as error:
             ...     print(error.field)
             player
