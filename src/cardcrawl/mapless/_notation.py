@@ -338,8 +338,8 @@ class MaplessNotation:
             elif drawn is not None:
                 phase = Phase.PLACE_EXIT if drawn == EXIT else Phase.PLACE
             else:
-                # M-12: the hunt, whose turns begin with the move, starts once the Exit is
-                # on the table; until then the house waits on its next Narrative card.
+                # M-12: phase two, which opens with a Move, starts once the Exit is on the
+                # table; until then the house waits on its next Narrative card (M-9).
                 phase = Phase.MOVE if EXIT in table.values() else Phase.DRAW
         phase_name = phase.value if isinstance(phase, Phase) else phase
         ending_name = ending.value if isinstance(ending, Ending) else ending
