@@ -78,3 +78,16 @@ def test_a_saved_first_state_with_a_figure_out_is_refused() -> None:
     data["state"]["seats"][0]["cell"] = None
     with pytest.raises(SerializationError, match="every figure is on the Black Joker"):
         game.state_from_data(data)
+
+
+def test_the_notation_names_the_field_of_each_refused_state() -> None:
+    game, state = _escaped()
+    other = (state.winner + 1) % len(state.seats)
+    with pytest.raises(cardcrawl.errors.NotationError, match="Red Joker") as error:
+        game.position(game.notation(attrs.evolve(state, winner=other)))
+    assert error.value.field == "phase"
+    first = game.initial_state(seed=4, explicit_chance=True)
+    seats = (attrs.evolve(first.seats[0], cell=(1, 0)), *first.seats[1:])
+    with pytest.raises(cardcrawl.errors.NotationError, match="Black Joker") as error:
+        game.position(game.notation(attrs.evolve(first, seats=seats)))
+    assert error.value.field == "seats"

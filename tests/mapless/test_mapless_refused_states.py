@@ -81,3 +81,26 @@ def test_a_joker_on_the_table_is_refused_as_a_card_of_no_deck(joker: str, where:
     row[2] = joker
     with pytest.raises(SerializationError, match=f"extra {joker}"):
         GAME.state_from_data(data)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("AD phase=move player=0,0 rng=0000000000000000", "begins once the Exit is placed"),
+        ("AD phase=draw-mind player=0,0 rng=0000000000000000", "begins once the Exit is placed"),
+    ],
+)
+def test_the_notation_names_the_phase_for_a_hunt_before_the_exit(text: str, problem: str) -> None:
+    with pytest.raises(cardcrawl.errors.NotationError, match=problem) as error:
+        GAME.position(text)
+    assert error.value.field == "phase"
+
+
+def test_the_notation_names_the_phase_for_a_draw_from_an_empty_deck() -> None:
+    state = GAME.initial_state(seed=1)
+    while not (state.exit_cell is not None and not state.narrative and state.phase is Phase.MOVE):
+        state = GAME.step(state, GAME.legal_actions(state)[0])
+    text = GAME.notation(state).replace("phase=move", "phase=draw")
+    with pytest.raises(cardcrawl.errors.NotationError, match="draws from an empty deck") as error:
+        GAME.position(text)
+    assert error.value.field == "phase"

@@ -78,6 +78,8 @@ _BOARD_ITEM = re.compile(r"([1-9][0-9]{0,3})?([*~])|((?:10|[2-9AJQK])[SHDC]|RJ|B
 # Which field each of the game's state problems is about (see state_problems); the
 # first phrase a problem contains decides, so the longer phrases come first.
 _PROBLEM_FIELDS = {
+    "the winner must be": "phase",  # the winner is written in the phase: over:escaped:N
+    "every figure is on the Black Joker": "seats",
     "shown must list": "shown",
     "the player to move": "current",
     "the card aimed at": "phase",

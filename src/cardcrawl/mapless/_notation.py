@@ -63,6 +63,8 @@ _ROW_ITEM = re.compile(r"([1-9][0-9]{0,5})?\.|(10|[2-9AJQK])([SHDC])")
 
 # Which field each of the game's state problems is about (see state_problems).
 _PROBLEM_FIELDS = {
+    "begins once the Exit is placed": "phase",
+    "draws from an empty deck": "phase",
     "the Entrance": "table",
     "not one piece": "table",
     "closed cells": "table",
