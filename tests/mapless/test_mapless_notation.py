@@ -159,13 +159,13 @@ def test_phases_with_what_they_hold() -> None:
         (f"AD phase=place:KS narrative=KS player=0,0 {RNG}", "narrative", "written twice"),
         # Well formed, but no position the rules can reach (checked by game.validate):
         (f"AD phase=move player=1,0 {RNG}", "player", "not on a table card"),
-        (f"AD phase=move player=0,0 turn=3 {RNG}", "turn", "turn must be 0 before the hunt"),
+        (f"AD phase=draw player=0,0 turn=3 {RNG}", "turn", "turn must be 0 before the hunt"),
         (f"AD phase=move player=0,0 spade=0,0 {RNG}", "spade", "exactly once the Exit is"),
         (f"AD phase=place:KS player=0,0 held=2H {RNG}", "held", "before the hunt"),
         (f"AD phase=place:KS player=0,0 narrative=2H {RNG}", "narrative", "Narrative deck holds"),
         (f"AD phase=place:KS player=0,0 last_room=0,0 {RNG}", "last_room", "not a room"),
-        (f"AD phase=move player=0,0 refused=2H {RNG}", "refused", "Refused pile holds 2"),
-        (f"AD2S phase=move player=0,0 club=1,0 {RNG}", "club", "no deck has run dry"),
+        (f"AD phase=draw player=0,0 refused=2H {RNG}", "refused", "Refused pile holds 2"),
+        (f"AD2S phase=draw player=0,0 club=1,0 {RNG}", "club", "no deck has run dry"),
     ],
 )
 def test_a_malformed_position_names_its_field(text: str, field: str, message: str) -> None:
