@@ -797,7 +797,13 @@ class GameBase(abc.ABC, Generic[S, A, O]):
                     f"{self.title or self.name} has no chance source {unknown}; "
                     f"a stack may name: {', '.join(sources)}"
                 )
-        state = self._new_state(rng_from_seed(seed), bool(explicit_chance), stack or {})
+        return self._begin(rng_from_seed(seed), bool(explicit_chance), stack or {})
+
+    def _begin(self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]) -> S:
+        """The setup with its chance settled, behind ``initial_state``. A game whose rules
+        run over a mutable working position overrides this (and :meth:`_advance`) to
+        build the position, play it and freeze it once."""
+        state = self._new_state(rng, explicit_chance, stack)
         return self._settle(state, [], state.rng)
 
     def reseed(self, state: S, seed: int) -> S:
@@ -1004,6 +1010,12 @@ class GameBase(abc.ABC, Generic[S, A, O]):
                 break
         else:
             self.check(state, action)
+        return self._advance(state, action)
+
+    def _advance(self, state: S, action: A) -> S:
+        """The state after the legal ``action``, its chance settled: ``step`` once the
+        action is checked. A game whose rules run over a mutable working position
+        overrides this to thaw ``state``, play and freeze the result once."""
         events: list[Any] = []
         return self._settle(self._apply(state, action, events), events, state.rng, state)
 
