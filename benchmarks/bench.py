@@ -388,6 +388,7 @@ RATIO_COLUMNS = (
     Column("simulate", "simulate(), 1 worker, games/s", _count),
     Column("api_ratio", "public API / plain", _ratio),
     Column("simulate_ratio", "simulate() / plain", _ratio),
+    Column("variant_ratio", "simulate(), one-hook variant / stock", _ratio),
     Column("plain_decisions", "decisions/game, plain", _one),
     Column("api_decisions", "decisions/game, public API", _one),
 )
@@ -448,31 +449,58 @@ def interleaved(
     return {name: (max(best[name], 1e-9), results[name]) for name in names}
 
 
+#: The hook each game's one-hook variant overrides, by registry name: any documented hook
+#: will do, and these are asked in every game.
+VARIANT_HOOKS = {"mapless-house": "encounter_threshold", "escape-from-haydes": "guess_is_correct"}
+
+
+def hook_variant(game: Any, hook: str) -> Any:
+    """A variant of ``game`` whose ``hook`` asks ``super()`` and returns its answer
+    unchanged: it plays the very games of ``game``, so timing it against the stock game
+    shows what being a variant costs, and nothing else."""
+    base = type(game)
+
+    def same_answer(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(super(variant, self), hook)(*args, **kwargs)
+
+    variant = type(f"Same{base.__name__}", (base,), {hook: same_answer})
+    return variant(game.options)
+
+
 def measure_ratios(subject: Subject, settings: Settings) -> dict[str, float]:
     """One row of the ratio table: the plain simulator, the public API loop and
-    ``simulate`` on one worker, the same number of games from the same seeds."""
+    ``simulate`` on one worker, the same number of games from the same seeds; and
+    ``simulate`` of the game's one-hook variant (:func:`hook_variant`) from the seed of
+    the stock game's run."""
     game = cardcrawl.load(subject.name, **subject.options)
+    variant = hook_variant(game, VARIANT_HOOKS[subject.name])
     seeds = range(settings.games(subject.games))
     plain, api = plain_player(subject.name, subject.options), api_player(game)
     for seed in range(3):  # warm up: imports, caches
         plain(seed), api(seed)
     simulate(game, "random", games=2, seed=2, workers=1)
+    simulate(variant, "random", games=2, seed=2, workers=1)
 
-    def sim() -> int:
-        run = simulate(game, "random", games=len(seeds), seed=1, workers=1)
-        return sum(r.decisions for r in run.results)
+    def sim(played: Any = game) -> Any:
+        run = simulate(played, "random", games=len(seeds), seed=1, workers=1)
+        return sum(r.decisions for r in run.results), [r.outcome for r in run.results]
 
     timed = interleaved(
         {
             "plain": lambda: sum(map(plain, seeds)),
             "api": lambda: sum(map(api, seeds)),
             "simulate": sim,
+            "variant": functools.partial(sim, variant),
         },
         settings.ratio_repeat,
     )
+    if timed["variant"][1] != timed["simulate"][1]:
+        raise AssertionError(f"{subject.label}: the one-hook variant played other games")
+    timed["simulate"] = (timed["simulate"][0], timed["simulate"][1][0])
     row = {name: len(seeds) / seconds for name, (seconds, _) in timed.items()}
     row["api_ratio"] = row["api"] / row["plain"]
     row["simulate_ratio"] = row["simulate"] / row["plain"]
+    row["variant_ratio"] = row["variant"] / row["simulate"]
     row["plain_decisions"] = timed["plain"][1] / len(seeds)
     row["api_decisions"] = timed["api"][1] / len(seeds)
     return row
@@ -710,6 +738,12 @@ def _ratio_tables(
         "same seeds, `simulate()` from its own), random play "
         f"(options, row by row: {options}). Load average (1 min): "
         f"{load_start:.2f} at the start, {load_end:.2f} at the end.",
+        "",
+        "One-hook variant: a subclass whose hook ("
+        + ", ".join(f"`{VARIANT_HOOKS[s.name]}`" for s in subjects)
+        + ") asks `super()` and returns its answer unchanged, so it plays the same games "
+        "(checked); its `simulate()` over the stock game's, from the same seed, in the same "
+        "turns.",
         "",
         f"Board sizes: {board_games} games per run (solo, 4 players) on each board; the "
         f"418-cell board is {BOARD_DECKS} decks on a 21 x 20 rectangle, its top corners "
