@@ -30,7 +30,14 @@ from cardcrawl.core._random import rng_below, rng_derive
 from cardcrawl.core._registry import tools_for
 from cardcrawl.errors import CardcrawlError, ConformanceError, IllegalActionError, NotationError
 
-__all__ = ["ConformanceError", "ConformanceReport", "check_game", "check_kernel", "check_state"]
+__all__ = [
+    "ConformanceError",
+    "ConformanceReport",
+    "check_game",
+    "check_hooks",
+    "check_kernel",
+    "check_state",
+]
 
 
 @attrs.frozen
@@ -563,3 +570,103 @@ def _compare_kernel(
         raise _fail(
             where, f"{said} reports the figures {kernel_figures}, the public path {figures}"
         )
+
+
+def counting_variant(game: Any, counts: Counter[tuple[str, str]], path: list[str]) -> Any:
+    """A variant of ``game`` whose every rule hook (``rule_hooks``) asks ``super()`` and
+    returns its answer unchanged, counting the call in ``counts`` under
+    ``(path[0], hook)``: the same games, with a record of which path asked what."""
+    base = type(game)
+
+    def counted(hook: str) -> Any:
+        def ask(self: Any, *args: Any, **kwargs: Any) -> Any:
+            counts[path[0], hook] += 1
+            return getattr(super(variant, self), hook)(*args, **kwargs)
+
+        ask.__name__ = hook
+        return ask
+
+    variant = type(
+        f"Counting{base.__name__}", (base,), {hook: counted(hook) for hook in base.rule_hooks}
+    )
+    return variant(game.options, name=game.name)
+
+
+def check_hooks(
+    game: Any, seeds: Iterable[int] = range(20), *, max_decisions: int = 100_000
+) -> Counter[tuple[str, str]]:
+    """Prove that every path that plays ``game`` asks its rule hooks.
+
+    A rule is decided in one place, its hook (``type(game).rule_hooks`` lists them), so
+    every way of playing the game must ask that hook wherever the public ``step`` asks
+    it; a path that decides the rule itself would play a variant's games wrong. This
+    plays ``seeds`` with a variant whose every hook is wrapped to count its calls
+    (:func:`counting_variant`: the very same games), along each path:
+
+    - ``step``: ``initial_state``, ``legal_actions``, :class:`~cardcrawl.bots.RandomBot`
+      and ``step``, as :func:`check_kernel` plays it;
+    - ``rollout``: the game's rollout kernel from the seed, as ``simulate`` uses it
+      (``GameTools.rollout``), when the game has one;
+    - ``playout``: the kernel from the seed's first state, as the bots' playouts start
+      from a position;
+    - ``summary``: the kernel as ``simulate`` keeps a game, when the game has one.
+
+    A hook asked by ``step`` during play must be asked by every other path too. (Hooks
+    asked once when the game is built, such as a card's value, are counted under
+    ``build`` and shared by every path.) A game with no kernel for the variant is played
+    the public way everywhere, and only ``step`` is counted. Pair it with
+    :func:`check_kernel` on a variant whose answers differ from the stock ones, which
+    proves the paths play its games; the pictures and bots, which read the hooks'
+    answers, are checked that way too (each game's tests do).
+
+    Args:
+        game: the game or variant.
+        seeds: the seeds to play.
+        max_decisions: the decisions after which a game is cut off.
+
+    Returns:
+        The calls counted, by ``(path, hook)``.
+
+    Raises:
+        ConformanceError: a path that never asks a hook the public ``step`` asks.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.testing import check_hooks
+        >>> counts = check_hooks(cardcrawl.load("escape-from-haydes"), seeds=range(3))
+        >>> counts["step", "guess_is_correct"] > 0, counts["rollout", "guess_is_correct"] > 0
+        (True, True)
+    """
+    counts: Counter[tuple[str, str]] = Counter()
+    path = ["build"]
+    variant = counting_variant(game, counts, path)
+    seeds = list(seeds)
+    make_kernel = tools_for(variant).rollout
+    kernel = make_kernel(variant) if make_kernel is not None else None
+    factory = tools_for(variant).figures
+    for seed in seeds:
+        path[0] = "step"
+        bots = [RandomBot(variant, seed, seat) for seat in range(variant.num_players)]
+        state, decisions = variant.initial_state(seed), 0
+        while decisions < max_decisions and not variant.is_terminal(state):
+            bot = bots[variant.current_player(state)]
+            state = variant.step(state, bot.choose(variant, None, variant.legal_actions(state)))
+            decisions += 1
+        if kernel is not None:
+            path[0] = "rollout"
+            kernel.play(seed, max_decisions)
+            path[0] = "playout"
+            kernel.play(seed, max_decisions, variant.initial_state(seed))
+            path[0] = "summary"
+            kernel.summary(seed, max_decisions, factory)
+    asked = sorted({hook for (where, hook), n in counts.items() if where == "step" and n})
+    paths = ("rollout", "playout", "summary") if kernel is not None else ()
+    for where in paths:
+        ignored = [hook for hook in asked if not counts[where, hook]]
+        if ignored:
+            raise ConformanceError(
+                f"{game!r}: the {where} path never asks {', '.join(ignored)}, which the "
+                f"public step asks over seeds {seeds[0]}..{seeds[-1]}: it decides those "
+                "rules itself, so a variant that changes them is played wrong there"
+            )
+    return counts

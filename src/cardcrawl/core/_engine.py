@@ -280,6 +280,10 @@ class GameBase(abc.ABC, Generic[S, A, O]):
     #: were given or kept, nor one sharing the ``__dict__`` of a state made before the
     #: step): the engine may then finish a step's last state in place.
     _fresh_states: ClassVar[bool] = False
+    #: The documented rule hooks: the public methods a variant overrides to change a rule
+    #: (see the hooks' reference). :func:`cardcrawl.testing.check_hooks` proves that every
+    #: path that plays the game asks them.
+    rule_hooks: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, options: Any = None, *, name: str | None = None) -> None:
         if options is None:

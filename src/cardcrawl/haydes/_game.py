@@ -266,6 +266,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     stack_sources: ClassVar[tuple[str, ...]] = ("build", "replacement", "rolls", "first_player")
     # States saved before TurnBegan was renamed (to match The Mapless House) still load.
     renamed_types: ClassVar[Mapping[str, str]] = {"TurnBegan": "TurnStarted"}
+    rule_hooks: ClassVar[tuple[str, ...]] = (
+        "card_value", "creature", "touching_cells", "roll_weights", "guess_is_correct",
+        "is_escape", "overcomes", "characteristic_after", "next_seat", "stays_face_up",
+    )  # fmt: skip
     # Every path of _apply and _new_state builds a new state (with _finish, _pending or
     # HaydesState(...)), never returning one it was given or kept, and never sharing the
     # fields of one made before the step (_working): the engine may finish a step's last

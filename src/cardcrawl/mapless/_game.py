@@ -183,6 +183,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     # it was given, so the engine may finish each step's last state in place.
     _fresh_states: ClassVar[bool] = True
     notation_format: ClassVar[Any] = MaplessNotation()  # the position notation's hook
+    rule_hooks: ClassVar[tuple[str, ...]] = (
+        "card_value", "is_corridor", "is_room", "placement_cells", "corridor_cells",
+        "room_cells", "exit_may_open", "exit_cells", "move_cells", "encounter_threshold",
+        "encounter_total", "stalker_step", "club_arrival", "score",
+    )  # fmt: skip
     #: The chance sources a stack may name, each with the cards of its deck.
     stack_sources: ClassVar[Mapping[str, tuple[Card, ...]]] = {
         "narrative": NARRATIVE_CARDS,
