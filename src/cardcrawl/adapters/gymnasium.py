@@ -11,6 +11,10 @@ works; or build :class:`CardcrawlEnv` directly for any single-player game and op
 * ``cardcrawl/EscapeFromHaydesDenizens-v0``: ``escape-from-haydes-denizens`` with
   ``max_rounds=100``.
 
+Each id also declares a native vector environment
+(:class:`cardcrawl.adapters.vector.CardcrawlVectorEnv`) as its ``vector_entry_point``:
+``gymnasium.make_vec(id, num_envs=64, vectorization_mode="vector_entry_point")``.
+
 Keyword arguments of ``gymnasium.make`` override these options (``max_turns=None`` plays
 the standard rules, without a limit).
 
@@ -242,6 +246,7 @@ def register_envs() -> tuple[str, ...]:
                 gymnasium.register(
                     id=env_id,
                     entry_point="cardcrawl.adapters.gymnasium:CardcrawlEnv",
+                    vector_entry_point="cardcrawl.adapters.vector:CardcrawlVectorEnv",
                     kwargs=dict(kwargs),
                 )
                 added.append(env_id)

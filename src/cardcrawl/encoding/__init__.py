@@ -11,7 +11,9 @@ Learning libraries want a fixed, numbered action space and a fixed-size observat
   play), numbered separately;
 * ``action_mask(state)`` marks the legal decisions;
 * ``encode_observation(game.observe(state, player))`` is a flat tuple of floats in [0, 1],
-  whose named parts are listed in ``layout``.
+  whose named parts are listed in ``layout``;
+* ``compact()``, where a game has one, writes the same facts as a short row of bytes into
+  a buffer the caller owns (:class:`CompactObservation`), for batches of games.
 
 This module is pure Python (no numpy); the adapters turn its tuples into arrays. The
 mapping and the layout carry a ``version``, bumped whenever either changes. See the
@@ -36,8 +38,10 @@ from typing import Any
 
 from cardcrawl.core._registry import tools_for
 from cardcrawl.encoding._base import Encoding, EncodingError, LayoutBuilder, Segment
+from cardcrawl.encoding._compact import CompactObservation
 
 __all__ = [
+    "CompactObservation",
     "Encoding",
     "EncodingError",
     "LayoutBuilder",

@@ -6,11 +6,14 @@ import abc
 import math
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
 from cardcrawl.errors import EncodingError
+
+if TYPE_CHECKING:
+    from cardcrawl.encoding._compact import CompactObservation
 
 __all__ = ["Encoding", "EncodingError", "LayoutBuilder", "Segment"]
 
@@ -206,6 +209,22 @@ class Encoding(abc.ABC):
         """
         entries = sorted((i, x) for i, x in self._entries(observation).items() if x)
         return tuple(i for i, _ in entries), tuple(x for _, x in entries)
+
+    def observation_entries(self, observation: Any) -> dict[int, float]:
+        """The entries of :meth:`encode_observation` that may be nonzero, by index, in
+        no order: the quickest way to write an observation into an array row that was
+        cleared of the entries written before (as the vector environment does).
+
+        Raises:
+            EncodingError: ``observation`` is not an observation of this game.
+        """
+        return self._entries(observation)
+
+    def compact(self) -> CompactObservation | None:
+        """The game's compact observation (a short row of bytes, see
+        :class:`~cardcrawl.encoding.CompactObservation`), or ``None`` for a game that has
+        none: batches then use :meth:`encode_observation`."""
+        return None
 
     @abc.abstractmethod
     def _entries(self, observation: Any) -> dict[int, float]:

@@ -24,6 +24,7 @@ from cardcrawl.encoding import Encoding, EncodingError, LayoutBuilder
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell
 from cardcrawl.mapless._actions import Draw, Move, Place, PlaceExit
+from cardcrawl.mapless._compact import MaplessCompact
 from cardcrawl.mapless._game import MaplessHouse
 from cardcrawl.mapless._state import (
     NARRATIVE_CARDS,
@@ -191,6 +192,10 @@ class MaplessEncoding(Encoding):
         return Draw(Card(self._check_index(index, 52, "chance outcome")))
 
     # -------------------------------------------------------- observation
+    def compact(self) -> MaplessCompact:
+        """The compact observation: 178 bytes (see :class:`MaplessCompact`)."""
+        return MaplessCompact(self.game)
+
     def _entries(self, observation: Any) -> dict[int, float]:
         """The vector entries of a :class:`~cardcrawl.mapless.MaplessObservation`.
 
