@@ -381,3 +381,13 @@ def test_the_storage_keeps_each_change_in_one_transaction(tmp_path: Path) -> Non
     assert stored is not None
     assert len(stored.steps) == 2
     assert stored.meta["version"] == 2
+
+
+def test_alone_at_the_table_there_is_no_take_back() -> None:
+    with app_client() as client:
+        made = new_table(client, {"game": "mapless-house", "seed": 3})
+        play_first(client, made)
+        assert view(client, made, 0)["takeback"]["can_ask"] is False
+        asked = post(client, made, "takeback", 0, answer="ask", version=1)
+        assert asked.status_code == 409
+        assert "another person" in asked.json()["error"]

@@ -187,9 +187,16 @@ def game_summary(name: str) -> dict[str, Any]:
     """
     spec = get_spec(name)
     game = load(name)
+    title = title_of(game)
+    description = spec.description or ""
+    # A variant's description starts with its own name ("Escape from Haydes with the
+    # Tuybe: ..."): that names it in the list of games.
+    head = description.split(":")[0].strip()
+    label = head if head.startswith(title) and len(head) <= 80 else title
     return {
         "name": name,
-        "title": title_of(game),
+        "title": title,
+        "label": label,
         "description": spec.description or "",
         "base": spec.base,
         "options": game.options.to_data(),
@@ -561,6 +568,7 @@ class Table:
             "takeback": {
                 "can_ask": seat is not None
                 and asked is None
+                and bool(self._consenting(seat))
                 and self.takeback_depth(seat) > 0
                 and self.undo_depth(seat) == 0,
                 "asked": None
@@ -702,7 +710,8 @@ class Table:
 
         A person may ask to take back their last action (and the bots' after it) even
         when it revealed a card; it is taken back only once every other person at the
-        table accepts, and the record says so in a comment on the step that follows.
+        table accepts (so never at a table of one person), and the record says so in a
+        comment on the step that follows.
         Anyone asked may refuse (the one who asked may withdraw), and any new step
         ends the question.
 
@@ -728,8 +737,13 @@ class Table:
                     "after it) can be taken back, before anyone else moves and while the game "
                     "goes on",
                 )
-            if not seat.is_person:  # pragma: no cover - takeback_depth() is 0 for a bot
-                raise RequestError(status=409, message="a bot takes nothing back")
+            if not self._consenting(seat.number):
+                # Consent is given by someone else: alone at the table, fair undo it is.
+                raise RequestError(
+                    status=409,
+                    message="a take-back needs another person at the table to accept it; "
+                    "alone, fair undo is all there is",
+                )
             game = self.game
             actions = [game.format_action(e.action) for e in self.match.history[-depth:]]
             self.takeback = {
@@ -739,10 +753,8 @@ class Table:
                 "actions": actions,
                 "accepted": [],
             }
-            if self._consenting(seat.number):
-                self._changed(len(self.match.history))
-                return "asked"
-            return self._take_back()
+            self._changed(len(self.match.history))
+            return "asked"
         if asked is None:
             raise RequestError(status=409, message="no take-back is asked for")
         if answer == "refuse":
@@ -770,11 +782,7 @@ class Table:
         # Fair undo stays on; the match is played again up to the step kept.
         self.match = _match_at(self.start, steps)
         others = asked["accepted"]
-        consent = (
-            f"accepted by seat{'s' if len(others) > 1 else ''} {', '.join(map(str, others))}"
-            if others
-            else "no other person at the table"
-        )
+        consent = f"accepted by seat{'s' if len(others) > 1 else ''} {', '.join(map(str, others))}"
         self.note = (
             f"take-back by consent: seat {asked['seat']} took back "
             f"{', '.join(asked['actions'])} ({consent})"
