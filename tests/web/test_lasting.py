@@ -391,3 +391,25 @@ def test_alone_at_the_table_there_is_no_take_back() -> None:
         asked = post(client, made, "takeback", 0, answer="ask", version=1)
         assert asked.status_code == 409
         assert "another person" in asked.json()["error"]
+
+
+def test_bots_take_up_their_seats_again_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite3"
+    request = {**HAYDES, "seats": ["person", "random"]}
+    # The bot is slow on the first server: it is stopped before the bot moves.
+    with TestClient(create_app(bot_delay=60, db=db), base_url="http://127.0.0.1") as client:
+        made = new_table(client, request)
+        seen = view(client, made, 0)
+        if seen["current"] == 0:
+            ended = post(client, made, "act", 0, action="end", version=seen["version"])
+            assert ended.status_code == 200, ended.text
+        seen = view(client, made, 0)
+        assert seen["current"] == 1
+        steps = len(seen["log"])
+    with app_client(db) as client:
+        # The first request reads the table back, and the bot plays on by itself.
+        deadline = time.monotonic() + 10
+        while view(client, made, 0)["current"] == 1:
+            assert time.monotonic() < deadline, "the bot did not play after the restart"
+            time.sleep(0.01)
+        assert len(view(client, made, 0)["log"]) > steps
