@@ -43,7 +43,7 @@ _HEADER = 58
 # Room for the coordinates above and left of the map, which name cells as the actions do.
 _AXIS = 18
 # How far a Stalker standing on the Entrance or the Exit is lifted, off the caption.
-_LIFT = 14
+_LIFT = 20
 # The piles under the map: smaller cards, fanned.
 _PILE_W, _PILE_H = 40, 56
 _FAN = 15
