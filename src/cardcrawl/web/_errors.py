@@ -1,21 +1,13 @@
-"""The errors of the web app, all under :class:`~cardcrawl.errors.CardcrawlError`.
+"""The errors of the web app, re-exported here for its modules: like every error of
+the library they are defined in :mod:`cardcrawl.errors`, under
+:class:`~cardcrawl.errors.CardcrawlError`.
 
-:class:`~cardcrawl.errors.RequestError` (a request refused, with its HTTP status) is
-re-exported from here; :class:`StorageError` is the web app's own.
+* :class:`~cardcrawl.errors.RequestError`: a request refused, with its HTTP status;
+* :class:`~cardcrawl.errors.StorageError`: the database of tables failed.
 """
 
 from __future__ import annotations
 
-from cardcrawl.errors import CardcrawlError, RequestError
+from cardcrawl.errors import RequestError, StorageError
 
 __all__ = ["RequestError", "StorageError"]
-
-
-class StorageError(CardcrawlError, OSError):
-    """The tables' database cannot be opened, read or written.
-
-    Examples:
-        >>> from cardcrawl.web import StorageError
-        >>> isinstance(StorageError("the disk is full"), OSError)
-        True
-    """

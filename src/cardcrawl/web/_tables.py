@@ -34,6 +34,7 @@ import json
 import re
 import secrets
 import time
+import typing
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -158,8 +159,6 @@ def options_form(game: Any) -> list[dict[str, Any]]:
         >>> options_form(cardcrawl.load("mapless-house"))[0]
         {'name': 'max_turns', 'kind': 'optional-int', 'value': None}
     """
-    import typing
-
     cls = type(game.options)
     hints = typing.get_type_hints(cls)
     data = game.options.to_data()
