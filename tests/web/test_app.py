@@ -405,8 +405,12 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str], tmp_pat
     assert main(["serve", "--port", "-1"]) == 2
     assert main(["serve", "--bot-delay", "-2"]) == 2
     assert main(["serve", "--records", str(tmp_path / "missing")]) == 2
+    assert main(["serve", "--expire-days", "0"]) == 2
+    assert main(["serve", "--max-tables", "0"]) == 2
+    # A database that cannot be opened is said before anything listens.
+    assert main(["serve", "--db", str(tmp_path), "--port", "0"]) == 1
     err = capsys.readouterr().err
-    for flag in ("--port", "--bot-delay", "--records"):
+    for flag in ("--port", "--bot-delay", "--records", "--expire-days", "--max-tables"):
         assert flag in err
 
 
@@ -415,3 +419,10 @@ def test_create_app_refuses_bad_settings(tmp_path: Path) -> None:
         create_app(bot_delay=-1)
     with pytest.raises(cardcrawl.OptionsError, match="records_dir"):
         create_app(records_dir=tmp_path / "missing")
+    with pytest.raises(cardcrawl.OptionsError, match="max_tables"):
+        create_app(max_tables=0)
+    with pytest.raises(cardcrawl.OptionsError, match="expire_after"):
+        create_app(expire_after=-1)
+    (tmp_path / "folder.sqlite3").mkdir()
+    with pytest.raises(cardcrawl.errors.StorageError, match="cannot open"):
+        create_app(db=tmp_path / "folder.sqlite3")

@@ -413,3 +413,34 @@ def test_bots_take_up_their_seats_again_after_a_restart(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "the bot did not play after the restart"
             time.sleep(0.01)
         assert len(view(client, made, 0)["log"]) > steps
+
+
+def test_a_stored_table_the_rules_no_longer_play_is_gone_with_a_reason(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite3"
+    with app_client(db) as client:
+        made = new_table(client, HAYDES)
+        play_first(client, made)
+    # As if the rules had changed since: the stored start names another rules version.
+    with sqlite3.connect(db) as connection:
+        (start,) = connection.execute(
+            "SELECT start FROM tables WHERE id = ?", (made["table"],)
+        ).fetchone()
+        data = json.loads(start)
+        record = json.loads(data["record"])
+        record["rules_version"] = "0"
+        data["record"] = json.dumps(record)
+        connection.execute(
+            "UPDATE tables SET start = ? WHERE id = ?", (json.dumps(data), made["table"])
+        )
+    with app_client(db) as client:
+        answer = client.get(
+            f"/api/tables/{made['table']}/view",
+            params={"seat": 0, "token": made["seats"][0]["token"]},
+        )
+        assert answer.status_code == 410
+        assert "can no longer be played" in answer.json()["error"]
+        page = client.get(f"/table/{made['table']}")
+        assert page.status_code == 410
+        assert page.headers["content-type"].startswith("text/html")
