@@ -444,3 +444,16 @@ def test_a_stored_table_the_rules_no_longer_play_is_gone_with_a_reason(tmp_path:
         page = client.get(f"/table/{made['table']}")
         assert page.status_code == 410
         assert page.headers["content-type"].startswith("text/html")
+
+
+def test_seats_shown_the_same_state_share_one_drawing() -> None:
+    with app_client() as client:
+        made = new_table(client, HAYDES)
+        play_first(client, made)
+        table = client.app.state.tables.get(made["table"])  # type: ignore[attr-defined]
+        pictures = [view(client, made, seat)["board"] for seat in (0, 1, None)]
+        # Nobody holds private cards in Escape from Haydes: one picture for all three.
+        assert pictures[0] == pictures[1] == pictures[2]
+        assert len(table._boards) == 1
+        mapless = new_table(client, {"game": "mapless-house", "seed": 2})
+        assert view(client, mapless, 0)["board"] != pictures[0]

@@ -307,7 +307,8 @@ class Table:
         self._records_dir = records_dir
         self._listeners: set[asyncio.Queue[int]] = set()
         self._told: dict[tuple[int, int | None], tuple[MatchEntry, list[str]]] = {}
-        self._boards: dict[tuple[int, int | None], dict[str, str]] = {}
+        self._boards: dict[tuple[str, Any], dict[str, str]] = {}
+        self._boards_version = -1
         self.bot_task: asyncio.Task[None] | None = None
         self._save_if_over()
 
@@ -491,21 +492,30 @@ class Table:
         return self._back_depth(seat, fair=False)
 
     def board(self, seat: int | None) -> dict[str, str]:
-        """The picture ``seat`` (``None``: a spectator) is shown now, drawn once per
-        version."""
-        key = (self.version, seat)
+        """The picture ``seat`` (``None``: a spectator) is shown now.
+
+        The picture is a function of the state drawn, so it is drawn once per version
+        for every seat and spectator shown the same state (at Escape from Haydes, where
+        nobody holds private cards, all of them).
+        """
+        if self._boards_version != self.version:
+            self._boards.clear()
+            self._boards_version = self.version
+        shown = self._shown(seat)
+        key: tuple[str, Any] = ("state", shown)
+        try:
+            hash(key)
+        except TypeError:  # a game whose states do not hash: one picture per seat
+            key = ("seat", seat)
         found = self._boards.get(key)
         if found is None:
             game = self.game
-            shown = self._shown(seat)
             renderer = find_renderer(game)
             found = (
                 {"svg": renderer(game, shown)}
                 if renderer is not None
                 else {"text": game.render(shown)}
             )
-            if any(k[0] != self.version for k in self._boards):
-                self._boards.clear()
             self._boards[key] = found
         return found
 
