@@ -407,7 +407,8 @@ function table() {
     const waiting = asked.waiting.map((s) => `seat ${s}`).join(", ");
     $("takeback-text").textContent = askedHere
       ? `You asked to take back ${asked.actions.join(", ")}; waiting for ${waiting} to accept.`
-      : `${who(view, asked.seat)} asks to take back ${asked.actions.join(", ")}.` + (waiting ? ` Waiting for ${waiting}.` : "");
+      : `${who(view, asked.seat)} asks to take back ${asked.actions.join(", ")}.`
+        + (toAnswer ? " Do you accept?" : (waiting ? ` Waiting for ${waiting}.` : ""));
     $("takeback-accept").hidden = !toAnswer;
     $("takeback-refuse").hidden = !(toAnswer || askedHere);
     $("takeback-refuse").textContent = askedHere ? "Withdraw" : "Refuse";
