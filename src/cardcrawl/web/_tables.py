@@ -221,7 +221,7 @@ class Seat:
     """
 
     def __init__(
-        self, number: int, player: str, bot: Any | None, *, bot_seed: int = 0, open: bool = False
+        self, number: int, player: str, bot: Any | None, *, bot_seed: int = 0, free: bool = False
     ) -> None:
         self.number = number
         self.player = player
@@ -229,7 +229,7 @@ class Seat:
         self.bot_seed = bot_seed
         self.token: str | None = None
         self.digest: str | None = None
-        if not open:
+        if not free:
             self.new_token()
 
     def new_token(self) -> str:
@@ -942,7 +942,7 @@ class Tables:
             for number, (data, digest) in enumerate(zip(start["seats"], digests, strict=True)):
                 player, bot_seed = data["player"], int(data["bot_seed"])
                 bot = None if player == PERSON else make_bot(player, game, bot_seed, number)
-                seat = Seat(number, player, bot, bot_seed=bot_seed, open=True)
+                seat = Seat(number, player, bot, bot_seed=bot_seed, free=True)
                 seat.digest = digest
                 seats.append(seat)
         except (CardcrawlError, ValueError, TypeError, KeyError, RecursionError) as exc:
@@ -1024,7 +1024,7 @@ class Tables:
         seats = []
         for number, player in enumerate(players):
             if player == PERSON:
-                seats.append(Seat(number, PERSON, None, open=number in numbers))
+                seats.append(Seat(number, PERSON, None, free=number in numbers))
                 continue
             if player not in known:
                 raise RequestError(
