@@ -49,7 +49,6 @@ from cardcrawl.web._tables import (
     Tables,
     _bots_for,
     game_summary,
-    match_of,
     parse_json,
     rules_of,
     title_of,
@@ -256,8 +255,7 @@ def build_app(
     async def check(request: Request) -> Response:
         data = await _json_body(request)
         checking = {**data, "seed": 0} if "record" not in data else data
-        async with tables._replays:
-            match = await asyncio.to_thread(match_of, checking)
+        match = await tables.match_async(checking)
         game = match.game
         return JSONResponse(
             {

@@ -1085,6 +1085,11 @@ class Tables:
         """
         return self.add(*self.prepare(request))
 
+    async def match_async(self, request: Mapping[str, Any]) -> Match:
+        """:func:`match_of`, in a thread (a record may be long)."""
+        async with self._replays:
+            return await asyncio.to_thread(match_of, request)
+
     async def create_async(self, request: Any) -> Table:
         """:meth:`create`, with the match (a record may be long) made in a thread."""
         async with self._replays:
