@@ -457,3 +457,35 @@ def test_seats_shown_the_same_state_share_one_drawing() -> None:
         assert len(table._boards) == 1
         mapless = new_table(client, {"game": "mapless-house", "seed": 2})
         assert view(client, mapless, 0)["board"] != pictures[0]
+
+
+def test_a_change_the_database_refuses_is_not_kept(tmp_path: Path) -> None:
+    storage = SqliteStorage(tmp_path / "s.sqlite3")
+    with app_client(storage) as client:
+        made = new_table(client, HAYDES)
+        play_first(client, made)
+        before = view(client, made, 0)
+        failing = storage.save
+
+        def refuse(*args: Any, **kwargs: Any) -> None:
+            raise cardcrawl.errors.StorageError("the disk is full")
+
+        token = made["seats"][0]["token"]
+        address = f"/ws/tables/{made['table']}?seat=0&token={token}"
+        with client.websocket_connect(address, headers=HOST) as live:
+            assert live.receive_json()["version"] == before["version"]
+            storage.save = refuse  # type: ignore[method-assign]
+            seat = before["current"]
+            legal = view(client, made, seat)["legal"]
+            answer = post(
+                client, made, "act", seat, action=legal[0]["text"], version=before["version"]
+            )
+            assert answer.status_code == 503
+            assert "disk is full" in answer.json()["error"]
+            # The page's socket is closed, for the page to connect again.
+            with pytest.raises(WebSocketDisconnect) as closed:
+                live.receive_json()
+            assert closed.value.code == 1012
+        storage.save = failing  # type: ignore[method-assign]
+        # The table is what was stored last.
+        assert view(client, made, 0) == before

@@ -44,6 +44,7 @@ from cardcrawl.core._registry import PluginError, game_names, load
 from cardcrawl.errors import CardcrawlError
 from cardcrawl.web._errors import RequestError, StorageError
 from cardcrawl.web._tables import (
+    GONE,
     MAX_RECORD_CHARS,
     Table,
     Tables,
@@ -380,8 +381,12 @@ def build_app(
                     if waiting not in done:
                         waiting.cancel()
                         continue
+                told = [waiting.result()]
                 while not queue.empty():  # several changes at once: one view says them all
-                    queue.get_nowait()
+                    told.append(queue.get_nowait())
+                if GONE in told:
+                    await websocket.close(code=1012)  # the page connects again
+                    return
         except (WebSocketDisconnect, RuntimeError):
             return
         finally:

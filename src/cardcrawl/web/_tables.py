@@ -57,6 +57,8 @@ __all__ = ["PERSON", "RequestError", "Table", "Tables"]
 
 #: The player of a seat that a person plays, in a browser.
 PERSON = "person"
+#: What a table's listeners are told when that copy of the table is no more.
+GONE = -1
 # determinize() needs a seed for the hidden things it draws afresh; they are never
 # shown, so any fixed seed will do, and a fixed one keeps the pictures stable.
 _VIEW_SEED = 0
@@ -310,6 +312,7 @@ class Table:
         self._boards: dict[tuple[str, Any], dict[str, str]] = {}
         self._boards_version = -1
         self.bot_task: asyncio.Task[None] | None = None
+        self.stale = False
         self._save_if_over()
 
     # ------------------------------------------------------------ storing
@@ -599,7 +602,8 @@ class Table:
 
     # ------------------------------------------------------------ changing
     def listen(self) -> asyncio.Queue[int]:
-        """A queue that receives the new version at every change."""
+        """A queue that receives the new version at every change (:data:`GONE` when
+        this copy of the table is no more)."""
         queue: asyncio.Queue[int] = asyncio.Queue()
         self._listeners.add(queue)
         return queue
@@ -616,7 +620,16 @@ class Table:
     def _changed(self, keep: int) -> None:
         self.version += 1
         self._save_if_over()
-        self._store(keep)
+        try:
+            self._store(keep)
+        except StorageError:
+            # The change is played here but not stored: this copy is no longer the
+            # table, which is read back from the storage (its last change stored) at
+            # the next request.
+            self.stale = True
+            for queue in self._listeners:
+                queue.put_nowait(GONE)  # its pages connect again, to the table read back
+            raise
         for queue in self._listeners:
             queue.put_nowait(self.version)
 
@@ -803,7 +816,7 @@ class Table:
 
     def bot_to_move(self) -> Seat | None:
         """The seat whose bot chooses now, if any."""
-        if self.over or self.problem is not None:
+        if self.over or self.problem is not None or self.stale:
             return None
         current = self.game.current_player(self.match.state)
         if not 0 <= current < len(self.seats):
@@ -970,8 +983,10 @@ class Tables:
             RequestError: 404, no such table; 410, a stored table that no longer plays.
         """
         table = self._tables.get(table_id) if isinstance(table_id, str) else None
-        if table is not None:
+        if table is not None and not table.stale:
             return table
+        if table is not None:
+            del self._tables[table_id]
         stored = (
             self.storage.load(table_id)
             if isinstance(table_id, str) and len(table_id) <= 40
@@ -989,7 +1004,7 @@ class Tables:
     async def fetch(self, table_id: Any) -> Table:
         """:meth:`get`, reading a stored table back in a thread."""
         table = self._tables.get(table_id) if isinstance(table_id, str) else None
-        if table is not None:
+        if table is not None and not table.stale:
             return table
         async with self._replays:
             table = await asyncio.to_thread(self.get, table_id)
