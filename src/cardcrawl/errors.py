@@ -41,6 +41,7 @@ __all__ = [
     "SerializationError",
     "SolverBudgetError",
     "StackError",
+    "StorageError",
     "UndoError",
     "UnknownBotError",
     "UnknownFigureError",
@@ -719,3 +720,14 @@ class RequestError(CardcrawlError, ValueError):
     def __init__(self, message: str, *, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+class StorageError(CardcrawlError, OSError):
+    """The web app's database of tables (:mod:`cardcrawl.web`) cannot be opened, read
+    or written.
+
+    Examples:
+        >>> from cardcrawl.errors import StorageError
+        >>> isinstance(StorageError("the disk is full"), OSError)
+        True
+    """

@@ -139,7 +139,7 @@ def test_the_mapless_house_at_a_terminal(session: list[Session]) -> None:
     shown = term.answer("help")
     assert "place: " + terminal.actions["place"] in flat(shown)
     assert "Commands: help" in shown
-    assert terminal.rules.splitlines()[0] in term.answer("rules")
+    assert flat(terminal.rules) in flat(term.answer("rules"))
 
     bot = make_bot("heuristic", game, 5, 0)
     advice = bot.choose(game, game.observe(state, 0), legal)
@@ -152,13 +152,39 @@ def test_the_mapless_house_at_a_terminal(session: list[Session]) -> None:
         x, y = action.cell
         shown = term.answer(spelling.format(x=x, y=y, n=len(legal)))
         state = game.step(state, action)
-        assert str(state.events[0]) in shown
+        assert flat(str(state.events[0])) in flat(shown)
         legal = game.legal_actions(state)
         assert terminal.show(game, state, legal, width=80) in shown
 
     os.write(term.master, b"q\n")
     assert "Game abandoned." in term.expect("Game abandoned.")
     assert term.finish() == 0
+
+
+def test_the_story_and_the_rules_fit_80_columns(session: list[Session]) -> None:
+    """Narration (whose lines run past 150 characters) and the rules are wrapped to the
+    terminal's width, words whole."""
+    game = cardcrawl.load("mapless-house", max_turns=30)
+    term = start(session, "mapless-house", "--seed", "21", "--max-turns", "30")
+    shown = [term.expect("Your choice (")]
+    state = game.initial_state(21)
+    longest = 0
+    for _ in range(10):
+        shown.append(term.answer("1"))
+        state = game.step(state, game.legal_actions(state)[0])
+        longest = max(longest, *(len(str(e)) for e in state.events))
+        assert all(flat(str(e)) in flat(shown[-1]) for e in state.events)
+    rules = term.answer("rules")
+    terminal = cardcrawl.tools_for(game).terminal
+    assert terminal is not None
+    assert flat(terminal.rules) in flat(rules)
+    assert max(len(line) for line in terminal.rules.splitlines()) > 80
+    assert longest > 80  # the test means something: some events are longer than a line
+    for text in [*shown, rules]:
+        for line in text.splitlines():
+            assert len(line) <= 80, line
+    os.write(term.master, b"q\n")
+    term.expect("Game abandoned.")
 
 
 def test_a_long_house_is_cropped_and_undo_is_fair(session: list[Session]) -> None:

@@ -63,9 +63,12 @@ def client() -> Iterator[TestClient]:
 class LiveServer:
     """uvicorn serving a fresh app in a thread, on a free port of 127.0.0.1."""
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, port: int = 0, **options: Any) -> None:
         self.app = create_app(bot_delay=0, **options)
-        self._socket = socket.create_server(("127.0.0.1", 0))
+        # A port given again (a restarted server) is bound again at once: the socket
+        # takes SO_REUSEADDR, so the last one's closed connections do not hold it.
+        self._socket = socket.create_server(("127.0.0.1", port))
+        self.port = self._socket.getsockname()[1]
         self.url = f"http://127.0.0.1:{self._socket.getsockname()[1]}"
         config = uvicorn.Config(self.app, log_level="warning", ws="websockets-sansio")
         self._server = uvicorn.Server(config)

@@ -43,10 +43,16 @@ def view_of(client: TestClient, made: dict[str, Any], seat: int = 0) -> dict[str
     return view
 
 
-def act(client: TestClient, made: dict[str, Any], seat: int, action: Any) -> Any:
+def act(
+    client: TestClient, made: dict[str, Any], seat: int, action: Any, version: Any = None
+) -> Any:
+    """Play ``action``; on the table's current version unless ``version`` is given."""
     token = made["seats"][seat]["token"]
+    if version is None:
+        version = the_table(client, made).version
     return client.post(
-        f"/api/tables/{made['table']}/act", json={"seat": seat, "token": token, "action": action}
+        f"/api/tables/{made['table']}/act",
+        json={"seat": seat, "token": token, "action": action, "version": version},
     )
 
 
@@ -167,7 +173,7 @@ def test_fair_undo_is_offered_only_when_allowed(client: TestClient) -> None:
     # Placing a card draws the next one: that step may not be undone.
     view = act(client, made, 0, view["legal"][0]["text"]).json()
     assert view["undo"] is False
-    refused = client.post(undo, json={"seat": 0, "token": token})
+    refused = client.post(undo, json={"seat": 0, "token": token, "version": table.version})
     assert refused.status_code == 409
     assert "fair undo" in refused.json()["error"]
     # Choosing the Exit's cell reveals nothing: undo is offered and takes it back.
@@ -176,7 +182,7 @@ def test_fair_undo_is_offered_only_when_allowed(client: TestClient) -> None:
     before = table.match.state
     view = act(client, made, 0, view["legal"][0]["text"]).json()
     if view["undo"]:
-        after = client.post(undo, json={"seat": 0, "token": token})
+        after = client.post(undo, json={"seat": 0, "token": token, "version": table.version})
         assert after.status_code == 200
         assert after.json()["undo"] is False
         assert table.match.state is before
@@ -262,12 +268,13 @@ def bad_requests(made: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], i
     table, token = made["table"], made["seats"][0]["token"]
     other = made["seats"][1]["token"]
     act_path = f"/api/tables/{table}/act"
+    v = 0  # the version of a new table
     return [
         ("GET", "/api/tables/nope/view", {"params": {"seat": 0, "token": token}}, 404),
         (
             "POST",
             "/api/tables/nope/act",
-            {"json": {"seat": 0, "token": token, "action": "end"}},
+            {"json": {"seat": 0, "token": token, "action": "end", "version": v}},
             404,
         ),
         ("GET", f"/api/tables/{table}/view", {"params": {"seat": 0, "token": "wrong"}}, 403),
@@ -294,13 +301,38 @@ def bad_requests(made: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], i
             400,
         ),
         ("POST", act_path, {"data": {"seat": "0"}}, 415),
-        ("POST", act_path, {"json": {"seat": 0, "token": "wrong", "action": "end"}}, 403),
-        ("POST", act_path, {"json": {"seat": 0, "token": token, "action": "fly 1,2"}}, 422),
-        ("POST", act_path, {"json": {"seat": 0, "token": token, "action": "higher 9,9"}}, 422),
-        ("POST", act_path, {"json": {"seat": 0, "token": token, "action": 12}}, 400),
-        ("POST", act_path, {"json": {"seat": 0, "token": token, "action": "x" * 5000}}, 400),
+        (
+            "POST",
+            act_path,
+            {"json": {"seat": 0, "token": "wrong", "action": "end", "version": v}},
+            403,
+        ),
+        (
+            "POST",
+            act_path,
+            {"json": {"seat": 0, "token": token, "action": "fly 1,2", "version": v}},
+            422,
+        ),
+        (
+            "POST",
+            act_path,
+            {"json": {"seat": 0, "token": token, "action": "higher 9,9", "version": v}},
+            422,
+        ),
+        ("POST", act_path, {"json": {"seat": 0, "token": token, "action": 12, "version": v}}, 400),
+        (
+            "POST",
+            act_path,
+            {"json": {"seat": 0, "token": token, "action": "x" * 5000, "version": v}},
+            400,
+        ),
         ("POST", act_path, {"json": {"seat": 0, "token": token}}, 400),
-        ("POST", f"/api/tables/{table}/undo", {"json": {"seat": 0, "token": token}}, 409),
+        (
+            "POST",
+            f"/api/tables/{table}/undo",
+            {"json": {"seat": 0, "token": token, "version": v}},
+            409,
+        ),
         ("GET", f"/api/tables/{table}/record", {"params": {"seat": 0, "token": token}}, 409),
         ("GET", f"/table/{table}/replay", {"params": {"seat": 0, "token": token}}, 409),
         ("GET", f"/api/tables/{table}/record", {"params": {"seat": 0, "token": "no"}}, 403),
@@ -339,7 +371,12 @@ def test_bad_requests_get_a_clear_4xx_and_change_nothing(client: TestClient) -> 
     for method, path, arguments, status in bad_requests(made):
         answer = client.request(method, path, **arguments)
         assert answer.status_code == status, (method, path, arguments, answer.text)
-        message = answer.json()["error"]
+        if answer.headers["content-type"].startswith("text/html"):
+            # A page the browser opens is answered with a page that says why.
+            assert path.startswith("/table/")
+            message = answer.text.split("<p>")[1]
+        else:
+            message = answer.json()["error"]
         assert isinstance(message, str)
         assert len(message) > 5
         assert "Traceback" not in answer.text
@@ -368,8 +405,12 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str], tmp_pat
     assert main(["serve", "--port", "-1"]) == 2
     assert main(["serve", "--bot-delay", "-2"]) == 2
     assert main(["serve", "--records", str(tmp_path / "missing")]) == 2
+    assert main(["serve", "--expire-days", "0"]) == 2
+    assert main(["serve", "--max-tables", "0"]) == 2
+    # A database that cannot be opened is said before anything listens.
+    assert main(["serve", "--db", str(tmp_path), "--port", "0"]) == 1
     err = capsys.readouterr().err
-    for flag in ("--port", "--bot-delay", "--records"):
+    for flag in ("--port", "--bot-delay", "--records", "--expire-days", "--max-tables"):
         assert flag in err
 
 
@@ -378,3 +419,10 @@ def test_create_app_refuses_bad_settings(tmp_path: Path) -> None:
         create_app(bot_delay=-1)
     with pytest.raises(cardcrawl.OptionsError, match="records_dir"):
         create_app(records_dir=tmp_path / "missing")
+    with pytest.raises(cardcrawl.OptionsError, match="max_tables"):
+        create_app(max_tables=0)
+    with pytest.raises(cardcrawl.OptionsError, match="expire_after"):
+        create_app(expire_after=-1)
+    (tmp_path / "folder.sqlite3").mkdir()
+    with pytest.raises(cardcrawl.errors.StorageError, match="cannot open"):
+        create_app(db=tmp_path / "folder.sqlite3")

@@ -101,15 +101,22 @@ def start_in_lobby(
     page.goto(tab.server.url + "/")
     page.wait_for_selector("body[data-ready='1']")
     page.select_option("#game", game)
-    page.fill("#options", json.dumps(options))
-    page.dispatch_event("#options", "change")
+    # The options form is built from the game's options class: one field each.
+    for name, value in options.items():
+        field = f'[data-option="{name}"]'
+        if isinstance(value, bool):
+            page.set_checked(field, value)
+        else:
+            page.fill(field, json.dumps(value) if not isinstance(value, int) else str(value))
+        page.dispatch_event(field, "change")
     page.wait_for_selector(f"#seat-{len(seats) - 1}")
+    page.wait_for_selector(f"#seat-{len(seats)}", state="detached")
     for number, player in enumerate(seats):
         page.select_option(f"#seat-{number}", player)
     page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_selector("#created:not([hidden])")
-    return page.inner_text("#table-id")
+    return page.get_attribute("#table-id", "data-table") or ""
 
 
 def test_a_whole_mapless_game_by_clicking(

@@ -78,7 +78,7 @@ def _default_command() -> tuple[str, ...]:
 # ------------------------------------------------------------------ messages
 def _line(message: Mapping[str, Any]) -> str:
     """A message as one line of ASCII JSON (card symbols are escaped)."""
-    return json.dumps(message, separators=(",", ":")) + "\n"
+    return json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n"
 
 
 def hello_message(
@@ -865,5 +865,12 @@ def serve_engine(
             raise EngineError(f"a decide message lists no legal actions: {short_repr(message)}")
         observation = game.observation_from_data(message.get("observation"))
         legal = tuple(game.action_from_data(text) for text in legal_texts)
+        number = message.get("id")
+        # Echoed back, so checked first: 1e400 reads as an infinite float, which no
+        # JSON line may hold.
+        if number is not None and (type(number) is not int or not 0 <= number < 2**63):
+            raise EngineError(
+                f"a decide message's id is an integer from 0 to 2**63 - 1, not {short_repr(number)}"
+            )
         action = player.choose(game, observation, legal)
-        say({"type": "action", "id": message.get("id"), "action": game.format_action(action)})
+        say({"type": "action", "id": number, "action": game.format_action(action)})

@@ -6,7 +6,8 @@ command=["cardcrawl", "engine", "--bot", "random"])``, sends ``hello``, then ``d
 messages, then ``end``; this answers each with the bot's choice (see
 :func:`cardcrawl.bots.serve_engine` and the documentation's page *The engine protocol*).
 Nothing but protocol lines is written to standard output; errors go to standard error,
-with exit code 1.
+with exit code 1. A ``--bot`` that names no registered bot is a usage error (exit code
+2), said before anything is read.
 
 Examples:
     >>> import io, json, cardcrawl
@@ -19,14 +20,20 @@ Examples:
     0
     >>> json.loads(out.getvalue())["type"]
     'ready'
+    >>> err = io.StringIO()
+    >>> main(["engine", "--bot", "nope"], stdin=io.StringIO(""), stderr=err)
+    2
+    >>> "no bot 'nope'" in err.getvalue()
+    True
 """
 
 from __future__ import annotations
 
 import argparse
 
+from cardcrawl.bots._base import bot_names
 from cardcrawl.bots._engine_bot import serve_engine
-from cardcrawl.cli._common import EXIT_FAILURE, Console, Parser, add_import_option
+from cardcrawl.cli._common import EXIT_FAILURE, Console, Parser, UsageError, add_import_option
 from cardcrawl.errors import CardcrawlError
 
 
@@ -58,6 +65,10 @@ def add_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
 
 def run(console: Console, args: argparse.Namespace) -> int:
     """Serve the bot until the game ends; the exit code."""
+    known = bot_names()
+    if args.bot not in known:
+        # Said at once: with no input at all, the bot would never be built.
+        raise UsageError(f"--bot: no bot {args.bot!r}; the bots are: {', '.join(known)}")
     try:
         return serve_engine(args.bot, console.stdin, console.stdout, seed=args.seed)
     except CardcrawlError as exc:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import textwrap
 import time
 from collections.abc import Mapping, Sequence
@@ -108,10 +109,11 @@ def add_parser(
     play.add_argument(
         "--width",
         type=int,
-        default=80,
+        default=None,
         metavar="COLUMNS",
-        help="the widest a numbered map may be; a wider map is cropped around the action "
-        "(default: 80)",
+        help="the widest a numbered map, the story and the rules may be; a wider map is "
+        "cropped around the action, and text is wrapped (default: the terminal's width, "
+        "else 80)",
     )
     play.add_argument(
         "--pace",
@@ -180,10 +182,51 @@ def _engine_commands(
     return commands
 
 
-def say_events(console: Console, state: Any) -> None:
-    """Tell the events of the step that made ``state`` (each is ``str(event)``)."""
+def say_events(console: Console, state: Any, width: int | None = None) -> None:
+    """Tell the events of the step that made ``state`` (each is ``str(event)``),
+    each wrapped to ``width`` columns when given (later lines indented)."""
     for event in state.events:
-        console.say(str(event))
+        text = str(event)
+        if width is not None:
+            text = textwrap.fill(text, width, subsequent_indent="  ", break_on_hyphens=False)
+        console.say(text)
+
+
+def rewrap(text: str, width: int) -> str:
+    """``text`` laid out again for ``width`` columns: a line starting with ``- `` opens
+    a point, an indented line goes on with the one before, any other line stands alone;
+    each point is filled with its later lines indented under its first word.
+
+    Examples:
+        >>> print(rewrap("Title:\\n- one two three\\n  four five six", 14))
+        Title:
+        - one two
+          three four
+          five six
+    """
+    paragraphs: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        if line.startswith("  ") and paragraphs:
+            paragraphs[-1][1].append(line.strip())
+        elif line.startswith("- "):
+            paragraphs.append(("- ", [line[2:].strip()]))
+        else:
+            paragraphs.append(("", [line.strip()]))
+    filled = []
+    for lead, words in paragraphs:
+        filled.append(
+            textwrap.fill(
+                " ".join(words),
+                width,
+                initial_indent=lead,
+                subsequent_indent=" " * len(lead),
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+            if any(words)
+            else ""
+        )
+    return "\n".join(filled)
 
 
 def result_line(game: AnyGame, state: Any) -> str:
@@ -296,9 +339,18 @@ class _Table:
         self.say_wrapped(_COMMANDS.format(bot=self.terminal.hint_bot or "hint"))
 
     def _rules(self) -> None:
-        self.console.say(
-            self.terminal.rules or f"There is no summary of the rules of {self.game.name}."
-        )
+        rules = self.terminal.rules
+        if not rules:
+            self.console.say(f"There is no summary of the rules of {self.game.name}.")
+        elif self.numbered:
+            self.console.say(rewrap(rules, self.width))
+        else:
+            self.console.say(rules)
+
+    def say_events(self, state: Any) -> None:
+        """Tell the events of the step that made ``state``, wrapped to the table's
+        width when the view is numbered (a terminal)."""
+        say_events(self.console, state, self.width if self.numbered else None)
 
     def hint(self, state: Any, legal: Sequence[Any], player: int) -> str:
         """What the game's hint bot would choose, seeded by the match's seed (0 for a
@@ -401,6 +453,13 @@ class _Table:
 _UNDONE = object()
 
 
+def _terminal_width(terminal: bool) -> int:
+    """The terminal's width in columns (20 at least), or 80 when not at a terminal."""
+    if not terminal:
+        return 80
+    return max(20, shutil.get_terminal_size((80, 24)).columns)
+
+
 def _cell(text: str) -> tuple[int, int] | None:
     """``"2,-1"`` (already normalized) as ``(2, -1)``; ``None`` for anything else."""
     found = re.fullmatch(r"(-?[0-9]{1,9}),(-?[0-9]{1,9})", text)
@@ -438,7 +497,7 @@ def _play_loop(table: _Table) -> int:
             if action is _UNDONE:
                 continue
             seconds = time.perf_counter() - clock if table.seconds is None else table.seconds
-            say_events(console, match.play(action, seconds=max(0.0, seconds)))
+            table.say_events(match.play(action, seconds=max(0.0, seconds)))
     except _Quit:
         console.say("Game abandoned.")
         return 0
@@ -492,7 +551,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
         seat: make_bot(name, game, seed, seat, **commands.get(seat, {}))
         for seat, name in seats.items()
     }
-    if args.width < 20:
+    if args.width is not None and args.width < 20:
         raise UsageError(f"--width: a map needs at least 20 columns, not {args.width}")
     if args.pace is not None and not 0 <= args.pace <= 60:
         raise UsageError(f"--pace: seconds from 0 to 60, not {args.pace}")
@@ -508,8 +567,9 @@ def run(console: Console, args: argparse.Namespace) -> int:
         match = Match.start(game, position=position, agents=agents, started=True)
     else:
         match = Match.start(game, seed, agents=agents, started=True)
-    say_events(console, match.state)
-    table = _Table(console, match, bots, seats, numbered=numbered, width=args.width, pace=pace)
+    width = args.width if args.width is not None else _terminal_width(terminal)
+    table = _Table(console, match, bots, seats, numbered=numbered, width=width, pace=pace)
+    table.say_events(match.state)
     if numbered and table.people:
         table.say_wrapped(
             "The numbers on the map are the choices listed under it. Type help to learn "

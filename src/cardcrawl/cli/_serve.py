@@ -61,6 +61,27 @@ def add_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
         metavar="DIR",
         help="write the record of every finished game to this folder",
     )
+    serve.add_argument(
+        "--db",
+        metavar="FILE",
+        help="the SQLite file that keeps every table as it is played, so that a restart "
+        "loses nothing (default: tables.sqlite3 in the user's data folder, "
+        "~/.local/share/cardcrawl)",
+    )
+    serve.add_argument(
+        "--expire-days",
+        type=float,
+        default=30.0,
+        metavar="DAYS",
+        help="remove a table nobody has touched for this many days (30)",
+    )
+    serve.add_argument(
+        "--max-tables",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="the most tables not yet over; a new one beyond is refused (1000)",
+    )
     add_import_option(serve)
     serve.set_defaults(run=run)
     return serve
@@ -72,6 +93,10 @@ def run(console: Console, args: argparse.Namespace) -> int:
         raise UsageError(f"--port is from 0 to 65535, not {args.port}")
     if args.bot_delay < 0:
         raise UsageError(f"--bot-delay is a number of seconds of at least 0, not {args.bot_delay}")
+    if not 0 < args.expire_days <= 36500:
+        raise UsageError(f"--expire-days is a number of days above 0, not {args.expire_days}")
+    if args.max_tables < 1:
+        raise UsageError(f"--max-tables is at least 1, not {args.max_tables}")
     if args.records is not None and not Path(args.records).is_dir():
         raise UsageError(f"--records {args.records}: not a folder")
     try:
@@ -91,6 +116,9 @@ def run(console: Console, args: argparse.Namespace) -> int:
             port=args.port,
             bot_delay=args.bot_delay,
             records_dir=args.records,
+            db=args.db,
+            max_tables=args.max_tables,
+            expire_after=args.expire_days * 24 * 3600,
             ready=ready,
         )
     except MissingExtraError as exc:
@@ -98,6 +126,9 @@ def run(console: Console, args: argparse.Namespace) -> int:
         return EXIT_USAGE
     except OptionsError as exc:
         raise UsageError(str(exc)) from None
+    except web.StorageError as exc:
+        console.error(f"cardcrawl: --db: {exc}")
+        return EXIT_FAILURE
     except OSError as exc:
         console.error(f"cardcrawl: cannot listen on {args.host}:{args.port}: {exc}")
         return EXIT_FAILURE

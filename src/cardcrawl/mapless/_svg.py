@@ -40,6 +40,10 @@ _MARGIN = 16
 _CARD_W, _CARD_H = 50, 70
 _PITCH_X, _PITCH_Y = 58, 78
 _HEADER = 58
+# Room for the coordinates above and left of the map, which name cells as the actions do.
+_AXIS = 18
+# How far a Stalker standing on the Entrance or the Exit is lifted, off the caption.
+_LIFT = 20
 # The piles under the map: smaller cards, fanned.
 _PILE_W, _PILE_H = 40, 56
 _FAN = 15
@@ -149,17 +153,44 @@ def _legal_cells(
 def _house(
     state: MaplessState, game: MaplessHouse, left: int, top: int
 ) -> tuple[list[str], int, int]:
-    """The map: (SVG parts, width, bottom y)."""
+    """The map with its coordinates: (SVG parts, width, bottom y)."""
     table = state.table
     tokens = [c for c in (state.player, state.spade, state.club) if c is not None]
     min_x, min_y, max_x, max_y = bounds([*table, *table.frontier, *tokens])
+    origin_x, origin_y = left + _AXIS, top + _AXIS
 
     def at(cell: Cell) -> tuple[int, int]:
-        return left + (cell[0] - min_x) * _PITCH_X, top + (max_y - cell[1]) * _PITCH_Y
+        return origin_x + (cell[0] - min_x) * _PITCH_X, origin_y + (max_y - cell[1]) * _PITCH_Y
 
     places, moves = _legal_cells(game, state)
     new = {e.cell for e in state.events if isinstance(e, (CardPlaced, ExitPlaced))}
     parts: list[str] = []
+    for column in range(min_x, max_x + 1):
+        px, _ = at((column, max_y))
+        parts.append(
+            label_svg(
+                px + _CARD_W / 2,
+                top + 12,
+                str(column),
+                size=10,
+                anchor="middle",
+                fill="#777",
+                classes="axis",
+            )
+        )
+    for row in range(max_y, min_y - 1, -1):
+        _, py = at((min_x, row))
+        parts.append(
+            label_svg(
+                origin_x - 6,
+                py + _CARD_H / 2 + 4,
+                str(row),
+                size=10,
+                anchor="end",
+                fill="#777",
+                classes="axis",
+            )
+        )
     for cell in sorted(table.frontier):
         x, y = at(cell)
         data = {"data-cell": cell_code(cell)}
@@ -225,11 +256,12 @@ def _house(
         x, y = at(where)
         shared = state.spade == state.club and stalker == CLUB_STALKER
         sx = x + (0 if shared else _CARD_W - _STALKER_W + 4)
+        lift = _LIFT if table.get(where) in (ENTRANCE, EXIT) else 0
         parts.append(
             card_svg(
                 stalker,
                 sx,
-                y + _CARD_H - _STALKER_H + 4,
+                y + _CARD_H - _STALKER_H + 4 - lift,
                 width=_STALKER_W,
                 height=_STALKER_H,
                 classes="stalker",
@@ -251,8 +283,8 @@ def _house(
             title=f"You, at {cell_text(state.player)}{held}",
         )
     )
-    width = (max_x - min_x) * _PITCH_X + _CARD_W
-    bottom = top + (max_y - min_y) * _PITCH_Y + _CARD_H
+    width = _AXIS + (max_x - min_x) * _PITCH_X + _CARD_W
+    bottom = origin_y + (max_y - min_y) * _PITCH_Y + _CARD_H
     return parts, width, bottom
 
 

@@ -2,19 +2,33 @@
 
 Every answer to a bad request is JSON ``{"error": "..."}`` with a 4xx status, made
 before anything changes: an unknown table or route (404), malformed JSON or fields
-(400), a wrong seat token (403), an action out of turn or an undo that fair undo
-refuses (409), a body too large (413) or not JSON (415), an illegal action or options
-the game refuses (422). An unexpected failure is a 500 with a sentence, never a
-traceback.
+(400; a seat, a version or a seed is a JSON integer or text of ASCII digits, nothing
+else), a wrong seat or spectator token (403), an action out of turn, an undo that fair
+undo refuses, or a change asked of a version the table has left (a repeated request:
+409), a table stored but no longer playable (410), a body too large or a record of too
+many actions (413) or not JSON (415), an illegal action or options the game refuses
+(422), a server that holds its most tables (503). A page the browser opens (a table
+that is not there) is answered with a page, not JSON. An unexpected failure is a 500
+with a sentence, never a traceback.
+
+A websocket whose page comes from another site (its ``Origin`` is not this server's
+address) is refused before the handshake, with close code 4403.
+
+**What a websocket sends.** The first message is the whole view; each next one says
+what changed: the picture as a patch of the last one sent (``board.patch``: runs of the
+old picture's pieces, cut at each ``>``, and new pieces), and the story from the first
+step that changed (``log_from``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -26,16 +40,19 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardcrawl._version import __version__
-from cardcrawl.core._registry import PluginError, game_names
+from cardcrawl.core._registry import PluginError, game_names, load
+from cardcrawl.errors import CardcrawlError
+from cardcrawl.web._errors import RequestError, StorageError
 from cardcrawl.web._tables import (
+    GONE,
     MAX_RECORD_CHARS,
-    RequestError,
     Table,
     Tables,
     _bots_for,
     game_summary,
-    match_of,
     parse_json,
+    rules_of,
+    title_of,
 )
 
 __all__ = ["build_app"]
@@ -65,13 +82,16 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def _answers(endpoint: Endpoint) -> Endpoint:
-    """``endpoint`` with its :class:`RequestError` turned into a JSON 4xx answer."""
+    """``endpoint`` with its :class:`RequestError` turned into a JSON 4xx answer, and
+    a failing database into a 503."""
 
     async def wrapped(request: Request) -> Response:
         try:
             return await endpoint(request)
         except RequestError as exc:
             return _error(exc.status, str(exc))
+        except StorageError as exc:
+            return _error(503, str(exc))
 
     wrapped.__name__ = endpoint.__name__
     return wrapped
@@ -99,6 +119,93 @@ async def _json_body(request: Request) -> Any:
     return data
 
 
+def svg_patch(old: Sequence[str], new: Sequence[str]) -> list[Any]:
+    """How to make the pieces ``new`` from the pieces ``old``: ``[start, count]`` copies
+    a run of old pieces, text adds new pieces (joined by ``>``).
+
+    Examples:
+        >>> svg_patch(["<a", "<b", "<c"], ["<a", "<x", "<b", "<c"])
+        [[0, 1], '<x', [1, 2]]
+    """
+    where: dict[str, list[int]] = {}
+    for index, piece in enumerate(old):
+        where.setdefault(piece, []).append(index)
+    ops: list[Any] = []
+    fresh: list[str] = []
+    at, end, follow = 0, len(new), -1
+    while at < end:
+        starts = where.get(new[at])
+        if not starts:
+            fresh.append(new[at])
+            at += 1
+            continue
+        candidates = ([follow] if follow in starts else []) + starts[:8]
+        best, longest = candidates[0], 0
+        for begin in candidates:
+            length = 0
+            while (
+                at + length < end
+                and begin + length < len(old)
+                and old[begin + length] == new[at + length]
+            ):
+                length += 1
+            if length > longest:
+                best, longest = begin, length
+        if fresh:
+            ops.append(">".join(fresh))
+            fresh = []
+        ops.append([best, longest])
+        at += longest
+        follow = best + longest
+    if fresh:
+        ops.append(">".join(fresh))
+    return ops
+
+
+class _Sent:
+    """What one websocket has sent: the picture's pieces and the story's steps."""
+
+    def __init__(self) -> None:
+        self.pieces: list[str] | None = None
+        self.log: list[Any] = []
+
+    def message(self, view: dict[str, Any]) -> dict[str, Any]:
+        board = view.get("board") or {}
+        svg = board.get("svg")
+        if svg is not None:
+            pieces = svg.split(">")
+            if self.pieces is not None:
+                view["board"] = {"patch": svg_patch(self.pieces, pieces)}
+            self.pieces = pieces
+        log = view["log"]
+        same = 0
+        while same < len(log) and same < len(self.log) and log[same] == self.log[same]:
+            same += 1
+        self.log = log
+        view["log_from"] = same
+        view["log"] = log[same:]
+        return view
+
+
+def _same_origin(origin: str | None, host: str | None) -> bool:
+    if origin is None:
+        return True  # not a browser: no page of another site is asking
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+
+
+def _page(title: str, text: str, *, status: int = 200, preformatted: bool = False) -> HTMLResponse:
+    body = f"<pre>{html.escape(text)}</pre>" if preformatted else f"<p>{html.escape(text)}</p>"
+    return HTMLResponse(
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)} · cardcrawl</title>"
+        '<link rel="stylesheet" href="/static/style.css"></head>'
+        f'<body class="plain"><header><h1>{html.escape(title)}</h1></header>'
+        f'<main>{body}<p><a href="/">The start page</a></p></main></body></html>',
+        status_code=status,
+        headers={"Content-Security-Policy": _CSP, "Cache-Control": "no-store"},
+    )
+
+
 def build_app(
     tables: Tables, *, allowed_hosts: Sequence[str] | None = None, debug: bool = False
 ) -> Starlette:
@@ -116,8 +223,22 @@ def build_app(
         return page("index.html")
 
     async def table_page(request: Request) -> Response:
-        tables.get(request.path_params["table"])
+        try:
+            await tables.fetch(request.path_params["table"])
+        except RequestError as exc:
+            return _page("No such table", str(exc), status=exc.status)
         return page("table.html")
+
+    async def rules(request: Request) -> Response:
+        name = request.path_params["game"]
+        try:
+            game = load(name) if name in game_names() else None
+        except (CardcrawlError, TypeError, ValueError):
+            game = None
+        text = rules_of(game) if game is not None else ""
+        if not text:
+            return _page("No rules here", f"no rules in short for {name[:60]!r}", status=404)
+        return _page(f"{title_of(game)}: the rules in short", text, preformatted=True)
 
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
@@ -134,11 +255,13 @@ def build_app(
 
     async def check(request: Request) -> Response:
         data = await _json_body(request)
-        match = match_of({**data, "seed": 0} if "record" not in data else data)
+        checking = {**data, "seed": 0} if "record" not in data else data
+        match = await tables.match_async(checking)
         game = match.game
         return JSONResponse(
             {
                 "game": game.name,
+                "title": title_of(game),
                 "players": game.num_players,
                 "bots": list(_bots_for(game)),
                 "over": bool(game.is_terminal(match.state)),
@@ -147,13 +270,15 @@ def build_app(
 
     async def create(request: Request) -> Response:
         data = await _json_body(request)
-        table = tables.create(data)
+        table = await tables.create_async(data)
         tables.kick(table)
         return JSONResponse(
             {
                 "table": table.id,
                 "game": table.game.name,
+                "title": title_of(table.game),
                 "url": f"/table/{table.id}",
+                "watch": table.watch,
                 "seats": [
                     {"seat": s.number, "player": s.player, "token": s.token} for s in table.seats
                 ],
@@ -161,40 +286,52 @@ def build_app(
             status_code=201,
         )
 
-    def _seat_of_query(request: Request) -> tuple[Table, int]:
-        table = tables.get(request.path_params["table"])
-        seat = table.seat(request.query_params.get("seat"), request.query_params.get("token"))
-        return table, seat.number
+    async def lobby(request: Request) -> Response:
+        return JSONResponse({"tables": tables.lobby()})
+
+    async def join(request: Request) -> Response:
+        table = await tables.fetch(request.path_params["table"])
+        data = await _json_body(request)
+        async with table.lock:
+            token = table.take_seat(data.get("seat"))
+            number = int(data["seat"])
+        return JSONResponse(
+            {"table": table.id, "seat": number, "token": token, "url": f"/table/{table.id}"}
+        )
+
+    async def _viewer(request: Request) -> tuple[Table, int | None]:
+        table = await tables.fetch(request.path_params["table"])
+        return table, table.viewer(request.query_params)
 
     async def view(request: Request) -> Response:
-        table, seat = _seat_of_query(request)
+        table, seat = await _viewer(request)
         async with table.lock:
             return JSONResponse(table.view(seat))
 
-    async def act(request: Request) -> Response:
-        table = tables.get(request.path_params["table"])
-        data = await _json_body(request)
-        seat = table.seat(data.get("seat"), data.get("token"))
-        async with table.lock:
-            table.act(seat, data.get("action"))
-            answer = table.view(seat.number)
-        tables.kick(table)
-        return JSONResponse(answer)
+    def _changing(
+        change: Callable[[Table, Any, dict[str, Any]], object],
+    ) -> Endpoint:
+        async def endpoint(request: Request) -> Response:
+            table = await tables.fetch(request.path_params["table"])
+            data = await _json_body(request)
+            seat = table.seat(data.get("seat"), data.get("token"))
+            async with table.lock:
+                change(table, seat, data)
+                # The picture comes by the websocket: the answer stays small.
+                answer = table.view(seat.number, board=False)
+            tables.kick(table)
+            return JSONResponse(answer)
 
-    async def undo(request: Request) -> Response:
-        table = tables.get(request.path_params["table"])
-        data = await _json_body(request)
-        seat = table.seat(data.get("seat"), data.get("token"))
-        async with table.lock:
-            table.undo(seat)
-            answer = table.view(seat.number)
-        tables.kick(table)
-        return JSONResponse(answer)
+        return endpoint
+
+    act = _changing(lambda t, s, d: t.act(s, d.get("action"), d.get("version")))
+    undo = _changing(lambda t, s, d: t.undo(s, d.get("version")))
+    takeback = _changing(lambda t, s, d: t.take_back(s, d.get("answer"), d.get("version")))
 
     async def record(request: Request) -> Response:
-        table, _ = _seat_of_query(request)
+        table, _ = await _viewer(request)
         async with table.lock:
-            text = table.record_json()
+            text = await asyncio.to_thread(table.record_json)
         name = f"{table.game.name}-{table.id}.json"
         return Response(
             text,
@@ -203,29 +340,33 @@ def build_app(
         )
 
     async def replay(request: Request) -> Response:
-        table, _ = _seat_of_query(request)
+        table, _ = await _viewer(request)
         async with table.lock:
-            text = table.replay_html()
+            text = await asyncio.to_thread(table.replay_html)
         # The replay is a page of its own, with its script inline.
         return HTMLResponse(text, headers={"Cache-Control": "no-store"})
 
     async def live(websocket: WebSocket) -> None:
         try:
-            table = tables.get(websocket.path_params["table"])
-            seat = table.seat(
-                websocket.query_params.get("seat"), websocket.query_params.get("token")
-            )
-        except RequestError as exc:
+            if not _same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
+                raise RequestError(
+                    status=403, message="a page of another site may not follow a table"
+                )
+            table = await tables.fetch(websocket.path_params["table"])
+            seat = table.viewer(websocket.query_params)
+        except (RequestError, StorageError) as exc:
             # Refused before the handshake: the browser sees an HTTP 403.
-            await websocket.close(code=4000 + exc.status, reason=str(exc)[:120])
+            status = exc.status if isinstance(exc, RequestError) else 503
+            await websocket.close(code=4000 + status, reason=str(exc)[:120])
             return
         await websocket.accept()
         queue = table.listen()
+        sent = _Sent()
         receiving: asyncio.Future[Any] = asyncio.ensure_future(websocket.receive())
         try:
             while True:
                 async with table.lock:
-                    message = table.view(seat.number)
+                    message = sent.message(table.view(seat))
                 await websocket.send_json(message)
                 waiting = asyncio.ensure_future(queue.get())
                 done, _ = await asyncio.wait(
@@ -240,8 +381,12 @@ def build_app(
                     if waiting not in done:
                         waiting.cancel()
                         continue
+                told = [waiting.result()]
                 while not queue.empty():  # several changes at once: one view says them all
-                    queue.get_nowait()
+                    told.append(queue.get_nowait())
+                if GONE in told:
+                    await websocket.close(code=1012)  # the page connects again
+                    return
         except (WebSocketDisconnect, RuntimeError):
             return
         finally:
@@ -266,13 +411,17 @@ def build_app(
         Route("/", _answers(index)),
         Route("/table/{table}", _answers(table_page)),
         Route("/table/{table}/replay", _answers(replay)),
+        Route("/rules/{game}", _answers(rules)),
         Route("/static/{name}", _answers(asset)),
         Route("/api/games", _answers(games)),
         Route("/api/check", _answers(check), methods=["POST"]),
         Route("/api/tables", _answers(create), methods=["POST"]),
+        Route("/api/tables", _answers(lobby), methods=["GET"]),
         Route("/api/tables/{table}/view", _answers(view)),
+        Route("/api/tables/{table}/join", _answers(join), methods=["POST"]),
         Route("/api/tables/{table}/act", _answers(act), methods=["POST"]),
         Route("/api/tables/{table}/undo", _answers(undo), methods=["POST"]),
+        Route("/api/tables/{table}/takeback", _answers(takeback), methods=["POST"]),
         Route("/api/tables/{table}/record", _answers(record)),
         WebSocketRoute("/ws/tables/{table}", live),
     ]

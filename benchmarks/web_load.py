@@ -1,0 +1,152 @@
+"""Act latency of ``cardcrawl serve`` under load (run on demand, never a test).
+
+Usage:
+    python benchmarks/web_load.py [--tables 50] [--actions 20] [--game mapless-house]
+                                  [--no-sockets]
+
+It starts ``cardcrawl serve`` in a process of its own on a free port of 127.0.0.1, with
+a database in a temporary folder and bots that wait for nothing, then makes
+``--tables`` tables of one person's seat each. One thread per table plays
+``--actions`` actions (the first legal one each time), each one a ``POST .../act``
+with the version it acts on, all the threads at once; unless ``--no-sockets``, each
+table also has a websocket open, as a page would, which receives every change. It
+prints the median and the 90th percentile of the time from sending an action to its
+answer, in milliseconds, and stops the server. Everything is bounded: the number of
+tables and actions, and a timeout on every request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import Any
+
+_TIMEOUT = 30.0
+
+
+def _request(conn: http.client.HTTPConnection, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"content-type": "application/json"} if body is not None else {}
+    conn.request(method, path, body=data, headers=headers)
+    answer = conn.getresponse()
+    text = answer.read()
+    if answer.status >= 400:
+        raise RuntimeError(f"{method} {path}: {answer.status} {text[:200]!r}")
+    return json.loads(text)
+
+
+def _listen(port: int, table: str, seat: int, token: str, stop: threading.Event) -> None:
+    from websockets.sync.client import connect
+
+    url = f"ws://127.0.0.1:{port}/ws/tables/{table}?seat={seat}&token={token}"
+    with connect(url, open_timeout=_TIMEOUT) as socket:
+        while not stop.is_set():
+            try:
+                socket.recv(timeout=0.5)
+            except TimeoutError:
+                continue
+            except Exception:
+                return
+
+
+def _play(
+    port: int, game: str, actions: int, sockets: bool, times: list[float], start: threading.Barrier
+) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=_TIMEOUT)
+    conn.connect()
+    # As a browser does: no Nagle delay on small requests.
+    conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    made = _request(conn, "POST", "/api/tables", {"game": game, "seed": 1})
+    table, token = made["table"], made["seats"][0]["token"]
+    stop = threading.Event()
+    listener = None
+    if sockets:
+        listener = threading.Thread(target=_listen, args=(port, table, 0, token, stop), daemon=True)
+        listener.start()
+    view = _request(conn, "GET", f"/api/tables/{table}/view?seat=0&token={token}")
+    start.wait(timeout=_TIMEOUT)
+    for _ in range(actions):
+        if view["over"] or not view["legal"]:
+            break
+        body = {
+            "seat": 0,
+            "token": token,
+            "action": view["legal"][0]["text"],
+            "version": view["version"],
+        }
+        clock = time.perf_counter()
+        view = _request(conn, "POST", f"/api/tables/{table}/act", body)
+        times.append(time.perf_counter() - clock)
+    stop.set()
+    if listener is not None:
+        listener.join(timeout=5)
+    conn.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--actions", type=int, default=20)
+    parser.add_argument("--game", default="mapless-house")
+    parser.add_argument("--no-sockets", action="store_true")
+    args = parser.parse_args(argv)
+    if not 1 <= args.tables <= 200 or not 1 <= args.actions <= 200:
+        parser.error("--tables and --actions are from 1 to 200")
+    with tempfile.TemporaryDirectory() as folder:
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "cardcrawl",
+                "serve",
+                "--port",
+                "0",
+                "--bot-delay",
+                "0",
+                "--db",
+                os.path.join(folder, "tables.sqlite3"),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()  # "Serving cardcrawl at http://127.0.0.1:PORT/ ..."
+            port = int(line.split("127.0.0.1:")[1].split("/")[0])
+            times: list[float] = []
+            start = threading.Barrier(args.tables)
+            threads = [
+                threading.Thread(
+                    target=_play,
+                    args=(port, args.game, args.actions, not args.no_sockets, times, start),
+                )
+                for _ in range(args.tables)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=300)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    ms = sorted(t * 1000 for t in times)
+    print(
+        f"{args.tables} tables of {args.game}, {len(ms)} actions, "
+        f"{'with' if not args.no_sockets else 'without'} a websocket each: "
+        f"act latency median {statistics.median(ms):.1f} ms, "
+        f"90th percentile {ms[int(len(ms) * 0.9)]:.1f} ms"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
