@@ -17,7 +17,7 @@ from __future__ import annotations
 import abc
 from typing import Any
 
-from cardcrawl.encoding._base import LayoutBuilder, Segment
+from cardcrawl.encoding._layout import LayoutBuilder, Segment
 from cardcrawl.errors import EncodingError
 
 __all__ = ["CompactObservation"]

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcrawl.encoding._base import LayoutBuilder
 from cardcrawl.encoding._compact import CompactObservation
+from cardcrawl.encoding._layout import LayoutBuilder
 from cardcrawl.errors import EncodingError
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell, Grid
