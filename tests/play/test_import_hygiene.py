@@ -42,6 +42,11 @@ CHECKED = sorted(
                 "bots/_search.py",
                 "web/_routes.py",
                 "web/_tables.py",
+                "web/_storage.py",
+                "web/_errors.py",
+                "encoding/_compact.py",
+                "encoding/_layout.py",
+                "adapters/vector.py",
             )
         ),
     ]
