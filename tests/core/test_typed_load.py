@@ -20,6 +20,7 @@ reveal_type(cardcrawl.load(name))
 """
 
 
+@pytest.mark.slow
 def test_load_is_typed_by_name(tmp_path: Path) -> None:
     pytest.importorskip("mypy")
     path = tmp_path / "snippet.py"

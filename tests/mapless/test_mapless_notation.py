@@ -248,6 +248,7 @@ def parts_of(state: MaplessState) -> dict[str, object]:
     }
 
 
+@pytest.mark.slow
 @given(seed=seeds, data=st.data(), explicit=st.booleans(), stack=st.sampled_from(STACKS))
 def test_every_state_of_a_random_game_builds_from_its_parts(
     seed: int, data: st.DataObject, explicit: bool, stack: object
