@@ -154,7 +154,7 @@ COLUMNS = (
 
 @dataclass(frozen=True)
 class Target:
-    """A goal from the issues for one cell of the table."""
+    """A goal for one cell of the table (see the performance page's goals)."""
 
     label: str  #: the row
     key: str  #: the column
