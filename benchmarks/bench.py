@@ -40,9 +40,9 @@ bounded by it).
 
 ``--update-docs`` rewrites the tables in ``docs/performance.md`` between their markers;
 ``--ratios-only`` measures (and rewrites) the ratio tables alone. Run from a virtual
-environment where ``pip install .`` installed cardcrawl compiled (see ``hatch_build.py``),
-the suite measures the compiled kernels, says so in its notes, and ``--update-docs``
-writes their ratio tables to the page's section on the compiled build.
+environment where ``CARDCRAWL_COMPILE=1 pip install .`` installed cardcrawl compiled (see
+``hatch_build.py``), the suite measures the compiled kernels, says so in its notes, and
+``--update-docs`` writes their ratio tables to the page's section on the compiled build.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ START_MARKER = "<!-- bench:start -->"
 END_MARKER = "<!-- bench:end -->"
 RATIO_START_MARKER = "<!-- ratios:start -->"
 RATIO_END_MARKER = "<!-- ratios:end -->"
-# The ratio tables of a compiled installation (`pip install .`, see hatch_build.py).
+# The ratio tables of a compiled installation (`CARDCRAWL_COMPILE=1 pip install .`).
 COMPILED_START_MARKER = "<!-- compiled:start -->"
 COMPILED_END_MARKER = "<!-- compiled:end -->"
 
@@ -154,7 +154,7 @@ COLUMNS = (
 
 @dataclass(frozen=True)
 class Target:
-    """A goal from the issues for one cell of the table."""
+    """A goal for one cell of the table (see the performance page's goals)."""
 
     label: str  #: the row
     key: str  #: the column

@@ -4,7 +4,7 @@ demand, never a test).
 Usage:
     python benchmarks/budget.py [--games N] [--repeat R]
 
-``bench.py`` gives issue 14's ratios against the plain simulators. This script splits
+``bench.py`` gives the ratios against the plain simulators. This script splits
 them into parts one can reason about, for each row of that table (the same games and
 options). For each it measures, in one run and taking turns:
 
@@ -52,7 +52,7 @@ import cardcrawl
 from cardcrawl.core._compiled import build_name
 from cardcrawl.core._random import _GAMMA
 
-#: The public API loop's goal per row of bench.py's ratio table (issue 14).
+#: The public API loop's goal per row of bench.py's ratio table (the performance page's).
 API_GOALS = {"mapless-house": 0.6, "escape-from-haydes": 0.8}
 #: The bots' generator outputs per decision: RandomBot draws once at every decision,
 #: even from one legal action (its rejections, below 2**-54 a draw, are not counted).

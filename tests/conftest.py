@@ -9,6 +9,11 @@ Shared strategies live in ``tests/strategies.py``, importable from every folder.
 ``.ci/run`` selects it with ``HYPOTHESIS_PROFILE=ci``. ``dev`` (the default) explores
 a little more on every run; ``deep`` is for long local hunts for counterexamples:
 ``HYPOTHESIS_PROFILE=deep python -m pytest tests``.
+
+The slow set (``@pytest.mark.slow``) holds the long explorations: the default run leaves
+it out (``-m 'not slow'`` in pyproject.toml) and ``python -m pytest -n auto -m slow``
+runs it, as ``.ci/run`` does. A test marks itself; the cases of a parametrized test that
+are long while the others are quick are listed in :data:`SLOW_CASES` instead.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -43,3 +49,28 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 # Test modules in the folders import the shared helpers (strategies.py) by name.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+#: Single cases of parametrized tests that belong to the slow set, by file and test id:
+#: the documentation pages whose examples run whole studies, and the searching bot's
+#: whole games.
+SLOW_CASES = frozenset(
+    {
+        ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/analyze.md]"),
+        ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/many-games.md]"),
+        ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/plugins.md]"),
+        ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/write-a-variant.md]"),
+        ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/ismcts.md]"),
+        ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/tournament.md]"),
+        ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/explicit-chance.md]"),
+        (
+            "test_bots.py",
+            "test_every_bot_plays_legally_to_the_end_and_the_same_seed_replays[search]",
+        ),
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if (item.path.name, item.name) in SLOW_CASES:
+            item.add_marker(pytest.mark.slow)

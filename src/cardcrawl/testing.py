@@ -201,8 +201,8 @@ def _check_state(game: Any, state: Any, where: str) -> None:
                 raise _fail(where, "the observation depends on the generator")
         if hasattr(seen, "rng"):
             raise _fail(where, "the observation carries the generator")
-        # One seat's view a state (the one to move) keeps the check cheap in games for
-        # many: over a game, every seat's views are read back.
+        # Only the view of the seat to move is read back in each state, which keeps the
+        # check cheap in games for many; over a whole game every seat's views are.
         if notation and player == max(to_move, 0):
             _check_observation_notation(game, seen, player, where)
 
@@ -438,7 +438,7 @@ def check_kernel(
 ) -> int:
     """Prove, seed by seed, that a game's rollout kernel plays the games of the public path.
 
-    A rollout kernel (issue 14; The Mapless House has one) plays a whole game of
+    A rollout kernel (each built-in game has one) plays a whole game of
     uniform-random play on a private mutable representation, and ``simulate`` lets it
     play every seat that is the random bot. It may only do so where it plays exactly
     the games that ``initial_state(seed)``, ``legal_actions``,

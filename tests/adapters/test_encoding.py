@@ -144,6 +144,7 @@ def test_every_legal_action_round_trips_in_sampled_play(
     _play_and_check(name, options, seed, explicit=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_every_chance_outcome_round_trips_in_explicit_play(

@@ -77,6 +77,7 @@ def _check_filled(table: list[str], columns: list[str], labels: list[str]) -> No
             assert value > 0, row
 
 
+@pytest.mark.slow
 def test_quickest_run_fills_every_row_and_column(tmp_path: Path) -> None:
     out = tmp_path / "table.md"
     argv = ["--scale", "0.0005", "--repeat", "1", "--ratio-repeat", "1"]
@@ -100,6 +101,7 @@ def test_quickest_run_fills_every_row_and_column(tmp_path: Path) -> None:
     assert "Python" in ratio_notes
 
 
+@pytest.mark.slow
 def test_ratios_only_leaves_the_main_table_out(tmp_path: Path) -> None:
     out = tmp_path / "table.md"
     argv = ["--scale", "0.0005", "--ratio-repeat", "1", "--ratios-only"]
@@ -109,6 +111,7 @@ def test_ratios_only_leaves_the_main_table_out(tmp_path: Path) -> None:
     assert "418 cells" in boards[0]
 
 
+@pytest.mark.slow
 def test_interleaved_runs_take_turns_and_keep_the_least_time() -> None:
     calls: list[str] = []
     runs = {name: (lambda n=name: calls.append(n) or len(calls)) for name in "abc"}
@@ -207,6 +210,7 @@ def _rows(comparisons: dict[str, list[object]], start: str) -> dict[str, object]
     return {row.name: row for row in comparisons[label]}  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "config",
     [
@@ -248,6 +252,7 @@ def _worst(config: object) -> float:
     return max(abs(row.z) for row in check_plain.compare(config, range(GAMES)))
 
 
+@pytest.mark.slow
 def test_a_rule_played_differently_fails_the_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
     # The comparison can fail: jacks that are no creatures (H-8), or Mind and Body
     # cards worth one more (M-15), make other games, and it says so.

@@ -110,6 +110,7 @@ def test_a_compiled_kernel_is_not_split_into_draws_and_the_rest() -> None:
     assert goal == pytest.approx((100 / 0.8 - 120) / 50 - 0.1, abs=0.005)
 
 
+@pytest.mark.slow
 def test_a_quick_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
     assert budget.main(["--games", "3", "--repeat", "1"]) == 0
     out = capsys.readouterr().out

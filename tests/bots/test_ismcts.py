@@ -121,6 +121,7 @@ def test_its_choices_are_legal_to_the_end_of_the_game(seed: int, game: Any) -> N
 
 
 # ---------------------------------------------------------- observation only
+@pytest.mark.slow
 def test_states_alike_to_the_player_are_searched_alike() -> None:
     """Two Mapless states that differ only in the hidden order of the Narrative deck (and
     the generator) look the same to the player; the bot, shown the observation, makes
@@ -473,6 +474,7 @@ def test_leaf_values_a_rollout_cut_off_by_the_limit() -> None:
         assert all(0.0 <= s.value <= 1.0 for s in result.actions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [

@@ -64,6 +64,7 @@ def test_it_refuses_to_play_from_an_observation() -> None:
     assert result.decisions == 0
 
 
+@pytest.mark.slow
 def test_it_is_never_weaker_than_the_heuristic_and_sometimes_stronger() -> None:
     for seed in SEEDS:
         heuristic, _ = _play(seed, MaplessHeuristicBot(GAME, seed), sees_state=False)
@@ -84,6 +85,7 @@ def test_with_no_budget_it_plays_as_the_heuristic() -> None:
         assert oracle.out_of_budget == 1
 
 
+@pytest.mark.slow
 def test_it_is_deterministic() -> None:
     first = _play(9, MaplessOracleBot(GAME, 9), sees_state=True)
     assert first == _play(9, MaplessOracleBot(GAME, 9), sees_state=True)

@@ -127,7 +127,8 @@ def test_the_numbers_on_the_map_are_the_legal_actions(
 
 
 def test_a_long_house_is_cropped_around_the_choices_with_a_scroll_hint() -> None:
-    """The issue's case: a long house no longer wraps past 80 columns."""
+    """A long house is cropped to 80 columns rather than wrapped, which would break the
+    map's rows apart on a terminal."""
     game = cardcrawl.load("mapless-house")
     state = game.initial_state(1)
     for _ in range(19):  # the first legal cell each time builds a long corridor westward

@@ -80,7 +80,9 @@ def test_an_action_of_the_wrong_kind_is_illegal(action: object) -> None:
         GAME.check(state, action)
 
 
-@pytest.mark.parametrize("thing", [object(), "move 1,0", None, (1, 0)], ids=repr)
+@pytest.mark.parametrize(
+    "thing", [object(), "move 1,0", None, (1, 0)], ids=lambda thing: type(thing).__name__
+)
 def test_something_that_is_no_action_is_illegal_and_says_so(thing: object) -> None:
     with pytest.raises(IllegalActionError, match="is not an action of mapless-house") as caught:
         GAME.step(move_state(), thing)

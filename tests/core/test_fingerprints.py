@@ -3,7 +3,7 @@
 Each digest covers, game by game, every action taken, every event's text and the final
 state's saved data. Any change of behaviour of the stock rules (a different draw, a
 different legal action, a different narration) changes a digest. They may only change
-with a rules change that an issue asks for, together with ``RULES_VERSION`` and the
+with a deliberate change of the rules, together with ``RULES_VERSION`` and the
 CHANGELOG.
 """
 

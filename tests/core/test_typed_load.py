@@ -1,4 +1,5 @@
-"""``cardcrawl.load`` is typed as the game it returns for the built-in names."""
+"""``cardcrawl.load`` is typed as the game it returns for the built-in names, and as a
+GameBase of unknown states and actions for any other name."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ haydes = cardcrawl.load("escape-from-haydes-tuybe")
 reveal_type(haydes)
 name: str = "mapless-house"
 reveal_type(cardcrawl.load(name))
+reveal_type(cardcrawl.load(name).initial_state(seed=1))
 """
 
 
+@pytest.mark.slow
 def test_load_is_typed_by_name(tmp_path: Path) -> None:
     pytest.importorskip("mypy")
     path = tmp_path / "snippet.py"
@@ -37,5 +40,6 @@ def test_load_is_typed_by_name(tmp_path: Path) -> None:
         '"cardcrawl.mapless._game.MaplessHouse"',
         '"cardcrawl.mapless._state.MaplessState"',
         '"cardcrawl.haydes._game.EscapeFromHaydes"',
+        '"cardcrawl.core._engine.GameBase[Any, Any, Any]"',
         '"Any"',
     ], out

@@ -529,6 +529,7 @@ def test_options_round_trip_through_pickle_and_copy(name: str, options: dict[str
         assert again.to_data() == game.options.to_data()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "options"), GAMES, ids=GAME_IDS)
 @pytest.mark.parametrize("explicit", [False, True], ids=["sampled", "explicit"])
 @given(seed=seeds, data=st.data())

@@ -50,6 +50,7 @@ def test_the_kernel_plays_the_public_games(options: dict[str, Any], seeds: int) 
     assert check_kernel(_haydes(**options), seeds=range(seeds)) == seeds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("decks", "players"), [(2, 1), (2, 4), (16, 1), (16, 3)])
 def test_the_kernel_plays_other_boards(decks: int, players: int) -> None:
     # Two decks run the Replacement deck and the discard pile low (H-12), with Red
@@ -58,6 +59,7 @@ def test_the_kernel_plays_other_boards(decks: int, players: int) -> None:
     assert check_kernel(game, seeds=range(150)) == 150
 
 
+@pytest.mark.slow
 def test_the_kernel_reaches_its_rare_branches() -> None:
     """The mixes (H-10), the deals that reshuffle (H-12) and the hand-over to the public
     path all come up in the games checked above."""
@@ -183,6 +185,7 @@ def _public(game: Any, seed: int) -> tuple[str, int, int]:
     return game.outcome(state).label, decisions, state.round
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", HOOKED, ids=lambda v: v.__name__)
 @pytest.mark.parametrize("players", [1, 3])
 def test_the_kernel_plays_a_variants_hooks(variant: type[EscapeFromHaydes], players: int) -> None:
@@ -192,6 +195,7 @@ def test_the_kernel_plays_a_variants_hooks(variant: type[EscapeFromHaydes], play
     assert check_kernel(game, seeds=range(120)) == 120
 
 
+@pytest.mark.slow
 def test_the_variants_hooks_change_the_games() -> None:
     """Each variant above plays other games than the stock one, so the proof is of its
     own rules, not of the stock rules again."""

@@ -51,6 +51,7 @@ def options_at(game: EscapeFromHaydes, state: Any) -> list[Any]:
     return list(game.legal_actions(state))
 
 
+@pytest.mark.slow
 @given(
     game=st.sampled_from(GAMES),
     seed=st.integers(0, 2**32),
@@ -326,6 +327,7 @@ def parts_of(state: Any) -> dict[str, Any] | None:
     }
 
 
+@pytest.mark.slow
 @given(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32), data=st.data())
 def test_every_plain_state_of_a_random_game_builds_from_its_parts(
     game: EscapeFromHaydes, seed: int, data: st.DataObject

@@ -22,6 +22,7 @@ from collections import Counter
 from typing import Any
 
 import attrs
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -144,6 +145,7 @@ def test_the_own_removed_card_goes_back_where_it_lies() -> None:
     assert not any(isinstance(e, ReplacementReshuffled) for e in state.events)
 
 
+@pytest.mark.slow
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(1, 4), turns=st.integers(0, 6))
 def test_a_starved_deal_keeps_every_card_and_every_cell(
     seed: int, players: int, turns: int

@@ -135,8 +135,8 @@ def test_phases_with_what_they_hold() -> None:
 @pytest.mark.parametrize(
     ("text", "field", "message"),
     [
-        ("", "", "tokens separated by single spaces"),
-        ("AD  phase=move", "", "tokens separated by single spaces"),
+        ("", "table", "tokens separated by single spaces"),
+        ("AD  phase=move", "phase", "tokens separated by single spaces"),
         ("AD player=0,0 rng=0000000000000007", "phase", "gives its phase"),
         ("AD phase=move rng=0000000000000007", "player", "gives its player"),
         ("AD phase=move player=0,0", "rng", "gives its rng"),
@@ -248,6 +248,7 @@ def parts_of(state: MaplessState) -> dict[str, object]:
     }
 
 
+@pytest.mark.slow
 @given(seed=seeds, data=st.data(), explicit=st.booleans(), stack=st.sampled_from(STACKS))
 def test_every_state_of_a_random_game_builds_from_its_parts(
     seed: int, data: st.DataObject, explicit: bool, stack: object

@@ -1,17 +1,18 @@
 """Which of cardcrawl's modules run as compiled machine code in this installation.
 
-A regular ``pip install .`` compiles the modules of :data:`COMPILED` with Cython, from
-the very source the pure-Python package runs (see ``hatch_build.py``, which reads the
-tuple from this file); without a C compiler, with ``CARDCRAWL_PURE_PYTHON=1``, or
-installed editable, they stay Python. The games are the same either way: the compiled
-build runs the same tests, and ``cardcrawl.testing.check_kernel`` proves each rollout
-kernel against the public path. Only the speed differs.
+``CARDCRAWL_COMPILE=1 pip install .`` compiles the modules of :data:`COMPILED` with
+Cython, from the very source the pure-Python package runs (see ``hatch_build.py``,
+which reads the tuple from this file); a plain ``pip install .``, a machine without a C
+compiler, or an editable install leaves them Python. The games are the same either
+way: the compiled build runs the same tests, and ``cardcrawl.testing.check_kernel``
+proves each rollout kernel against the public path. Only the speed differs.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import importlib.util
 import sys
 from typing import Any
 
@@ -19,12 +20,14 @@ from cardcrawl.core._registry import _REGISTRY
 
 __all__ = ["COMPILED", "build_name", "compiled_kernels", "compiled_modules"]
 
-#: The modules a build with a C compiler compiles, each from its unchanged source.
+#: The modules the compiled build compiles, each from its unchanged source.
 #: First the rollout kernels and the bots' seeds they derive (``simulate``); then what
 #: every step of the public API runs: the engine, the generator, the kit's cards, decks
 #: and grid, and each game's rules, state, events and actions; last the built-in bots
 #: that search or weigh positions through that API. Everything else (the command line,
 #: the records, the pictures, the web app) stays Python: it is not where time goes.
+#: A name whose module is gone is skipped by the build and by the functions here, so a
+#: renamed module slows the compiled build down but never breaks it or ``--version``.
 COMPILED = (
     "cardcrawl.core._seeds",
     "cardcrawl.haydes._kernel",
@@ -55,8 +58,8 @@ def compiled_modules() -> tuple[str, ...]:
     """The modules of :data:`COMPILED` that this installation runs compiled, in order.
 
     Returns:
-        Their names; ``()`` for the pure-Python package, all of ``COMPILED`` for a
-        build that compiled.
+        Their names; ``()`` for the pure-Python package, every one of ``COMPILED``
+        that exists for a build that compiled.
 
     Examples:
         >>> import cardcrawl
@@ -64,7 +67,7 @@ def compiled_modules() -> tuple[str, ...]:
         >>> cardcrawl.compiled_modules() in {(), COMPILED}
         True
     """
-    return tuple(name for name in COMPILED if _is_extension(importlib.import_module(name)))
+    return tuple(name for name in _present() if _is_extension(importlib.import_module(name)))
 
 
 def build_name(compiled: tuple[str, ...] | None = None) -> str:
@@ -87,7 +90,7 @@ def build_name(compiled: tuple[str, ...] | None = None) -> str:
         compiled = compiled_modules()
     if not compiled:
         return "pure Python"
-    if set(compiled) >= set(COMPILED):
+    if set(compiled) >= set(_present()):
         return "compiled"
     return f"partly compiled: {', '.join(compiled)}"
 
@@ -111,6 +114,18 @@ def compiled_kernels() -> tuple[str, ...]:
         for name, spec in sorted(_REGISTRY.items())
         if spec.base is None and _is_compiled(spec.tools.rollout)
     )
+
+
+def _present() -> tuple[str, ...]:
+    # The names of COMPILED that are modules of this installation.
+    present = []
+    for name in COMPILED:
+        try:
+            if importlib.util.find_spec(name) is not None:
+                present.append(name)
+        except ModuleNotFoundError:  # its package is gone too
+            pass
+    return tuple(present)
 
 
 def _is_compiled(factory: Any) -> bool:

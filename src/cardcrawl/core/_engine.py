@@ -684,7 +684,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         missing = sorted((expected - census).elements())
         extra = sorted((census - expected).elements())
         return [
-            f"it does not hold each of the {expected.total()} cards once: "
+            f"{CENSUS_PROBLEM} {expected.total()} cards once: "
             f"missing {' '.join(map(str, missing)) or 'none'}, "
             f"extra {' '.join(map(str, extra)) or 'none'}"
         ]
@@ -719,10 +719,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             cardcrawl.errors.InvalidStateError: a state of mapless-house is a MaplessState, not str
         """
         if type(state) is not self.state_type:
-            raise InvalidStateError(
-                f"a state of {self.name} is a {self.state_type.__name__}, "
-                f"not {type(state).__name__}"
-            )
+            raise self._not_a_state(state)
         try:
             # The codec checks every field against its declared type on the way back.
             decoded = decode(self.state_type, encode(state), "state")
@@ -746,6 +743,13 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             raise
         except (TypeError, ValueError, AttributeError, KeyError, RecursionError) as exc:
             raise InvalidStateError(f"state is malformed: {short_repr(exc)}") from None
+
+    def _not_a_state(self, state: object) -> InvalidStateError:
+        # Another game's state (or no state) would read as fields this game's rules do
+        # not have: refuse it by name rather than with an AttributeError from inside.
+        return InvalidStateError(
+            f"a state of {self.name} is a {self.state_type.__name__}, not {type(state).__name__}"
+        )
 
     def _check_invariants(self, state: S, what: str) -> None:
         problems = self.state_problems(state)
@@ -876,6 +880,9 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             The legal actions, sorted. The tuple is kept with the state, so asking again
             costs nothing.
 
+        Raises:
+            InvalidStateError: ``state`` is not a state of this game (another game's).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -884,10 +891,16 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             ['place -1,0', 'place 0,-1', 'place 0,1', 'place 1,0']
         """
         # Inlined memo: this is the hottest call of random play.
-        cache = state._memo  # type: ignore[attr-defined]
+        try:
+            cache = state._memo  # type: ignore[attr-defined]
+        except AttributeError:
+            raise self._not_a_state(state) from None
         key = self._legal_key
         legal: tuple[A, ...] | None = cache.get(key)
         if legal is None:
+            # Worked out once per state and game: the type is checked here, not per call.
+            if not isinstance(state, self.state_type):
+                raise self._not_a_state(state)
             if self._to_move(state) < 0:
                 return ()
             legal = cache[key] = self._decisions(state)
@@ -916,6 +929,8 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             >>> sum(p for _, p in outcomes)
             Fraction(1, 1)
         """
+        if not isinstance(state, self.state_type):
+            raise self._not_a_state(state)
         if self._to_move(state) != CHANCE:
             return ()
         chances = self._kept_chances(state)
@@ -939,6 +954,7 @@ class GameBase(abc.ABC, Generic[S, A, O]):
 
         Raises:
             IllegalActionError: with the action, the decision asked and the alternatives.
+            InvalidStateError: ``state`` is not a state of this game (another game's).
 
         Examples:
             >>> import cardcrawl
@@ -950,6 +966,8 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             ...
             cardcrawl.errors.IllegalActionError: illegal action place 2,0: ...
         """
+        if not isinstance(state, self.state_type):
+            raise self._not_a_state(state)
         to_move = self._to_move(state)
         if to_move == TERMINAL:
             raise IllegalActionError(state, action, "nothing", (), "the game is over")
@@ -967,7 +985,12 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         legal = self.legal_actions(state)
         if not _listed(action, legal):
             reason = "it is not one of the legal actions"
-            if not isinstance(action, self.action_type):
+            if isinstance(action, str):
+                reason = (
+                    f"text is not an action of {self.name}; "
+                    f"game.parse_action({action!r}) reads it into one"
+                )
+            elif not isinstance(action, self.action_type):
                 reason = f"{type(action).__name__} is not an action of {self.name}"
             raise IllegalActionError(state, action, self._describe(state), legal, reason)
 
@@ -1002,14 +1025,20 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             The new state, with the events of the step in ``events``.
 
         Raises:
-            IllegalActionError: ``action`` is not legal here; nothing has changed.
+            IllegalActionError: ``action`` is not legal here (text is refused too: read
+                it with :meth:`parse_action`); nothing has changed.
+            InvalidStateError: ``state`` is not a state of this game (another game's).
         """
         # Most actions come straight from legal_actions: the very object, found by
         # identity in the legal tuple kept with the state, is legal. (A membership test,
         # ``in``, would call the action's __eq__, Python code, for every legal action
         # listed before it.) An equal action that is another object, and anything else,
         # gets the full check.
-        for listed in state._memo.get(self._legal_key, ()):  # type: ignore[attr-defined]
+        try:
+            kept = state._memo.get(self._legal_key, ())  # type: ignore[attr-defined]
+        except AttributeError:
+            raise self._not_a_state(state) from None
+        for listed in kept:
             if listed is action:
                 break
         else:
@@ -1066,6 +1095,8 @@ class GameBase(abc.ABC, Generic[S, A, O]):
             >>> game.describe(game.initial_state(seed=1, stack={"narrative": ["KS"]}))
             'the player to choose where K♠ goes (place X,Y)'
         """
+        if not isinstance(state, self.state_type):
+            raise self._not_a_state(state)
         if self._to_move(state) == TERMINAL:
             return "nothing: the game is over"
         return self._describe(state)
@@ -1335,6 +1366,10 @@ class GameBase(abc.ABC, Generic[S, A, O]):
         from cardcrawl.core._schema import state_schema
 
         return state_schema(self)
+
+
+#: How the problem of :meth:`GameBase.census_problems` begins.
+CENSUS_PROBLEM = "it does not hold each of the"
 
 
 def _listed(action: Any, actions: tuple[Any, ...]) -> bool:

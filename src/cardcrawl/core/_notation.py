@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from cardcrawl.core._engine import CENSUS_PROBLEM
 from cardcrawl.errors import InvalidStateError, NotationError, ParseError
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell, cell_code, parse_cell_code
@@ -86,7 +87,7 @@ def fail(field: str, message: str) -> NotationError:
 
 
 def parse_fields(
-    text: Any, keys: Iterable[str], flags: Iterable[str], *, what: str
+    text: Any, keys: Iterable[str], flags: Iterable[str], *, what: str, first: str = ""
 ) -> tuple[str, dict[str, str], set[str]]:
     """Split a notation into its first token, its ``key=value`` fields and its flags.
 
@@ -96,6 +97,8 @@ def parse_fields(
         flags: the bare words that may appear.
         what: what the notation is of, for messages (``"a position of The Mapless
             House"``).
+        first: the name of the field the first token writes (``"table"``), named by a
+            refusal of an empty notation or of a blank before the first field.
 
     Returns:
         The first token, the fields by key and the set of flags.
@@ -112,15 +115,25 @@ def parse_fields(
         Traceback (most recent call last):
         ...
         cardcrawl.errors.NotationError: turns: not a field of a position; its fields are turn
+
+        A blank token (two spaces, or one at either end) is blamed on the field beside it:
+
+        >>> parse_fields("AD  turn=3", ["turn"], [], what="a position")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.NotationError: turn: a position is tokens separated by single spaces, ...
     """
     if not isinstance(text, str):
         raise fail("", f"{what} is written as text, not {type(text).__name__}")
     if len(text) > MAX_NOTATION:
         raise fail("", f"{what} is at most {MAX_NOTATION} characters long; this is {len(text)}")
     tokens = text.split(" ")
-    if not text or any(not token for token in tokens):
-        raise fail("", f"{what} is tokens separated by single spaces, with none empty")
     known, words = tuple(keys), frozenset(flags)
+    if not text or any(not token for token in tokens):
+        raise fail(
+            _beside_blank(tokens, first, words),
+            f"{what} is tokens separated by single spaces, with none empty",
+        )
     fields: dict[str, str] = {}
     seen: set[str] = set()
     for token in tokens[1:]:
@@ -139,6 +152,17 @@ def parse_fields(
             raise fail(key, "given twice")
         fields[key] = value
     return tokens[0], fields, seen
+
+
+def _beside_blank(tokens: list[str], first: str, flags: frozenset[str]) -> str:
+    # The field whose token follows the first blank one, else the one before it: a
+    # field's key, a flag, or else the first token, which writes ``first``.
+    blank = tokens.index("")
+    for at in (blank + 1, blank - 1):
+        if 0 <= at < len(tokens) and tokens[at]:
+            key, equals, _ = tokens[at].partition("=")
+            return key if equals or key in flags else first
+    return first
 
 
 def cards_text(cards: Iterable[Card]) -> str:
@@ -238,8 +262,11 @@ def validated(game: Any, state: Any, field_of: Callable[[str], str]) -> Any:
         game.validate(state)
     except InvalidStateError as exc:
         problems = game.state_problems(state)
-        # The first problem that a field of the notation is to blame for names it.
-        field = next(filter(None, map(field_of, problems)), "")
+        # The first problem that a field of the notation is to blame for names it; a
+        # card missing or extra (the census) last, as another problem usually names the
+        # field that lost or gained it.
+        ranked = sorted(problems, key=lambda problem: problem.startswith(CENSUS_PROBLEM))
+        field = next(filter(None, map(field_of, ranked)), "")
         shown = "; ".join(problems) if problems else str(exc)
         raise fail(field, f"not a legal position: {shown}") from None
     return state

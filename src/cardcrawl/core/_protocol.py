@@ -70,7 +70,8 @@ class Outcome:
     Attributes:
         label: a word for the ending, such as ``"escaped"`` or ``"consumed"``.
         returns: one number per player (1.0 for a win, 0.0 otherwise).
-        scores: one score per player where the game keeps a score, else ``None``.
+        scores: one score per player where the game's rules count points, else
+            ``None`` (a game whose rules only say who won, if anyone).
         winners: the players who won (empty when nobody did).
 
     Examples:

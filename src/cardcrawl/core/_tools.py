@@ -26,10 +26,10 @@ class RolloutKernel(Protocol):
     """A game's fast path for whole games of uniform-random play (see
     ``GameTools.rollout``).
 
-    A kernel plays on a private, compact, mutable form of the game, so it is a second
-    statement of the rules: it may be used only where it plays exactly the games the
-    public path plays (``initial_state(seed)``, ``legal_actions``,
-    :class:`~cardcrawl.bots.RandomBot` with ``seed`` in seat 0, ``step``), and
+    A kernel plays whole games on a private, mutable form of the game, without building
+    a public state at every step: it may be used only where it plays exactly the games
+    the public path plays (``initial_state(seed)``, ``legal_actions``,
+    :class:`~cardcrawl.bots.RandomBot` with ``seed`` in every seat, ``step``), and
     :func:`cardcrawl.testing.check_kernel` proves that, seed by seed. Its factory gives
     no kernel for a game whose rules it does not play (a variant that overrides a rule
     step, or a hook the kernel does not call), which is then played the public way.

@@ -78,6 +78,8 @@ _BOARD_ITEM = re.compile(r"([1-9][0-9]{0,3})?([*~])|((?:10|[2-9AJQK])[SHDC]|RJ|B
 # Which field each of the game's state problems is about (see state_problems); the
 # first phrase a problem contains decides, so the longer phrases come first.
 _PROBLEM_FIELDS = {
+    # A card missing or written twice: unseen is the field that accounts for the rest.
+    "does not hold each of the": "unseen",
     "the winner must be": "phase",  # the winner is written in the phase: over:escaped:N
     "every figure is on the Black Joker": "seats",
     "shown must list": "shown",
@@ -653,7 +655,7 @@ class HaydesNotation:
     def _read(self, game: Any, text: str, *, observed: bool) -> tuple[HaydesState, int]:
         what = f"a{'n observation' if observed else ' position'} of {game.title or game.name}"
         keys, flags = (_OBSERVED_KEYS, ()) if observed else (_KEYS, _FLAGS)
-        first_token, fields, words = parse_fields(text, keys, flags, what=what)
+        first_token, fields, words = parse_fields(text, keys, flags, what=what, first="board")
         required = (
             ("phase", "seats", "unseen", "player")
             if observed

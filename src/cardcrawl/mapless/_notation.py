@@ -396,7 +396,7 @@ class MaplessNotation:
 
         what = f"a{'n observation' if observed else ' position'} of {game.title or game.name}"
         keys, flags = (_OBSERVED_KEYS, _OBSERVED_FLAGS) if observed else (_KEYS, _FLAGS)
-        first, fields, words = parse_fields(text, keys, flags, what=what)
+        first, fields, words = parse_fields(text, keys, flags, what=what, first="table")
         table = _parse_table(first)
         for key in ("phase", "player") if observed else ("phase", "player", "rng"):
             if key not in fields:

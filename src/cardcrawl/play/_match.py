@@ -26,6 +26,7 @@ from typing import Any
 
 import attrs
 
+from cardcrawl.core._engine import GameBase
 from cardcrawl.core._notation import fail
 from cardcrawl.core._protocol import CHANCE
 from cardcrawl.core._registry import load
@@ -185,7 +186,7 @@ class Match:
         position: str | None = None,
     ) -> None:
         # Plain assignment only: the named constructors do the work.
-        self._game = game
+        self._game: GameBase[Any, Any, Any] = game
         self._agents = tuple(agents)
         self._started = started
         self._initial = initial_state
@@ -363,7 +364,7 @@ class Match:
 
     # ---------------------------------------------------------- reading
     @property
-    def game(self) -> Any:
+    def game(self) -> GameBase[Any, Any, Any]:
         """The game being played."""
         return self._game
 

@@ -403,9 +403,10 @@ class _Job:
         """What plays game ``index`` of the run on ``game`` (this job's game, loaded):
         one function for the whole run, so that the question of which path plays its
         games is settled once, not at every game."""
-        # Issue 14: a game whose rollout kernel plays the very games of this loop
-        # (proven seed by seed by cardcrawl.testing.check_kernel) is played there. The
-        # game and the bots are fixed for the run, so one answer holds for all its games.
+        # A game whose rollout kernel plays the very games of this loop (proven seed by
+        # seed by cardcrawl.testing.check_kernel) is played there, since the kernel plays
+        # them several times as fast. The game and the bots are fixed for the run, so one
+        # answer holds for all its games.
         kernel = None if self.start is not None else _rollout_kernel(game, self.bots)
         master, max_decisions = self.seed, self.max_decisions
         forfeits = self.on_bot_error == "forfeit"
