@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+import typing
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, NamedTuple
 
 import attrs
 
-from cardcrawl.core._codec import _hints, decode, encode, saved_fields
+from cardcrawl.core._codec import _base, _hints, decode, encode, saved_fields
 from cardcrawl.core._limits import Limits, untagged
 from cardcrawl.errors import RecordError, SerializationError, UnsupportedTypeError, short_repr
 
@@ -29,10 +30,39 @@ def check_fields(value: Any, what: str) -> None:
     """
     hints = _hints(type(value))
     for field in saved_fields(type(value)):
+        given = getattr(value, field.name)
         try:
-            decode(hints[field.name], encode(getattr(value, field.name)), field.name)
+            read = decode(hints[field.name], encode(given), field.name)
         except (SerializationError, UnsupportedTypeError) as exc:
             raise RecordError(f"{what} has malformed {exc}") from None
+        if read != given:
+            # Saved and read back, it is another value: a dict where an Agent belongs,
+            # text where an action's index does.
+            where, expected = _first_unlike(field.name, hints[field.name], given, read)
+            raise RecordError(
+                f"{what} has malformed {where}: expected {expected}, found {short_repr(given)}"
+            )
+
+
+def _first_unlike(name: str, tp: Any, given: Any, read: Any) -> tuple[str, str]:
+    """(where, what belongs there) for the first item of ``given`` unlike its reading."""
+    tp = _base(tp)
+    items = typing.get_args(tp)
+    if isinstance(given, tuple) and typing.get_origin(tp) is tuple and len(given) == len(read):
+        for i, (one, other) in enumerate(zip(given, read, strict=True)):
+            if one != other:
+                return f"{name}[{i}]", _named(items[0])
+    return name, _named(tp)
+
+
+def _named(tp: Any) -> str:
+    tp = _base(tp)
+    if isinstance(tp, type):
+        return f"{'an' if tp.__name__[0] in 'AEIOU' else 'a'} {tp.__name__}"
+    if typing.get_origin(tp) is Mapping:
+        key = _base(typing.get_args(tp)[0])
+        return f"a mapping with keys of type {getattr(key, '__name__', key)}"
+    return f"a value of type {tp}"
 
 # Hex digits kept of each state's digest in the trail: 64 bits tell a changed state
 # from the recorded one as surely as the full 256 would (the final state keeps all

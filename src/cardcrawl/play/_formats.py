@@ -55,7 +55,11 @@ def upgraded(data: Any) -> dict[str, Any]:
     """
     if not isinstance(data, dict):
         raise SerializationError(f"a record is a JSON object, not {short_repr(data)}")
-    fmt = data.get("format")
+    if "format" not in data:
+        raise SerializationError(
+            f"a record names its format under the key 'format'; found the keys {sorted(data)}"
+        )
+    fmt = data["format"]
     # Compared as an int only: JSON true is no format, though True == 1 in Python.
     if type(fmt) is not int or (fmt != FORMAT and fmt not in OLDER):
         raise SerializationError(
@@ -68,9 +72,11 @@ def upgraded(data: Any) -> dict[str, Any]:
             f"a record of format {fmt} holds no key {extra[0]!r} "
             f"(format {FORMAT} does: write the record again to upgrade it)"
         )
-    lacking = sorted(REQUIRED.get(fmt, frozenset()) - set(data))
+    lacking = sorted(k for k in REQUIRED.get(fmt, frozenset()) if data.get(k) is None)
     if lacking:
-        raise SerializationError(f"a record of format {fmt} holds the key {lacking[0]!r}; this one has none")
+        raise SerializationError(
+            f"a record of format {fmt} holds the key {lacking[0]!r}; this one has none"
+        )
     return {k: v for k, v in data.items() if k != "format"}
 
 
@@ -136,6 +142,7 @@ def schema_of(record_class: type) -> dict[str, Any]:
             "then": {
                 "not": {"anyOf": [{"required": [key]} for key in sorted(keys)]},
                 "required": sorted(REQUIRED.get(fmt, ())),
+                "properties": {key: {"type": "object"} for key in sorted(REQUIRED.get(fmt, ()))},
             },
         }
         for fmt, keys in sorted(OLDER.items())

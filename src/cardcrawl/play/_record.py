@@ -735,11 +735,17 @@ class Record:
             >>> cardcrawl.Record.from_data({**data, "seed": "3"})
             Traceback (most recent call last):
             ...
-            cardcrawl.errors.SerializationError: record.seed: fits none of the allowed types (record.seed: expected an integer, found '3'; record.seed: expected null, found '3')
+            cardcrawl.errors.SerializationError: record.seed: expected an integer, found '3'
         """
         fields = upgraded(data)
         check_depth(fields)
-        record: Record = decode(cls, fields, "record")
+        try:
+            record: Record = decode(cls, fields, "record")
+        except SerializationError as exc:
+            if isinstance(exc.__cause__, RecordError):
+                # A rule across fields, which the record's own checks name in full.
+                raise SerializationError(str(exc.__cause__)) from None
+            raise
         return record
 
     def to_json(self) -> str:
