@@ -22,7 +22,9 @@ NAMES = sorted(EXPECTED)
 
 
 def _digest(data: Any) -> str:
-    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return hashlib.sha256(
+        json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
 
 
 def test_there_is_a_saved_example_of_each_older_format() -> None:

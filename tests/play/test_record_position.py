@@ -99,7 +99,8 @@ def test_a_match_from_a_position_records_it() -> None:
     assert data["seed"] is None
     assert data["position"] == PUZZLE
     assert "stack" not in data
-    assert data["seed"] is None and "position" in data
+    assert data["seed"] is None
+    assert "position" in data
     again = Match.from_record(Record.from_data(json.loads(json.dumps(data))))
     assert again.states == match.states
     assert "from a position" in repr(again)

@@ -149,7 +149,8 @@ def test_a_game_not_over_has_no_result_and_a_plain_record_no_trace() -> None:
     stripped = attrs.evolve(record, agents=(), seconds=())
     assert not stripped.is_trace
     assert stripped.to_data() == plain.to_data()
-    assert not plain.is_trace and plain.to_data()["format"] == 3
+    assert not plain.is_trace
+    assert plain.to_data()["format"] == 3
     assert "claims" not in attrs.evolve(plain, claims=None).to_data()
 
 
@@ -249,7 +250,11 @@ GOOD_AGENT = Agent.bot(0, "heuristic", {"depth": 2}).to_data()
         ("agents", [{**GOOD_AGENT, "settings": {"a": "x" * 201}}], r"agents\[0\].*settings\.a"),
         ("agents", [{**GOOD_AGENT, "settings": {"a": 2**64}}], r"agents\[0\].*settings\.a"),
         ("agents", [{**GOOD_AGENT, "settings": {"": 1}}], r"agents\[0\].*settings"),
-        ("agents", [{**GOOD_AGENT, "settings": {str(i): i for i in range(33)}}], "agents.*at most 32 keys"),
+        (
+            "agents",
+            [{**GOOD_AGENT, "settings": {str(i): i for i in range(33)}}],
+            "agents.*at most 32 keys",
+        ),
         ("result", {"label": "x", "returns": [1.0]}, "result"),
         ("result", {"label": "x", "returns": ["1"], "scores": None, "winners": []}, "result"),
         ("result", {"label": "", "returns": [1.0], "scores": None, "winners": []}, "result"),

@@ -69,7 +69,8 @@ def encode(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple) and _is_named_tuple(type(value)):
-        return {name: encode(v) for name, v in zip(type(value)._fields, value, strict=True)}
+        names: tuple[str, ...] = value._fields  # type: ignore[attr-defined]
+        return {name: encode(v) for name, v in zip(names, value, strict=True)}
     if isinstance(value, (tuple, list)):
         return [encode(v) for v in value]
     if isinstance(value, frozenset):
@@ -131,8 +132,9 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def _default(field: attrs.Attribute[Any]) -> Any:
-    default = field.default
-    return default.factory() if isinstance(default, attrs.Factory) else default  # type: ignore[arg-type]
+    default: Any = field.default
+    factory = getattr(default, "factory", None) if hasattr(default, "takes_self") else None
+    return default if factory is None else factory()
 
 
 def _is_named_tuple(tp: Any) -> bool:
@@ -166,10 +168,10 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
         for limit in limits:
             _check_shape(base, limit, data, path)
         value = _decode(base, data, path)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
         for limit in limits:
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                if not (math.isfinite(value) and limit.in_range(value)):
-                    raise _fail(path, limit.told(_NOUNS.get(base, "a number")), data)
+            if number and not (math.isfinite(value) and limit.in_range(value)):
+                raise _fail(path, limit.told(_NOUNS.get(base, "a number")), data)
         return value
     if origin is typing.Literal:
         choices = typing.get_args(tp)
@@ -301,7 +303,7 @@ def _decode_int_keys(value_type: Any, data: Any, path: str) -> dict[int, Any]:
     read: dict[int, Any] = {}
     for key, item in data.items():
         if not isinstance(key, str) or not _INT_KEY.fullmatch(key):
-            raise _fail(f"{path} key", "an integer in decimal, such as \"3\"", key)
+            raise _fail(f"{path} key", 'an integer in decimal, such as "3"', key)
         read[int(key)] = _decode(value_type, item, f"{path}.{key}")
     return read
 
@@ -345,7 +347,9 @@ def _decode_attrs(cls: type[T], data: Any, path: str) -> T:
     unknown = sorted(set(data) - names - ({"type"} if tagged else set()))
     if unknown:
         raise SerializationError(f"{path}: unknown keys {unknown}; allowed: {sorted(names)}")
-    missing = sorted(f.name for f in fields if f.name not in data and not is_omitted_when_default(f))
+    missing = sorted(
+        f.name for f in fields if f.name not in data and not is_omitted_when_default(f)
+    )
     if missing:
         raise SerializationError(f"{path}: missing keys {missing}")
     hints = _hints(cls)

@@ -38,12 +38,14 @@ def is_untagged(cls: type) -> bool:
     """Whether ``cls`` is saved without the ``"type"`` key (see :func:`untagged`)."""
     return cls in _UNTAGGED
 
+
 #: attrs metadata of a field whose key is left out of the saved data at its default.
 OMITTED_WHEN_DEFAULT = {"cardcrawl.omitted_when_default": True}
 
 
 def is_omitted_when_default(field: attrs.Attribute[object]) -> bool:
-    """Whether the key of ``field`` is left out at its default (see :data:`OMITTED_WHEN_DEFAULT`)."""
+    """Whether the key of ``field`` is left out at its default (see
+    :data:`OMITTED_WHEN_DEFAULT`)."""
     return bool(field.metadata.get("cardcrawl.omitted_when_default"))
 
 
@@ -76,7 +78,10 @@ class Limits:
     max_length: int | None = None
     pattern: str | None = None
     _regex: re.Pattern[str] | None = attrs.field(
-        init=False, repr=False, eq=False, default=attrs.Factory(lambda s: _compiled(s.pattern), True)
+        init=False,
+        repr=False,
+        eq=False,
+        default=attrs.Factory(lambda s: _compiled(s.pattern), True),
     )
 
     def matches(self, text: str) -> bool:

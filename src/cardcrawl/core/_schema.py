@@ -144,7 +144,11 @@ class _Builder:
             key, value = typing.get_args(tp)
             if key is int:
                 names = {"pattern": f"^({_INT_KEY.pattern})$"}
-                return {"type": "object", "propertyNames": names, "additionalProperties": self.schema(value)}
+                return {
+                    "type": "object",
+                    "propertyNames": names,
+                    "additionalProperties": self.schema(value),
+                }
             if _base(key) is str:
                 mapping: dict[str, Any] = {"type": "object"}
                 if key is not str:

@@ -64,6 +64,7 @@ def _named(tp: Any) -> str:
         return f"a mapping with keys of type {getattr(key, '__name__', key)}"
     return f"a value of type {tp}"
 
+
 # Hex digits kept of each state's digest in the trail: 64 bits tell a changed state
 # from the recorded one as surely as the full 256 would (the final state keeps all
 # 64 digits), at a quarter of the size.
@@ -77,9 +78,14 @@ class Ending(NamedTuple):
 
     Examples:
         >>> import cardcrawl
-        >>> ending = cardcrawl.RecordClaims.Ending("escaped", (1.0,))
-        >>> ending == ("escaped", (1.0,)), ending.label
-        (True, 'escaped')
+        >>> game = cardcrawl.load("mapless-house", max_turns=50)
+        >>> state, actions = game.initial_state(seed=5), []
+        >>> while not game.is_terminal(state):
+        ...     actions.append(game.legal_actions(state)[-1])
+        ...     state = game.step(state, actions[-1])
+        >>> ending = cardcrawl.Record.of(game, seed=5, actions=actions).claims.ending
+        >>> ending == ("consumed", (0.0,)), ending.label
+        (True, 'consumed')
     """
 
     label: str
@@ -136,8 +142,6 @@ class RecordClaims:
             action.
     """
 
-    Ending = Ending
-
     length: Annotated[int, Limits(minimum=0)]
     ending: Ending | None = attrs.field(converter=_ending)
     digest: Digest
@@ -160,7 +164,9 @@ def canonical_digest(data: Any) -> str:
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     except (ValueError, TypeError, RecursionError) as exc:
         # An integer too long for text, or data nested too deep, cannot be a record's.
-        raise RecordError(f"the record holds data that JSON text cannot: {short_repr(exc)}") from None
+        raise RecordError(
+            f"the record holds data that JSON text cannot: {short_repr(exc)}"
+        ) from None
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

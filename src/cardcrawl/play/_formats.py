@@ -62,9 +62,10 @@ def upgraded(data: Any) -> dict[str, Any]:
     fmt = data["format"]
     # Compared as an int only: JSON true is no format, though True == 1 in Python.
     if type(fmt) is not int or (fmt != FORMAT and fmt not in OLDER):
+        read = ", ".join(map(str, [FORMAT, *sorted(OLDER, reverse=True)]))
         raise SerializationError(
             f"record format {short_repr(fmt)} is not one this library reads: it writes "
-            f"format {FORMAT} and reads formats {', '.join(map(str, [FORMAT, *sorted(OLDER, reverse=True)]))}"
+            f"format {FORMAT} and reads formats {read}"
         )
     extra = sorted(set(data) & OLDER.get(fmt, frozenset()))
     if extra:
@@ -133,8 +134,13 @@ def schema_of(record_class: type) -> dict[str, Any]:
     defs = made.pop("$defs")
     body = defs.pop(made.pop("$ref").rsplit("/", 1)[1])
     body.pop("description", None)
-    formats = {"description": f"{FORMAT}, the format written; {', '.join(map(str, OLDER))} are read."}
-    body["properties"] = {"format": {**formats, "enum": [*sorted(OLDER), FORMAT]}, **body["properties"]}
+    formats = {
+        "description": f"{FORMAT}, the format written; {', '.join(map(str, OLDER))} are read."
+    }
+    body["properties"] = {
+        "format": {**formats, "enum": [*sorted(OLDER), FORMAT]},
+        **body["properties"],
+    }
     body["required"] = ["format", *body["required"]]
     body["allOf"] = [
         {

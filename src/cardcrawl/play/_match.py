@@ -31,8 +31,8 @@ from cardcrawl.core._protocol import CHANCE
 from cardcrawl.core._registry import load
 from cardcrawl.errors import CardcrawlError, OptionsError, PlayerError, RecordError, UndoError
 from cardcrawl.kit._svg import find_renderer, svg
-from cardcrawl.play._html import replay_html
 from cardcrawl.play._agent import Agent
+from cardcrawl.play._html import replay_html
 from cardcrawl.play._record import (
     Comment,
     Record,

@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar
@@ -151,6 +150,10 @@ def _float_seconds(values: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(float(v) if type(v) is int and v.bit_length() <= 53 else v for v in values)
 
 
+def _texts(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
 def _agents(values: Iterable[Agent]) -> tuple[Agent, ...]:
     return tuple(values)
 
@@ -196,10 +199,6 @@ def _position_explicit(game: Any, position: str) -> bool:
         return bool(game.position(position).explicit_chance)
     except CardcrawlError as exc:
         raise RecordError(f"record cannot start from its position: {exc}") from exc
-
-
-def _omitted(**kwargs: Any) -> Any:
-    return attrs.field(metadata=OMITTED_WHEN_DEFAULT, **kwargs)
 
 
 # --------------------------------------------------------------------- record
@@ -299,7 +298,6 @@ class Record:
             field.
     """
 
-
     #: The format :meth:`to_data` writes (3); formats 2 and 1 are read too.
     FORMAT: ClassVar[int] = FORMAT
     #: The keys a match trace may add to a record's data (see :meth:`to_data`).
@@ -308,19 +306,29 @@ class Record:
     game: str
     options: Mapping[str, Any] = attrs.field(converter=_frozen_mapping)
     seed: Seed | None
-    actions: tuple[str, ...] = attrs.field(converter=tuple)
+    actions: tuple[str, ...] = attrs.field(converter=_texts)
     rules_version: str
     explicit_chance: bool = False
-    stack: Mapping[str, tuple[Any, ...]] | None = _omitted(default=None, converter=_frozen_stack)
-    claims: RecordClaims | None = _omitted(default=None)
-    agents: Annotated[tuple[Agent, ...], Limits(max_length=MAX_SEATS)] = _omitted(
-        default=(), converter=_agents
+    stack: Mapping[str, tuple[Any, ...]] | None = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, default=None, converter=_frozen_stack
     )
-    result: Outcome | None = _omitted(default=None, converter=_normal_result)
-    started: Started | None = _omitted(default=None, converter=started_text)
-    seconds: tuple[Seconds | None, ...] = _omitted(default=(), converter=_float_seconds)
-    comments: Mapping[int, Comment] = _omitted(factory=dict, converter=_frozen_comments)
-    position: Position | None = _omitted(default=None)
+    claims: RecordClaims | None = attrs.field(metadata=OMITTED_WHEN_DEFAULT, default=None)
+    agents: Annotated[tuple[Agent, ...], Limits(max_length=MAX_SEATS)] = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, default=(), converter=_agents
+    )
+    result: Outcome | None = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, default=None, converter=_normal_result
+    )
+    started: Started | None = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, default=None, converter=started_text
+    )
+    seconds: tuple[Seconds | None, ...] = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, default=(), converter=_float_seconds
+    )
+    comments: Mapping[int, Comment] = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, factory=dict, converter=_frozen_comments
+    )
+    position: Position | None = attrs.field(metadata=OMITTED_WHEN_DEFAULT, default=None)
 
     def __attrs_post_init__(self) -> None:
         check_fields(self, "record")
