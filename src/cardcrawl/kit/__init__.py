@@ -8,7 +8,7 @@
   an immutable map of cells with an incremental frontier of empty cells; a cell's two
   text forms, :func:`cell_text` (``"(1, 0)"``, in events) and :func:`cell_code`
   (``"1,0"``, in actions);
-- :func:`svg`, :func:`register_svg`, and the primitives the games draw with
+- :func:`svg`, :func:`register_svg` (deprecated: see ``GameTools(svg=...)``), and the primitives the games draw with
   (:func:`card_svg`, :func:`back_svg`, :func:`slot_svg`, :func:`pawn_svg`,
   :func:`label_svg`, :func:`element`, :func:`document`).
 
