@@ -32,6 +32,9 @@ from typing import Any
 
 import attrs
 
+# The module, not its names: the registry imports the engine, which imports the kit, so
+# the registry may be half made when this module is; its names are read when called.
+from cardcrawl.core import _registry
 from cardcrawl.errors import NoRendererError, OptionsError
 from cardcrawl.kit._cards import RANK_NAMES, Card, Suit
 
@@ -159,10 +162,7 @@ def find_renderer(game: Any) -> SvgRenderer | None:
     method = getattr(game, "render_svg", None)
     if callable(method):
         return lambda _game, state: str(method(state))
-    # Imported here: the registry's module imports the engine, which imports the kit.
-    from cardcrawl.core._registry import tools_for
-
-    declared = tools_for(game).svg
+    declared = _registry.tools_for(game).svg
     if declared is not None:
         return declared
     for cls in type(game).__mro__:
