@@ -85,3 +85,7 @@ def test_the_shipped_schema_is_the_one_made_from_the_types() -> None:
     """``record.schema.json`` is generated; it must not drift from the field types."""
     shipped = Path(cardcrawl.play.__file__).parent / "record.schema.json"
     assert json.loads(shipped.read_text("utf-8")) == Record.json_schema()
+
+
+def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(Record.json_schema())

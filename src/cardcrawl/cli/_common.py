@@ -632,7 +632,7 @@ def verification_note(path: str, record: Record) -> str:
     claims = record.claims
     if claims is None:
         return (
-            f"cardcrawl: {path}: not verified: it is a record of format 1, without the "
+            f"cardcrawl: {path}: not verified: it is a record without the "
             "claims (length, ending, digest of every state) to check it against, so an "
             "entry cut off or changed to another legal action would go unseen"
         )

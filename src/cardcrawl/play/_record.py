@@ -485,8 +485,9 @@ class Record:
 
         A record with claims that replays without a :class:`~cardcrawl.RecordError` is
         the game that was recorded: no entry cut off, added or changed. A record
-        without claims (format 1) replays as well, but unverified: a cut or an edited
-        action that stays legal would go unseen.
+        without claims (one built with ``Record(...)``, or saved before records had
+        claims) replays as well, but unverified: a cut or an edited action that stays
+        legal would go unseen.
 
         Examples:
             >>> import cardcrawl
