@@ -386,7 +386,7 @@ class UndoError(CardcrawlError, RuntimeError):
 
 
 class NoRendererError(CardcrawlError, LookupError):
-    """No SVG renderer is known for a game (see :func:`~cardcrawl.register_svg`).
+    """No SVG renderer is known for a game (see :func:`~cardcrawl.find_renderer`).
 
     Examples:
         >>> import cardcrawl

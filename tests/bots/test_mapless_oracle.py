@@ -8,7 +8,7 @@ import pytest
 
 import cardcrawl
 from cardcrawl.bots import bot_names, make_bot
-from cardcrawl.bots._oracles import make_oracle, oracle_names, register_oracle
+from cardcrawl.bots._oracles import make_oracle, oracle_names
 from cardcrawl.errors import CardcrawlError, OptionsError, UnknownBotError
 from cardcrawl.mapless import MaplessHeuristicBot
 from cardcrawl.mapless._oracle import MaplessOracleBot
@@ -48,9 +48,10 @@ def test_it_is_registered_as_an_oracle_and_not_as_a_bot() -> None:
 
 def test_an_oracle_must_say_that_it_sees_the_state() -> None:
     with pytest.raises(OptionsError, match="sees_state"):
-        register_oracle("peek", MaplessHeuristicBot, games=["mapless-house"], description="x")
-    with pytest.raises(OptionsError, match="already registered"):
-        register_oracle("oracle", MaplessOracleBot, games=["mapless-house"], description="x")
+        cardcrawl.GameTools(oracles={"peek": MaplessHeuristicBot})
+    with pytest.raises(OptionsError, match="without spaces"):
+        cardcrawl.GameTools(oracles={"an oracle": MaplessOracleBot})
+    assert cardcrawl.tools_for("mapless-house").oracles == {"oracle": MaplessOracleBot}
 
 
 def test_it_refuses_to_play_from_an_observation() -> None:

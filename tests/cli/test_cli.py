@@ -519,7 +519,7 @@ def test_an_old_record_replays_marked_unverified(tmp_path: Path) -> None:
     path.write_text(json.dumps({**data, "format": 1}), "utf-8")
     code, out, err = run("replay", str(path))
     assert code == 0
-    assert err.startswith(f"cardcrawl: {path}: not verified: it is a record of format 1")
+    assert err.startswith(f"cardcrawl: {path}: not verified: it is a record without the claims")
     n = len(data["actions"])
     header, *story = out.splitlines()
     assert header == f"Replaying {GAME} with seed 9 ({n} actions, unverified)."

@@ -13,6 +13,7 @@ import importlib
 import pickle
 import sys
 import traceback
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -58,8 +59,10 @@ def register_svg_twice() -> None:
     class Drawn(cardcrawl.mapless.MaplessHouse):
         pass
 
-    cardcrawl.register_svg(Drawn, lambda game, state: "<svg/>")
-    cardcrawl.register_svg(Drawn, lambda game, state: "<svg/>")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        cardcrawl.register_svg(Drawn, lambda game, state: "<svg/>")
+        cardcrawl.register_svg(Drawn, lambda game, state: "<svg/>")
 
 
 def save_an_object() -> None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,6 +24,7 @@ from hypothesis import strategies as st
 import cardcrawl
 from cardcrawl import CHANCE, Card, Match, NoRendererError, Picture
 from cardcrawl.cli._main import main
+from cardcrawl.haydes import EscapeFromHaydes
 from cardcrawl.haydes import _svg as haydes_svg
 from cardcrawl.kit._svg import card_svg, document
 from cardcrawl.mapless import MaplessHouse, MaplessState, Phase, render_svg
@@ -227,7 +230,7 @@ def test_a_game_without_renderer_says_how_to_give_it_one() -> None:
         pass
 
     assert cardcrawl.find_renderer(Plain()) is None
-    with pytest.raises(NoRendererError, match="register_svg") as caught:
+    with pytest.raises(NoRendererError, match=r"GameTools\(svg=\.\.\.\)") as caught:
         cardcrawl.svg(Plain(), None)
     assert isinstance(caught.value, LookupError)
 
@@ -240,15 +243,44 @@ def test_a_render_svg_method_wins_over_the_registry() -> None:
     assert cardcrawl.svg(Drawn(), None).text == "<svg xmlns='http://www.w3.org/2000/svg'/>"
 
 
-def test_registering_twice_needs_replace() -> None:
+def test_the_renderer_is_a_slot_of_the_game_tools() -> None:
+    class Framed(MaplessHouse):
+        pass
+
+    tools = attrs.evolve(cardcrawl.tools_for("mapless-house"), svg=lambda game, state: "<svg/>")
+    cardcrawl.register_game("framed-house-test", Framed, tools=tools, replace=True)
+    game = cardcrawl.load("framed-house-test")
+    assert cardcrawl.svg(game, game.initial_state(1)).text == "<svg/>"
+    # A variant draws with its base game's renderer.
+    cardcrawl.register_variant("framed-house-brief-test", base="framed-house-test", replace=True)
+    assert cardcrawl.svg(cardcrawl.load("framed-house-brief-test"), None).text == "<svg/>"
+
+
+def test_register_svg_still_works_for_a_release_and_says_what_replaces_it() -> None:
     class Own:
         pass
 
-    cardcrawl.register_svg(Own, lambda game, state: "<svg/>")
-    with pytest.raises(cardcrawl.CardcrawlError, match="already registered"):
+    with pytest.warns(DeprecationWarning, match=r"GameTools\(svg=\.\.\.\)"):
         cardcrawl.register_svg(Own, lambda game, state: "<svg/>")
-    cardcrawl.register_svg(Own, lambda game, state: f"<svg>{state}</svg>", replace=True)
+    with (
+        pytest.warns(DeprecationWarning, match="register_svg is deprecated"),
+        pytest.raises(cardcrawl.CardcrawlError, match="already registered"),
+    ):
+        cardcrawl.register_svg(Own, lambda game, state: "<svg/>")
+    with pytest.warns(DeprecationWarning, match="register_svg is deprecated"):
+        cardcrawl.register_svg(Own, lambda game, state: f"<svg>{state}</svg>", replace=True)
     assert cardcrawl.svg(Own(), 3).text == "<svg>3</svg>"
+
+
+def test_importing_a_game_package_registers_no_renderer() -> None:
+    """Renderers are declared in the games' tools, none registered by importing."""
+    from cardcrawl.kit import _svg
+    from cardcrawl.mapless import _svg as mapless_svg
+
+    assert {haydes_svg.__name__, mapless_svg.__name__} <= set(sys.modules)
+    assert MaplessHouse not in _svg._RENDERERS
+    assert EscapeFromHaydes not in _svg._RENDERERS
+    assert cardcrawl.tools_for("escape-from-haydes").svg is not None
 
 
 # ------------------------------------------------------- the command line

@@ -116,8 +116,8 @@ def test_loading_a_file_that_is_not_utf8_is_a_typed_error(tmp_path: Path) -> Non
     [
         ("{not json", "a record is JSON text"),
         ("[" * 100_000, "too deeply"),
-        ("[1, 2]", "a record is an object"),
-        ('{"format": 2}', "a record of format 2 is an object with keys"),
+        ("[1, 2]", "a record is a JSON object"),
+        ('{"format": 2}', "a record of format 2 holds the key 'claims'"),
     ],
     ids=["bad-json", "deep", "a-list", "missing-keys"],
 )
@@ -137,7 +137,7 @@ def test_loading_checks_what_from_json_checks(record: Record, tmp_path: Path) ->
     data["seed"] = "3"
     path = tmp_path / "edited.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(SerializationError, match="record has malformed seed"):
+    with pytest.raises(SerializationError, match=r"record\.seed: expected an integer"):
         Record.load(path)
-    with pytest.raises(SerializationError, match="record has malformed seed"):
+    with pytest.raises(SerializationError, match=r"record\.seed: expected an integer"):
         Record.from_json(json.dumps(data))

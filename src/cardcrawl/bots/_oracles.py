@@ -26,68 +26,33 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from cardcrawl.bots._base import BotFactory, BotSpec, game_family
-from cardcrawl.errors import OptionsError, UnknownBotError
+from cardcrawl.bots._base import game_family
+from cardcrawl.core._registry import specs, tools_for
+from cardcrawl.errors import UnknownBotError
 
-__all__ = ["make_oracle", "oracle_names", "register_oracle"]
-
-_ORACLES: dict[str, list[BotSpec]] = {}
-
-
-def register_oracle(
-    name: str, factory: BotFactory, *, games: Iterable[str], description: str
-) -> BotSpec:
-    """Register an oracle (a player shown the true state) for some game families.
-
-    Args:
-        name: its name, without spaces.
-        factory: builds it, ``factory(game, seed, seat)``; its class says
-            ``sees_state = True``.
-        games: the game families it plays.
-        description: one line, which should say that it cheats.
-
-    Raises:
-        OptionsError: the name is malformed or taken for one of these games, or the
-            factory does not say that it sees the state.
-    """
-    if not isinstance(name, str) or not name or " " in name:
-        raise OptionsError(f"an oracle's name is a non-empty string without spaces, not {name!r}")
-    if getattr(factory, "sees_state", False) is not True:
-        raise OptionsError(
-            f"oracle {name!r} must declare sees_state = True, so that whoever plays it "
-            "knows to pass it the state rather than an observation"
-        )
-    spec = BotSpec(name, factory, frozenset(games), description)
-    entries = _ORACLES.setdefault(name, [])
-    assert spec.games is not None
-    if any(old.games is not None and old.games & spec.games for old in entries):
-        raise OptionsError(f"oracle {name!r} is already registered for one of {sorted(spec.games)}")
-    entries.append(spec)
-    return spec
+__all__ = ["make_oracle", "oracle_names"]
 
 
 def oracle_names(game: Any = None) -> tuple[str, ...]:
-    """The registered oracles' names, sorted; only those for ``game`` if one is given."""
-    return tuple(
-        sorted(
-            name
-            for name, entries in _ORACLES.items()
-            if game is None or any(s.plays(game) for s in entries)
-        )
-    )
+    """The oracles' names, sorted: those of ``game``'s tools if one is given, else of
+    every registered game's."""
+    if game is not None:
+        return tuple(sorted(tools_for(game).oracles))
+    return tuple(sorted({name for spec in specs() for name in spec.tools.oracles}))
 
 
 def make_oracle(name: str, game: Any, seed: int, seat: int = 0, **options: Any) -> Any:
-    """A new oracle for one game, by registered name.
+    """A new oracle for one game, by the name its tools give it.
 
     Raises:
-        UnknownBotError: no oracle of that name plays that game's family.
+        UnknownBotError: the game's tools name no oracle ``name``.
     """
-    for spec in _ORACLES.get(name, ()):
-        if spec.plays(game):
-            return spec.factory(game, seed, seat, **options)
-    known = ", ".join(oracle_names(game)) or "none"
-    raise UnknownBotError(f"no oracle {name!r} plays {game_family(game)}; oracles for it: {known}")
+    factory = tools_for(game).oracles.get(name)
+    if factory is None:
+        known = ", ".join(oracle_names(game)) or "none"
+        raise UnknownBotError(
+            f"no oracle {name!r} plays {game_family(game)}; oracles for it: {known}"
+        )
+    return factory(game, seed, seat, **options)

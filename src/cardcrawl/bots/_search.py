@@ -17,6 +17,7 @@ numbers), so that actions are compared on the same luck.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Protocol
@@ -24,6 +25,7 @@ from typing import Any, Protocol
 from cardcrawl.bots._base import Bot, BotFactory, game_family, make_bot
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_derive
+from cardcrawl.core._registry import _set_tools, specs, tools_for
 from cardcrawl.errors import OptionsError, UnknownBotError
 
 __all__ = ["SearchBot", "SearchModel", "register_search_model", "search_model"]
@@ -69,38 +71,54 @@ class SearchModel(Protocol):
         """The player of every seat in a rollout (typically a quicker base bot)."""
 
 
+# Models given to register_search_model for games not registered, kept for one release
+# while it is deprecated.
 _MODELS: dict[str, SearchModel] = {}
 
 
 def register_search_model(family: str, model: SearchModel) -> None:
-    """Make :class:`SearchBot` able to play the games of ``family`` (a base game name).
+    """Deprecated: declare the model where the game registers, as the ``search_model``
+    slot of its :class:`~cardcrawl.GameTools`
+    (``register_game(..., tools=GameTools(search_model=...))``).
+
+    Makes :class:`SearchBot` able to play the games of ``family`` (a base game name):
+    the model is set in the tools of the registered game ``family`` and its variants.
 
     Args:
         family: the base game's name, such as ``"mapless-house"``.
-        model: the game's search model; it replaces any model registered before.
+        model: the game's search model; it replaces any model it had.
 
     Examples:
-        Registering the model already there changes nothing:
-
-        >>> import cardcrawl
+        >>> import warnings, cardcrawl
         >>> from cardcrawl.bots import register_search_model, search_model
         >>> game = cardcrawl.load("mapless-house")
         >>> model = search_model(game)
-        >>> register_search_model("mapless-house", model)
-        >>> search_model(game) is model
-        True
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     register_search_model("mapless-house", model)
+        >>> search_model(game) is model, caught[0].category.__name__
+        (True, 'DeprecationWarning')
     """
-    _MODELS[family] = model
+    warnings.warn(
+        "cardcrawl.bots.register_search_model is deprecated and will be removed in the "
+        "next release: declare the model where the game registers, "
+        "register_game(..., tools=GameTools(search_model=...))",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    if not _set_tools(family, search_model=model):
+        _MODELS[family] = model
 
 
 def search_model(game: Any) -> SearchModel:
-    """The search model of ``game``'s family.
+    """The search model of ``game``: the ``search_model`` slot of its
+    :class:`~cardcrawl.GameTools` (variants share their base game's).
 
     Args:
         game: the game to search.
 
     Returns:
-        The model registered for the game's family (variants share their base game's).
+        The model.
 
     Raises:
         UnknownBotError: the game has no search model.
@@ -115,13 +133,15 @@ def search_model(game: Any) -> SearchModel:
         ...
         cardcrawl.errors.UnknownBotError: the search bot cannot play escape-from-haydes: ...
     """
-    try:
-        return _MODELS[game_family(game)]
-    except KeyError:
-        known = ", ".join(sorted(_MODELS)) or "none"
+    model: SearchModel | None = tools_for(game).search_model or _MODELS.get(game_family(game))
+    if model is None:
+        known = sorted({s.base or s.name for s in specs() if s.tools.search_model is not None})
         raise UnknownBotError(
-            f"the search bot cannot play {game.name}: it has no search model (games: {known})"
-        ) from None
+            f"the search bot cannot play {game.name}: it has no search model "
+            f"(games: {', '.join(known) or 'none'}); a game declares one where it "
+            "registers, GameTools(search_model=...)"
+        )
+    return model
 
 
 def chance_leaves(game: Any, state: Any, budget: int) -> list[tuple[Any, Fraction]] | None:

@@ -37,7 +37,8 @@ from cardcrawl.core._codec import saved_fields
 from cardcrawl.core._protocol import Game
 from cardcrawl.core._registry import PluginError, _import_module, _known_names, get_spec
 from cardcrawl.errors import CardcrawlError, UnknownGameError
-from cardcrawl.play._record import Record, _unreadable
+from cardcrawl.play._formats import unreadable as _unreadable
+from cardcrawl.play._record import Record
 from cardcrawl.simulate._run import start_from_position
 
 if TYPE_CHECKING:
@@ -631,7 +632,7 @@ def verification_note(path: str, record: Record) -> str:
     claims = record.claims
     if claims is None:
         return (
-            f"cardcrawl: {path}: not verified: it is a record of format 1, without the "
+            f"cardcrawl: {path}: not verified: it is a record without the "
             "claims (length, ending, digest of every state) to check it against, so an "
             "entry cut off or changed to another legal action would go unseen"
         )

@@ -5,7 +5,7 @@ HTML page that steps through the game picture by picture. ``--seat N`` tells eit
 as seat N could know it: the events it observed, the pictures of a state it cannot
 tell from the true one, no seed and no chance outcome. A record whose claims fail
 is refused (exit status 1); one that replays is told, with a line on stderr saying
-whether it was verified against claims (a record of format 1 has none, and its story's
+whether it was verified against claims (a record without claims is not, and its story's
 first line says ``unverified`` too). The story on stdout stays the game's alone.
 
 Examples:

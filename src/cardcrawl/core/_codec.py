@@ -10,12 +10,16 @@ A value, or a declared field type, that the codec has no rule for raises
 Supported field types: ``int``, ``bool``, ``str``, ``float``, :class:`~cardcrawl.Card`,
 cells (``tuple[int, int]``), ``tuple[X, ...]``, fixed tuples, ``X | None``, unions of
 attrs classes, enums, :class:`~cardcrawl.Grid`, :class:`~cardcrawl.Deck`, nested attrs
-classes, and ``Mapping[str, X]``.
+classes, ``Mapping[str, X]`` and ``Mapping[int, X]`` (keys written in decimal), named
+tuples (saved as objects), ``Literal[...]`` of strings, and ``Annotated[X, Limits(...)]``,
+whose bounds (see :class:`~cardcrawl.core._limits.Limits`) are checked on reading.
 """
 
 from __future__ import annotations
 
 import enum
+import math
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -23,6 +27,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from cardcrawl.core._limits import Limits, is_omitted_when_default, is_untagged
 from cardcrawl.errors import ParseError, SerializationError, UnsupportedTypeError, short_repr
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
@@ -34,12 +39,13 @@ T = TypeVar("T")
 
 # What the codec knows, for the messages that name a type it does not.
 _SAVES = (
-    "None, booleans, integers, floats, strings, cards, enums, tuples, lists, frozensets, "
-    "grids, decks, mappings and attrs classes of those"
+    "None, booleans, integers, floats, strings, cards, enums, tuples, named tuples, lists, "
+    "frozensets, grids, decks, mappings and attrs classes of those"
 )
 _READS = (
     "int, bool, str, float, None, Card, enums, tuple[X, ...], fixed tuples, frozenset[X], "
-    "unions, Grid, Deck, Mapping[str, X] and attrs classes"
+    "unions, Grid, Deck, Mapping[str, X], Mapping[int, X], named tuples, Literal, "
+    "Annotated and attrs classes"
 )
 
 
@@ -62,6 +68,9 @@ def encode(value: Any) -> Any:
         return value.code
     if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, tuple) and _is_named_tuple(type(value)):
+        names: tuple[str, ...] = value._fields  # type: ignore[attr-defined]
+        return {name: encode(v) for name, v in zip(names, value, strict=True)}
     if isinstance(value, (tuple, list)):
         return [encode(v) for v in value]
     if isinstance(value, frozenset):
@@ -71,9 +80,13 @@ def encode(value: Any) -> Any:
     if isinstance(value, Deck):
         return {"stacked": [c.code for c in value.stacked], "rest": [c.code for c in value.rest]}
     if attrs.has(type(value)):
-        data: dict[str, Any] = {"type": type(value).__name__}
-        for field in saved_fields(type(value)):
-            data[field.name] = encode(getattr(value, field.name))
+        cls = type(value)
+        data: dict[str, Any] = {} if is_untagged(cls) else {"type": cls.__name__}
+        for field in saved_fields(cls):
+            item = getattr(value, field.name)
+            if is_omitted_when_default(field) and item == _default(field):
+                continue
+            data[field.name] = encode(item)
         return data
     if isinstance(value, Mapping):
         return {str(k): encode(v) for k, v in value.items()}
@@ -114,8 +127,22 @@ def saved_fields(cls: type) -> tuple[attrs.Attribute[Any], ...]:
 
 def _hints(cls: type) -> dict[str, Any]:
     if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls)
+        _HINTS[cls] = typing.get_type_hints(cls, include_extras=True)
     return _HINTS[cls]
+
+
+def _default(field: attrs.Attribute[Any]) -> Any:
+    default: Any = field.default
+    factory = getattr(default, "factory", None) if hasattr(default, "takes_self") else None
+    return default if factory is None else factory()
+
+
+def _is_named_tuple(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, tuple) and hasattr(tp, "_fields")
+
+
+#: An integer key of a mapping, as its decimal text (at most 18 digits, so within 64 bits).
+_INT_KEY = re.compile(r"0|-?[1-9][0-9]{0,17}")
 
 
 #: The most bits a saved integer may have: about 4,200 digits, within the 4,300 that
@@ -135,6 +162,22 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
     origin = typing.get_origin(tp)
     if tp is Any:
         return data
+    if origin is typing.Annotated:
+        base, *extras = typing.get_args(tp)
+        limits = [e for e in extras if isinstance(e, Limits)]
+        for limit in limits:
+            _check_shape(base, limit, data, path)
+        value = _decode(base, data, path)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        for limit in limits:
+            if number and not (math.isfinite(value) and limit.in_range(value)):
+                raise _fail(path, limit.told(_NOUNS.get(base, "a number")), data)
+        return value
+    if origin is typing.Literal:
+        choices = typing.get_args(tp)
+        if not any(type(data) is type(c) and data == c for c in choices):
+            raise _fail(path, f"one of {', '.join(map(repr, choices))}", data)
+        return data
     if tp is int:
         return _decode_int(data, path)
     if tp is bool:
@@ -148,6 +191,9 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
     if tp is float:
         if not isinstance(data, (int, float)) or isinstance(data, bool):
             raise _fail(path, "a number", data)
+        if isinstance(data, int) and data.bit_length() > 53:
+            # A float holds no more bits exactly, and none over 1024 at all.
+            raise _fail(path, "a number a float holds exactly", data)
         return float(data)
     if tp is type(None):
         if data is not None:
@@ -190,6 +236,8 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
                 pass
         allowed = ", ".join(repr(m.value) for m in tp)
         raise _fail(path, f"one of {allowed}", data)
+    if _is_named_tuple(tp):
+        return _decode_named_tuple(tp, data, path)
     if origin is tuple:
         args = typing.get_args(tp)
         if not isinstance(data, list):
@@ -213,10 +261,13 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
         return _decode_union(typing.get_args(tp), data, path)
     if origin is Mapping or origin is dict:
         key_type, value_type = typing.get_args(tp)
-        if not isinstance(data, dict) or key_type is not str:
+        if key_type is int:
+            return _decode_int_keys(value_type, data, path)
+        if not isinstance(data, dict) or _base(key_type) is not str:
             raise _fail(path, "an object", data)
         return {
-            _decode(str, k, path): _decode(value_type, v, f"{path}.{k}") for k, v in data.items()
+            _decode(key_type, k, f"{path} key"): _decode(value_type, v, f"{path}.{k}")
+            for k, v in data.items()
         }
     if isinstance(tp, type) and attrs.has(tp):
         return _decode_attrs(tp, data, path)
@@ -225,6 +276,44 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
     raise UnsupportedTypeError(
         f"{path}: cannot read a field declared as {tp!r}; the codec reads fields of {_READS}"
     )
+
+
+# What a value of a type under limits is called in messages.
+_NOUNS = {int: "an integer", float: "a number", str: "text"}
+
+
+def _base(tp: Any) -> Any:
+    """``tp`` without its ``Annotated`` extras."""
+    return typing.get_args(tp)[0] if typing.get_origin(tp) is typing.Annotated else tp
+
+
+def _check_shape(base: Any, limit: Limits, data: Any, path: str) -> None:
+    """Check the length and pattern that ``limit`` sets, on the data before it is read."""
+    if isinstance(data, str) and base is str:
+        if not (limit.fits_length(len(data)) and limit.matches(data)):
+            raise _fail(path, limit.told("text", "characters"), data)
+    elif isinstance(data, (list, dict)) and not limit.fits_length(len(data)):
+        noun = "an object" if isinstance(data, dict) else "a list"
+        raise _fail(path, limit.told(noun, "keys" if isinstance(data, dict) else "items"), data)
+
+
+def _decode_int_keys(value_type: Any, data: Any, path: str) -> dict[int, Any]:
+    if not isinstance(data, dict):
+        raise _fail(path, "an object", data)
+    read: dict[int, Any] = {}
+    for key, item in data.items():
+        if not isinstance(key, str) or not _INT_KEY.fullmatch(key):
+            raise _fail(f"{path} key", 'an integer in decimal, such as "3"', key)
+        read[int(key)] = _decode(value_type, item, f"{path}.{key}")
+    return read
+
+
+def _decode_named_tuple(tp: Any, data: Any, path: str) -> Any:
+    names = tp._fields
+    if not isinstance(data, dict) or set(data) != set(names):
+        raise _fail(path, f"an object with keys {list(names)}", data)
+    hints = typing.get_type_hints(tp, include_extras=True)
+    return tp(*(_decode(hints[n], data[n], f"{path}.{n}") for n in names))
 
 
 def _decode_union(args: tuple[Any, ...], data: Any, path: str) -> Any:
@@ -250,18 +339,25 @@ def _decode_union(args: tuple[Any, ...], data: Any, path: str) -> Any:
 def _decode_attrs(cls: type[T], data: Any, path: str) -> T:
     if not isinstance(data, dict):
         raise _fail(path, f"an object ({cls.__name__})", data)
-    if data.get("type", cls.__name__) != cls.__name__:
+    tagged = not is_untagged(cls)
+    if tagged and data.get("type", cls.__name__) != cls.__name__:
         raise _fail(f"{path}.type", repr(cls.__name__), data.get("type"))
     fields = saved_fields(cls)
     names = {f.name for f in fields}
-    unknown = sorted(set(data) - names - {"type"})
+    unknown = sorted(set(data) - names - ({"type"} if tagged else set()))
     if unknown:
         raise SerializationError(f"{path}: unknown keys {unknown}; allowed: {sorted(names)}")
-    missing = sorted(names - set(data))
+    missing = sorted(
+        f.name for f in fields if f.name not in data and not is_omitted_when_default(f)
+    )
     if missing:
         raise SerializationError(f"{path}: missing keys {missing}")
     hints = _hints(cls)
-    kwargs = {f.name: _decode(hints[f.name], data[f.name], f"{path}.{f.name}") for f in fields}
+    kwargs = {
+        f.name: _decode(hints[f.name], data[f.name], f"{path}.{f.name}")
+        for f in fields
+        if f.name in data
+    }
     try:
         return cls(**kwargs)
     except (ValueError, TypeError) as exc:

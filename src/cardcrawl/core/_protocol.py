@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Annotated, Any, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
+from cardcrawl.core._limits import Limits, untagged
 from cardcrawl.kit._cards import Card
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameState", "Outcome"]
@@ -63,9 +64,19 @@ class GameState(Protocol):
         """What happened in the step that made this state, in order."""
 
 
+#: The most seats an outcome names, as saved data holds it.
+MAX_SEATS = 64
+_Seats = Limits(max_length=MAX_SEATS)
+_Int64 = Limits(minimum=-(2**64 - 1), maximum=2**64 - 1)
+
+
+@untagged
 @attrs.frozen
 class Outcome:
     """How a finished game ended.
+
+    Saved (in a match trace, say), its label holds 1 to 100 characters, its returns are
+    finite, its scores fit 64 bits and it names at most 64 seats.
 
     Attributes:
         label: a word for the ending, such as ``"escaped"`` or ``"consumed"``.
@@ -86,10 +97,12 @@ class Outcome:
         (0,)
     """
 
-    label: str
-    returns: tuple[float, ...]
-    scores: tuple[int, ...] | None = None
-    winners: tuple[int, ...] = ()
+    label: Annotated[str, Limits(min_length=1, max_length=100)]
+    returns: Annotated[tuple[Annotated[float, Limits()], ...], _Seats]
+    scores: Annotated[tuple[Annotated[int, _Int64], ...], _Seats] | None = None
+    winners: Annotated[
+        tuple[Annotated[int, Limits(minimum=0, maximum=MAX_SEATS - 1)], ...], _Seats
+    ] = ()
 
 
 S = TypeVar("S")

@@ -318,6 +318,22 @@ def register_variant(
     return spec
 
 
+def _set_tools(family: str, **slots: Any) -> bool:
+    """Set ``slots`` of the tools of the game ``family`` and of its variants, for the
+    registration functions kept for one release; whether ``family`` is registered."""
+    found = False
+    for name, spec in list(_REGISTRY.items()):
+        if (spec.base or spec.name) == family:
+            _REGISTRY[name] = attrs.evolve(spec, tools=attrs.evolve(spec.tools, **slots))
+            found = True
+    return found
+
+
+def specs() -> tuple[GameSpec, ...]:
+    """Every registry entry, by name (no plug-in is loaded for it)."""
+    return tuple(spec for _, spec in sorted(_REGISTRY.items()))
+
+
 def get_spec(name: str) -> GameSpec:
     """The registry entry for ``name``.
 

@@ -22,7 +22,16 @@ from typing import Any
 
 import attrs
 
-from cardcrawl.core._codec import _hints, decode, encode, saved_fields
+from cardcrawl.core._codec import (
+    _INT_KEY,
+    _base,
+    _hints,
+    _is_named_tuple,
+    decode,
+    encode,
+    saved_fields,
+)
+from cardcrawl.core._limits import Limits, is_omitted_when_default, is_untagged
 from cardcrawl.errors import SerializationError, UnsupportedTypeError, short_repr
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
@@ -69,6 +78,23 @@ class _Builder:
         origin = typing.get_origin(tp)
         if tp is Any:
             return {}
+        if origin is typing.Annotated:
+            base, *extras = typing.get_args(tp)
+            schema = self.schema(base)
+            for limit in extras:
+                if isinstance(limit, Limits):
+                    schema = {**schema, **_limits_schema(schema, limit)}
+            return schema
+        if origin is typing.Literal:
+            return {"enum": list(typing.get_args(tp))}
+        if _is_named_tuple(tp):
+            hints = typing.get_type_hints(tp, include_extras=True)
+            return {
+                "type": "object",
+                "properties": {name: self.schema(hints[name]) for name in tp._fields},
+                "required": list(tp._fields),
+                "additionalProperties": False,
+            }
         if tp is bool:
             return {"type": "boolean"}
         if tp is int:
@@ -116,8 +142,19 @@ class _Builder:
             return self._union(typing.get_args(tp))
         if origin is Mapping or origin is dict:
             key, value = typing.get_args(tp)
-            if key is str:
-                return {"type": "object", "additionalProperties": self.schema(value)}
+            if key is int:
+                names = {"pattern": f"^({_INT_KEY.pattern})$"}
+                return {
+                    "type": "object",
+                    "propertyNames": names,
+                    "additionalProperties": self.schema(value),
+                }
+            if _base(key) is str:
+                mapping: dict[str, Any] = {"type": "object"}
+                if key is not str:
+                    mapping["propertyNames"] = self.schema(key)
+                mapping["additionalProperties"] = self.schema(value)
+                return mapping
         if isinstance(tp, type) and attrs.has(tp):
             return self.ref(self.attrs_class(tp))
         raise UnsupportedTypeError(f"no JSON Schema for a field declared as {tp!r}")
@@ -145,13 +182,13 @@ class _Builder:
         self.defs[name] = {}  # reserved first: a class may hold itself
         hints = _hints(cls)
         fields = saved_fields(cls)
-        properties: dict[str, Any] = {"type": {"const": cls.__name__}}
+        properties: dict[str, Any] = {} if is_untagged(cls) else {"type": {"const": cls.__name__}}
         for field in fields:
             properties[field.name] = self.schema(hints[field.name])
         definition: dict[str, Any] = {
             "type": "object",
             "properties": properties,
-            "required": [f.name for f in fields],
+            "required": [f.name for f in fields if not is_omitted_when_default(f)],
             "additionalProperties": False,
         }
         doc = (cls.__doc__ or "").strip().split("\n", 1)[0]
@@ -161,13 +198,33 @@ class _Builder:
         return name
 
 
-def type_schema(tp: Any, *, title: str = "") -> dict[str, Any]:
+def _limits_schema(schema: dict[str, Any], limit: Limits) -> dict[str, Any]:
+    """The JSON Schema keywords of ``limit`` on a value whose schema is ``schema``."""
+    kind = schema.get("type")
+    words: dict[str, Any] = {}
+    if limit.minimum is not None:
+        words["minimum"] = limit.minimum
+    if limit.maximum is not None:
+        words["maximum"] = limit.maximum
+    size = {"string": "Length", "array": "Items", "object": "Properties"}.get(str(kind))
+    if size is not None and limit.min_length is not None:
+        words[f"min{size}"] = limit.min_length
+    if size is not None and limit.max_length is not None:
+        words[f"max{size}"] = limit.max_length
+    if limit.pattern is not None:
+        # JSON Schema finds a pattern anywhere in the text; the codec matches it in full.
+        words["pattern"] = f"^({limit.pattern})$"
+    return words
+
+
+def type_schema(tp: Any, *, title: str = "", description: str = "") -> dict[str, Any]:
     """A JSON Schema (draft 2020-12) of what :func:`~cardcrawl.core._codec.encode` writes
     for a value of type ``tp``.
 
     Args:
         tp: a type the codec reads: an attrs class, a tuple type, a union and so on.
         title: the schema's title, if any.
+        description: the schema's description, if any.
 
     Returns:
         The schema, with one ``$defs`` entry per attrs class met.
@@ -189,6 +246,8 @@ def type_schema(tp: Any, *, title: str = "") -> dict[str, Any]:
     schema: dict[str, Any] = {"$schema": DRAFT}
     if title:
         schema["title"] = title
+    if description:
+        schema["description"] = description
     schema.update(body)
     if builder.defs:
         schema["$defs"] = builder.defs

@@ -1,8 +1,10 @@
 """What a game brings to the generic tools, declared once where the game registers.
 
-The generic tools (simulation, the adapters, the encodings, the command line) never name
-a game: each asks the registry for the :class:`GameTools` of the game it is given. A new
-game therefore touches its own package and one ``register_game`` call.
+The generic tools (simulation, pictures, the search bot, the adapters, the encodings,
+the command line) never name a game: each asks the registry for the :class:`GameTools`
+of the game it is given. A game's plug-ins are the slots of its one ``GameTools``, so a
+new game touches its own package and one ``register_game`` call, and nothing registers
+when a module is imported.
 """
 
 from __future__ import annotations
@@ -63,6 +65,19 @@ class RolloutKernel(Protocol):
 
 def _frozen(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(value or {}))
+
+
+def _oracles(_: Any, __: Any, oracles: Mapping[str, Any]) -> None:
+    for name, factory in oracles.items():
+        if not isinstance(name, str) or not name or " " in name:
+            raise OptionsError(
+                f"an oracle's name is a non-empty string without spaces, not {name!r}"
+            )
+        if getattr(factory, "sees_state", False) is not True:
+            raise OptionsError(
+                f"oracle {name!r} must declare sees_state = True, so that whoever plays it "
+                "knows to pass it the state rather than an observation"
+            )
 
 
 @attrs.frozen
@@ -173,12 +188,22 @@ class GameTools:
         rollout: builds the game's :class:`~cardcrawl.RolloutKernel` from a loaded game, or gives
             ``None`` for a game whose rules the kernel does not play; ``simulate`` plays
             a game whose every seat is the random bot on it. ``None``: no kernel.
+        svg: draws a state as SVG text, ``svg(game, state)`` (see
+            :func:`cardcrawl.svg`); ``None``: the game's ``render_svg`` method, if any.
+        search_model: the game's :class:`~cardcrawl.bots.SearchModel`, which lets
+            :class:`~cardcrawl.bots.SearchBot` play it; ``None``: the search bot does not.
+        oracles: players that cheat (shown the true state, their class says
+            ``sees_state = True``), by name: factories ``factory(game, seed, seat)``
+            kept apart from the bots, to bound from above what a bot could do.
 
     Examples:
         >>> import cardcrawl
         >>> tools = cardcrawl.tools_for("escape-from-haydes-tuybe")
         >>> tools.limit, dict(tools.shortcuts)
         (('max_rounds', 100), {'max_rounds': '--max-rounds', 'players': '--players'})
+        >>> house = cardcrawl.tools_for("mapless-house")
+        >>> house.svg is not None, type(house.search_model).__name__, list(house.oracles)
+        (True, 'MaplessSearchModel', ['oracle'])
     """
 
     limit: tuple[str, int] | None = None
@@ -191,3 +216,8 @@ class GameTools:
     gymnasium: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, converter=_frozen)
     terminal: TerminalPlay | None = None
     rollout: Callable[[Any], RolloutKernel | None] | None = None
+    svg: Callable[[Any, Any], str] | None = None
+    search_model: Any = None
+    oracles: Mapping[str, Callable[..., Any]] = attrs.field(
+        factory=dict, converter=_frozen, validator=_oracles
+    )

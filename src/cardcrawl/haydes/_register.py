@@ -1,6 +1,6 @@
 """Escape from Haydes joins the registry: the game and its variants, what it brings to
-the generic tools (its encoding, default limit, adapter settings, command-line
-shortcuts) and its bot. The one place a built-in game is registered."""
+the generic tools (its encoding, simulation figures, pictures, default limit, adapter
+settings, command-line shortcuts) and its bots. The one place a built-in game is registered."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from cardcrawl.haydes._encoding import HaydesEncoding
 from cardcrawl.haydes._figures import OUTCOMES, PANELS, HaydesFigures
 from cardcrawl.haydes._game import EscapeFromHaydes
 from cardcrawl.haydes._kernel import rollout_kernel
+from cardcrawl.haydes._svg import _renderer
 from cardcrawl.haydes._terminal import TERMINAL
 
 __all__: list[str] = []
@@ -97,6 +98,7 @@ TOOLS = GameTools(
         ),
     },
     terminal=TERMINAL,
+    svg=_renderer,
 )
 
 

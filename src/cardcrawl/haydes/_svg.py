@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcrawl.haydes._game import EscapeFromHaydes
 from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Mix, Phase
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell, bounds, cell_code, cell_text
@@ -21,7 +20,6 @@ from cardcrawl.kit._svg import (
     element,
     label_svg,
     pawn_svg,
-    register_svg,
     slot_svg,
 )
 
@@ -392,6 +390,3 @@ def _panel(state: HaydesState, left: int, top: int) -> tuple[list[str], int, int
 
 def _renderer(game: Any, state: HaydesState) -> str:
     return render_svg(state)
-
-
-register_svg(EscapeFromHaydes, _renderer)

@@ -8,9 +8,10 @@
   an immutable map of cells with an incremental frontier of empty cells; a cell's two
   text forms, :func:`cell_text` (``"(1, 0)"``, in events) and :func:`cell_code`
   (``"1,0"``, in actions);
-- :func:`svg`, :func:`register_svg`, and the primitives the games draw with
-  (:func:`card_svg`, :func:`back_svg`, :func:`slot_svg`, :func:`pawn_svg`,
-  :func:`label_svg`, :func:`element`, :func:`document`).
+- :func:`svg`, :func:`register_svg` (deprecated: a game declares its renderer as
+  ``GameTools(svg=...)``), and the primitives the games draw with (:func:`card_svg`,
+  :func:`back_svg`, :func:`slot_svg`, :func:`pawn_svg`, :func:`label_svg`,
+  :func:`element`, :func:`document`).
 
 The names are also re-exported by :mod:`cardcrawl`.
 

@@ -3,9 +3,9 @@ building blocks those renderers share.
 
 :func:`svg` draws any state of any game that has a renderer, and wraps the text in a
 :class:`Picture`, which Jupyter shows inline (``_repr_svg_``). A game provides its
-renderer either as a method ``render_svg(state) -> str`` on its class, or by
-registering a function with :func:`register_svg`; a variant's class (a subclass)
-inherits its base game's renderer.
+renderer either as a method ``render_svg(state) -> str`` on its class, or as the
+``svg`` slot of the :class:`~cardcrawl.GameTools` it registers with; a variant uses its
+base game's tools.
 
 Everything here is plain string building with no dependencies: the same state gives
 byte-for-byte the same picture on every platform, and the text is well-formed XML.
@@ -25,12 +25,16 @@ Examples:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+# The module, not its names: the registry imports the engine, which imports the kit, so
+# the registry may be half made when this module is; its names are read when called.
+from cardcrawl.core import _registry
 from cardcrawl.errors import NoRendererError, OptionsError
 from cardcrawl.kit._cards import RANK_NAMES, Card, Suit
 
@@ -90,19 +94,21 @@ def _suit_id(suit: Suit) -> str:
     return f"cardcrawl-suit-{suit.value}"
 
 
-# ------------------------------------------------------------ the registry
+# ------------------------------------------------------------ the renderers
+# Renderers given to register_svg, kept for one release while it is deprecated.
 _RENDERERS: dict[type, SvgRenderer] = {}
 
 
 def register_svg(game_class: type, renderer: SvgRenderer, *, replace: bool = False) -> None:
-    """Make :func:`svg` draw the states of ``game_class`` (and its subclasses) with
-    ``renderer(game, state)``.
+    """Deprecated: declare the renderer where the game registers, as the ``svg`` slot of
+    its :class:`~cardcrawl.GameTools` (``register_game(..., tools=GameTools(svg=...))``),
+    or give the game class a ``render_svg(state)`` method.
 
-    A game class may instead define a method ``render_svg(state) -> str``, which is
-    preferred when both exist.
+    Makes :func:`svg` draw the states of ``game_class`` (and its subclasses) with
+    ``renderer(game, state)``, when the game's tools and class name no renderer.
 
     Args:
-        game_class: the game's class, such as :class:`cardcrawl.mapless.MaplessHouse`.
+        game_class: the game's class.
         renderer: a function of the game and a state returning SVG text.
         replace: allow replacing a renderer already registered for this class.
 
@@ -110,13 +116,26 @@ def register_svg(game_class: type, renderer: SvgRenderer, *, replace: bool = Fal
         OptionsError: a renderer is registered for the class and ``replace`` is false.
 
     Examples:
-        >>> import cardcrawl
+        >>> import warnings, cardcrawl
         >>> class Solitaire(cardcrawl.mapless.MaplessHouse):
-        ...     pass
-        >>> cardcrawl.register_svg(Solitaire, lambda game, state: "<svg/>")
+        ...     def render_svg(self, state):
+        ...         return "<svg/>"
         >>> cardcrawl.svg(Solitaire(), None).text
         '<svg/>'
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     cardcrawl.register_svg(Solitaire, lambda game, state: "<svg/>", replace=True)
+        >>> caught[0].category.__name__, "GameTools(svg=...)" in str(caught[0].message)
+        ('DeprecationWarning', True)
     """
+    warnings.warn(
+        "cardcrawl.register_svg is deprecated and will be removed in the next release: "
+        "declare the renderer where the game registers, "
+        "register_game(..., tools=GameTools(svg=...)), or give the class a "
+        "render_svg(state) method",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     if game_class in _RENDERERS and not replace:
         raise OptionsError(
             f"an SVG renderer is already registered for {game_class.__name__}; "
@@ -133,7 +152,7 @@ def find_renderer(game: Any) -> SvgRenderer | None:
 
     Returns:
         A function ``renderer(game, state) -> str``: the game's ``render_svg`` method
-        if it has one, else the function registered for its class or a base class.
+        if it has one, else the ``svg`` slot of its :class:`~cardcrawl.GameTools`.
 
     Examples:
         >>> import cardcrawl
@@ -143,6 +162,9 @@ def find_renderer(game: Any) -> SvgRenderer | None:
     method = getattr(game, "render_svg", None)
     if callable(method):
         return lambda _game, state: str(method(state))
+    declared = _registry.tools_for(game).svg
+    if declared is not None:
+        return declared
     for cls in type(game).__mro__:
         renderer = _RENDERERS.get(cls)
         if renderer is not None:
@@ -202,7 +224,8 @@ def svg(game: Any, state: Any) -> Picture:
     if renderer is None:
         raise NoRendererError(
             f"no SVG renderer is known for {type(game).__name__}: give the class a "
-            "render_svg(state) method or call cardcrawl.register_svg"
+            "render_svg(state) method, or declare one where the game registers, "
+            "GameTools(svg=...)"
         )
     return Picture(renderer(game, state))
 

@@ -1,13 +1,13 @@
 """The Mapless House joins the registry: the game, and what it brings to the generic
-tools (its encoding, simulation figures, default limit, adapter settings, command-line
-shortcuts) and its bots. The one place a built-in game is registered."""
+tools (its encoding, simulation figures, pictures, search model, oracle, default limit,
+adapter settings, command-line shortcuts) and its bots. The one place a built-in game is
+registered."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cardcrawl.bots import register_bot, register_search_model
-from cardcrawl.bots._oracles import register_oracle
+from cardcrawl.bots import register_bot
 from cardcrawl.bots._search import SearchBot
 from cardcrawl.core._registry import register_game
 from cardcrawl.core._tools import GameTools, OpenSpielSettings
@@ -22,6 +22,7 @@ from cardcrawl.mapless._figures import OUTCOMES, PANELS, MaplessFigures
 from cardcrawl.mapless._game import MaplessHouse
 from cardcrawl.mapless._kernel import rollout_kernel
 from cardcrawl.mapless._oracle import MaplessOracleBot
+from cardcrawl.mapless._svg import _renderer
 from cardcrawl.mapless._terminal import TERMINAL
 
 __all__: list[str] = []
@@ -61,6 +62,11 @@ TOOLS = GameTools(
     gymnasium={"cardcrawl/MaplessHouse-v0": {"game": "mapless-house", "max_turns": TRAINING_TURNS}},
     terminal=TERMINAL,
     rollout=rollout_kernel,
+    svg=_renderer,
+    search_model=MaplessSearchModel(),
+    # Not a bot: it cheats (it sees the true state), so it is kept out of the bots'
+    # registry, and only benchmarks/strength.py plays it, to bound the bots' strength.
+    oracles={"oracle": MaplessOracleBot},
 )
 
 
@@ -91,18 +97,9 @@ def register() -> None:
         games=only,
         description="the heuristic, with the last placements before the Exit searched exactly",
     )
-    register_search_model("mapless-house", MaplessSearchModel())
     register_bot(
         "search",
         SearchBot,
         games=only,
         description="the heuristic, with close hunt decisions searched by rollouts",
-    )
-    # Not a bot: it cheats (it sees the true state), so it is kept out of the bots'
-    # registry, and only benchmarks/strength.py plays it, to bound the bots' strength.
-    register_oracle(
-        "oracle",
-        MaplessOracleBot,
-        games=only,
-        description="ORACLE, cheats: sees the true state and the cards to come; an upper bound",
     )

@@ -19,7 +19,6 @@ from cardcrawl.kit._svg import (
     element,
     label_svg,
     pawn_svg,
-    register_svg,
     slot_svg,
 )
 from cardcrawl.mapless._actions import Move, Place, PlaceExit
@@ -410,6 +409,3 @@ def _panel(state: MaplessState, left: int, top: int, limit: int) -> tuple[list[s
 
 def _renderer(game: Any, state: MaplessState) -> str:
     return render_svg(state, game)
-
-
-register_svg(MaplessHouse, _renderer)

@@ -32,15 +32,15 @@ from cardcrawl.core._protocol import CHANCE
 from cardcrawl.core._registry import load
 from cardcrawl.errors import CardcrawlError, OptionsError, PlayerError, RecordError, UndoError
 from cardcrawl.kit._svg import find_renderer, svg
+from cardcrawl.play._agent import Agent
 from cardcrawl.play._html import replay_html
 from cardcrawl.play._record import (
-    Agent,
+    Comment,
     Record,
-    _comment_problem,
-    _record_of_play,
-    _seconds_problem,
-    _started_problem,
-    _started_text,
+    Seconds,
+    problem,
+    started_problem,
+    started_text,
 )
 
 __all__ = ["Match", "MatchEntry", "UndoError"]
@@ -90,7 +90,7 @@ class MatchEntry:
 
 
 def _check_comment(text: Any) -> None:
-    why = _comment_problem(text)
+    why = problem(Comment, text)
     if why is not None:
         raise RecordError(f"a comment on an action is {why}")
 
@@ -273,8 +273,8 @@ class Match:
             )
         if started is True:
             started = datetime.datetime.now(datetime.timezone.utc)
-        text = _started_text(started) if started is not False else None
-        why = _started_problem(text)
+        text = started_text(started) if started is not False else None
+        why = started_problem(text)
         if why is not None:
             raise RecordError(f"a match's start time is {why}")
         if (seed is None) == (position is None):
@@ -465,7 +465,7 @@ class Match:
         """
         if type(seconds) is int:
             seconds = float(seconds)
-        why = _seconds_problem(seconds)
+        why = None if seconds is None else problem(Seconds, seconds)
         if why is not None:
             raise RecordError(f"an action's time is {why}")
         if comment is not None:
@@ -627,7 +627,7 @@ class Match:
         """
         # The states are at hand, so the claims are made from them without a replay.
         timed = any(e.seconds is not None for e in self._entries)
-        return _record_of_play(
+        return Record._of_play(
             self._game,
             self._seed,
             self.actions,

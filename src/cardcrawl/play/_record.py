@@ -4,39 +4,66 @@ A record is the smallest faithful account of a game: everything else follows fro
 rules. In explicit-chance play the chance outcomes are actions too, so they are recorded
 in sequence with the decisions.
 
-A record also carries *claims* about what its actions lead to: how many there are, how
-the game ended, and a digest of every state along the way. Replaying checks them, so a
-record cut short, or with its seed or one decision changed to another legal one, is
-refused, and the message names the first entry whose state is not the one recorded.
+A record also carries *claims* about what its actions lead to (see
+:mod:`cardcrawl.play._claims`). Its shape is the types of :class:`Record`'s fields: the
+codec reads a record by them, bounds included, and the JSON Schema is generated from
+them (see :mod:`cardcrawl.play._formats`, which also reads the older formats).
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-import hashlib
 import json
-import math
 import os
-import re
-import stat
-import sys
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from importlib import resources
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 import attrs
 
-from cardcrawl._version import __version__
-from cardcrawl.core._codec import encode
+from cardcrawl.core._codec import decode, encode
+from cardcrawl.core._limits import OMITTED_WHEN_DEFAULT, Limits, untagged
 from cardcrawl.core._notation import MAX_NOTATION
-from cardcrawl.core._protocol import Outcome
+from cardcrawl.core._protocol import MAX_SEATS, Game, GameState, Outcome
 from cardcrawl.core._registry import load
-from cardcrawl.errors import CardcrawlError, RecordError, RecordFileError, SerializationError
+from cardcrawl.errors import CardcrawlError, RecordError, SerializationError, short_repr
+from cardcrawl.play import _claims, _files
+from cardcrawl.play._agent import Agent
+from cardcrawl.play._claims import PREFIX, RecordClaims, canonical_digest, check_fields, state_data
+from cardcrawl.play._formats import FORMAT, TRACE_KEYS, check_depth, schema_of, unreadable, upgraded
 
 __all__ = ["Agent", "Record", "RecordClaims"]
+
+# ISO 8601 in UTC, to the second or finer: 2026-12-02T07:20:43Z, 2026-12-02T07:20:43.5Z.
+_STARTED = r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]{1,6})?Z"
+
+#: When a game started: ISO 8601 text in UTC.
+Started = Annotated[str, Limits(pattern=_STARTED)]
+#: The seconds an action took to choose.
+Seconds = Annotated[float, Limits(minimum=0)]
+#: A comment on an action.
+Comment = Annotated[str, Limits(min_length=1, max_length=2000)]
+#: A generator seed.
+Seed = Annotated[int, Limits(minimum=0, maximum=2**64 - 1)]
+#: A position's notation: untrusted text, bounded before any game reads it.
+Position = Annotated[str, Limits(min_length=1, max_length=MAX_NOTATION)]
+
+
+def problem(tp: Any, value: Any) -> str | None:
+    """Why ``value`` is not of the field type ``tp`` (``"expected ..., found ..."``), or
+    ``None``.
+
+    Examples:
+        >>> problem(Comment, ""), problem(Comment, "a risky step")
+        ("expected text of 1 to 2000 characters, found ''", None)
+    """
+    try:
+        decode(tp, encode(value), "value")
+    except CardcrawlError as exc:
+        return str(exc).split(": ", 1)[1]
+    except TypeError:
+        return f"expected a value of a kind a record holds, found {short_repr(value)}"
+    return None
 
 
 def _frozen_stack(stack: Mapping[str, Any] | None) -> Mapping[str, tuple[Any, ...]] | None:
@@ -55,464 +82,6 @@ def _frozen_mapping(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(mapping))
 
 
-# How deeply lists and objects may nest in a record's data. A real record nests a few
-# levels (options holding a table, a stack of cells); the limit keeps hostile data from
-# reaching the recursion limit in the code that reads it.
-_MAX_DEPTH = 100
-
-
-def _unreadable(exc: RecursionError | ValueError) -> str:
-    """Why ``json.loads`` refused text that is JSON, but not JSON Python can hold."""
-    # The decoder recurses once per level of nesting, so hostile text ("[" * 10**5)
-    # reaches the recursion limit; and Python refuses to read integers of more than
-    # sys.get_int_max_str_digits() digits, with a plain ValueError.
-    if isinstance(exc, RecursionError):
-        return "it nests lists or objects too deeply to read"
-    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
-    if limit and "integer string conversion" in str(exc):
-        return f"it holds an integer of more than {limit} digits, which Python does not read"
-    return str(exc)
-
-
-def _check_depth(data: Any) -> None:
-    """Raise SerializationError if lists and dicts in ``data`` nest over _MAX_DEPTH."""
-    # Iterative, so that checking deep data cannot itself exceed the recursion limit.
-    pending: list[tuple[Any, int]] = [(data, 1)]
-    while pending:
-        value, depth = pending.pop()
-        if isinstance(value, dict):
-            children: Any = value.values()
-        elif isinstance(value, (list, tuple)):
-            children = value
-        else:
-            continue
-        if depth > _MAX_DEPTH:
-            raise SerializationError(
-                f"a record nests lists and objects at most {_MAX_DEPTH} levels deep; "
-                "this one nests deeper"
-            )
-        pending.extend((child, depth + 1) for child in children)
-
-
-# --------------------------------------------------------------------- claims
-#: The record format of a record with claims and nothing else: format 2.
-RECORD_FORMAT = 2
-# Format 1 is a record without claims. It is still read, and replays unverified; a
-# record built without claims is written in it, so that it reads back as what it is.
-_UNCLAIMED_FORMAT = 1
-# Hex digits kept of each state's digest in the trail: 64 bits tell a changed state
-# from the recorded one as surely as the full 256 would (the final state keeps all
-# 64 digits), at a quarter of the size.
-_PREFIX = 16
-_HEX_DIGITS = frozenset("0123456789abcdef")
-
-Ending = tuple[str, tuple[float, ...]]
-
-
-def _canonical_digest(data: Any) -> str:
-    """The SHA-256, in hex, of ``data`` as canonical JSON (sorted keys, no spaces)."""
-    try:
-        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    except (ValueError, TypeError, RecursionError) as exc:
-        # An integer too long for text, or data nested too deep, cannot be a record's.
-        raise RecordError(f"the record holds data that JSON text cannot: {_shown(exc)}") from None
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _state_data(game: Any, state: Any) -> tuple[int | None, Any]:
-    """(the format of the game's saved states, the data of ``state`` that is digested)."""
-    data = game.state_to_data(state)
-    # The state alone, without the tags that name its game and versions: the record
-    # holds those itself, and load_game() checks the rules version before replaying.
-    fmt = data.get("format")
-    return (fmt if type(fmt) is int else None), data.get("state", data)
-
-
-def _ending(game: Any, state: Any) -> Ending | None:
-    """(label, returns) of a finished game, or ``None`` while it goes on."""
-    outcome = game.outcome(state)
-    if outcome is None:
-        return None
-    return (outcome.label, tuple(float(r) for r in outcome.returns))
-
-
-def _told(length: int, ending: Ending | None, digest: str) -> str:
-    """A length, an ending and a final digest, in words."""
-    actions = f"{length} action{'' if length == 1 else 's'}"
-    if ending is None:
-        over = "a game not over"
-    else:
-        over = f"a game ended {ending[0]!r} with returns {ending[1]}"
-    return f"{actions}, {over} and a final state whose digest begins {digest[:_PREFIX]}"
-
-
-def _listed(names: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def _strings(values: Iterable[str]) -> tuple[str, ...]:
-    return tuple(values)
-
-
-@attrs.frozen
-class RecordClaims:
-    """What a record says its actions lead to; replaying the record checks every claim.
-
-    A state's digest is the SHA-256 of its data, ``game.state_to_data(state)["state"]``,
-    as canonical JSON: ``json.dumps(data, sort_keys=True, separators=(",", ":"))``,
-    encoded in UTF-8. The claims catch a record that was cut, edited or corrupted; they
-    are no signature, since anyone can replay a record and write its claims afresh.
-
-    Examples:
-        >>> import cardcrawl
-        >>> game = cardcrawl.load("mapless-house")
-        >>> claims = cardcrawl.Record.of(game, seed=3, actions=["place 1,0"]).claims
-        >>> claims.length, claims.ending, len(claims.digest), len(claims.trail[0])
-        (1, None, 64, 16)
-        >>> claims.trail[-1] == claims.digest[:16]
-        True
-
-    Attributes:
-        length: how many actions the record holds.
-        ending: the finished game's outcome as its label and returns, such as
-            ``("escaped", (1.0,))``; ``None`` for a game not over.
-        digest: the digest of the last state, 64 hex digits.
-        start: the first 16 hex digits of the digest of the game's start: the record's
-            options, seed, explicit chance and stack with the initial state's data,
-            ``{"explicit_chance": ..., "options": ..., "seed": ..., "stack": ...,
-            "state": ...}``, with ``"position": ...`` too for a record that starts from
-            a position (its seed and stack ``null``).
-        trail: for each action in turn, the first 16 hex digits of the digest of the
-            state after it; ``trail[-1]`` is the start of ``digest``.
-        state_format: the ``format`` of the game's saved states that the digests were
-            made from (``None`` if its saved states name none).
-    """
-
-    length: int
-    ending: Ending | None
-    digest: str
-    start: str
-    trail: tuple[str, ...] = attrs.field(converter=_strings)
-    state_format: int | None
-
-
-def _claims_of(record: Record, game: Any, states: Sequence[Any]) -> RecordClaims:
-    """The claims of ``record``, whose states (the initial one first) are ``states``."""
-    saved = [_state_data(game, s) for s in states]
-    digests = [_canonical_digest(data) for _, data in saved]
-    return RecordClaims(
-        length=len(states) - 1,
-        ending=_ending(game, states[-1]),
-        digest=digests[-1],
-        start=record._start_digest(saved[0][1]),
-        trail=tuple(d[:_PREFIX] for d in digests[1:]),
-        state_format=saved[0][0],
-    )
-
-
-def _shown(value: Any) -> str:
-    """``repr(value)``, short, for a message about data that may be hostile."""
-    # Python refuses to write integers of over 4300 digits as text (ValueError), and
-    # the repr of lists nested thousands deep reaches the recursion limit.
-    if type(value) is int and value.bit_length() > 64:
-        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    shown = repr(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
-def _is_count(value: Any) -> bool:
-    return type(value) is int and value >= 0
-
-
-def _is_hex(value: Any, digits: int) -> bool:
-    return isinstance(value, str) and len(value) == digits and set(value) <= _HEX_DIGITS
-
-
-def _is_ending(value: Any) -> bool:
-    return value is None or (
-        isinstance(value, dict)
-        and set(value) == {"label", "returns"}
-        and isinstance(value["label"], str)
-        and isinstance(value["returns"], list)
-        # An integer return must fit a float exactly; the claim holds returns as floats.
-        and all(
-            type(r) is float or (type(r) is int and r.bit_length() <= 53) for r in value["returns"]
-        )
-    )
-
-
-def _claims_from_data(data: Any) -> RecordClaims:
-    """The claims of a record's data, checked for shape."""
-    keys = {"length", "ending", "digest", "start", "trail", "state_format"}
-    if not isinstance(data, dict) or set(data) != keys:
-        found = sorted(data) if isinstance(data, dict) else type(data).__name__
-        raise SerializationError(
-            f"a record's claims are an object with keys {sorted(keys)}; found {found}"
-        )
-    length = data["length"]
-    trail = data["trail"]
-    expected = {
-        "length": ("a count of actions, an integer from 0", _is_count(length)),
-        "ending": (
-            'null, or an object {"label": text, "returns": [numbers]}',
-            _is_ending(data["ending"]),
-        ),
-        "digest": ("64 hex digits (0-9, a-f)", _is_hex(data["digest"], 64)),
-        "start": (f"{_PREFIX} hex digits (0-9, a-f)", _is_hex(data["start"], _PREFIX)),
-        "trail": (
-            f"a list of {_shown(length) if _is_count(length) else 'claims.length'} strings of "
-            f"{_PREFIX} hex digits, one per action",
-            isinstance(trail, list)
-            and all(_is_hex(d, _PREFIX) for d in trail)
-            and (not _is_count(length) or len(trail) == length),
-        ),
-        "state_format": (
-            "an integer or null",
-            data["state_format"] is None or type(data["state_format"]) is int,
-        ),
-    }
-    bad = [f"claims.{name} (expected {what})" for name, (what, ok) in expected.items() if not ok]
-    if bad:
-        raise SerializationError(f"record has malformed {', '.join(bad)}")
-    ending = data["ending"]
-    return RecordClaims(
-        length=length,
-        ending=None if ending is None else (ending["label"], tuple(map(float, ending["returns"]))),
-        digest=data["digest"],
-        start=data["start"],
-        trail=trail,
-        state_format=data["state_format"],
-    )
-
-
-def _claims_to_data(claims: RecordClaims) -> dict[str, Any]:
-    ending = claims.ending
-    return {
-        "length": claims.length,
-        "ending": None if ending is None else {"label": ending[0], "returns": list(ending[1])},
-        "digest": claims.digest,
-        "state_format": claims.state_format,
-        "start": claims.start,
-        "trail": list(claims.trail),
-    }
-
-
-# --------------------------------------------------------------------- traces
-#: The format of a *match trace*: format 2's keys (``claims`` optional) and the trace's;
-#: and of a record that starts from a position (``position``, with ``seed`` null).
-_TRACE_FORMAT = 3
-# What a trace adds to a record: who played each seat, the result, when the game
-# started, the seconds each action took and comments on actions.
-_TRACE_KEYS = frozenset({"agents", "result", "started", "seconds", "comments"})
-
-# Bounds on what a trace holds, so that a hostile record stays cheap to read and show.
-# How many agents a record may name before its game is loaded; replaying then asks
-# for exactly one per seat.
-_MAX_AGENTS = 64
-# Characters of an agent's name or version, a setting's name, or an ending's label.
-_MAX_NAME = 100
-_MAX_SETTINGS = 32
-# Characters of a setting's text value.
-_MAX_SETTING_TEXT = 200
-_MAX_COMMENT = 2000
-_KINDS = ("human", "bot", "engine")
-# ISO 8601 in UTC, to the second or finer: 2026-12-02T07:20:43Z, 2026-12-02T07:20:43.5Z.
-_STARTED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?Z")
-# The decimal index of an action, as a key of the comments object.
-_INDEX = re.compile(r"0|[1-9][0-9]{0,8}")
-
-#: A setting's value: JSON text, number, true, false or null.
-Setting = str | int | float | bool | None
-
-# (the field that is malformed, what it should be), or None when nothing is.
-Problem = tuple[str, str] | None
-
-
-def _text_problem(value: Any, most: int) -> str | None:
-    """Why ``value`` is not text of 1 to ``most`` characters, or ``None``."""
-    if not isinstance(value, str):
-        return f"text, not {_shown(value)}"
-    if not value or len(value) > most:
-        return f"text of 1 to {most} characters, not {len(value)}"
-    return None
-
-
-def _is_number(value: Any) -> bool:
-    """A finite float, or an int a float holds exactly (JSON has one kind of number)."""
-    if type(value) is float:
-        return math.isfinite(value)
-    return type(value) is int and value.bit_length() <= 53
-
-
-def _setting_problem(value: Any) -> str | None:
-    if value is None or type(value) is bool:
-        return None
-    if type(value) is int:
-        return (
-            None
-            if value.bit_length() <= 64
-            else f"an integer of at most 64 bits, not {_shown(value)}"
-        )
-    if type(value) is float:
-        return None if math.isfinite(value) else f"a finite number, not {_shown(value)}"
-    if isinstance(value, str):
-        if len(value) > _MAX_SETTING_TEXT:
-            return f"text of at most {_MAX_SETTING_TEXT} characters, not {len(value)}"
-        return None
-    return f"text, a number, true, false or null, not {_shown(value)}"
-
-
-def _agent_problem(agent: Agent) -> Problem:
-    """(field, what it should be) for a malformed agent, or ``None``."""
-    if type(agent.seat) is not int or not 0 <= agent.seat < _MAX_AGENTS:
-        return "seat", f"a seat number from 0 to {_MAX_AGENTS - 1}, not {_shown(agent.seat)}"
-    why = _text_problem(agent.name, _MAX_NAME)
-    if why is not None:
-        return "name", why
-    if agent.kind not in _KINDS:
-        return "kind", f"one of {', '.join(map(repr, _KINDS))}, not {_shown(agent.kind)}"
-    if agent.version is not None:
-        why = _text_problem(agent.version, _MAX_NAME)
-        if why is not None:
-            return "version", f"null or {why}"
-    if len(agent.settings) > _MAX_SETTINGS:
-        return "settings", f"at most {_MAX_SETTINGS} settings, not {len(agent.settings)}"
-    for key, value in agent.settings.items():
-        why = _text_problem(key, _MAX_NAME)
-        if why is not None:
-            return "settings", f"names that are {why}"
-        why = _setting_problem(value)
-        if why is not None:
-            return f"settings[{key!r}]", why
-    return None
-
-
-def _frozen_settings(settings: Mapping[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(dict(settings))
-
-
-@attrs.frozen
-class Agent:
-    """Who played a seat of a recorded game: a person, a bot, or an engine program.
-
-    A record's agents are what its recorder says; nothing in the game can check them
-    (see :class:`Record`).
-
-    Examples:
-        >>> import cardcrawl
-        >>> agent = cardcrawl.Agent.bot(0, "heuristic", {"depth": 2})
-        >>> agent.kind, agent.version == cardcrawl.__version__, dict(agent.settings)
-        ('bot', True, {'depth': 2})
-        >>> cardcrawl.Agent(1, "Ada", kind="human").to_data()
-        {'seat': 1, 'name': 'Ada', 'kind': 'human', 'version': None, 'settings': {}}
-        >>> cardcrawl.Agent(0, "x" * 101)  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        cardcrawl.errors.RecordError: agent has malformed name (expected text of 1 to 100 ...)
-
-    Attributes:
-        seat: the seat played, from 0.
-        name: the agent's name: a bot's registered name, a person's name or handle.
-        kind: ``"human"``, ``"bot"`` or ``"engine"`` (a program speaking the engine
-            protocol).
-        version: the agent's version, or ``None``.
-        settings: the agent's parameters by name (at most 32), each JSON text (at most
-            200 characters), a number, a boolean or ``None``.
-
-    Raises:
-        RecordError: a field is malformed or out of bounds (names and versions hold 1 to
-            100 characters); the message names it.
-    """
-
-    seat: int
-    name: str
-    kind: str = "bot"
-    version: str | None = None
-    settings: Mapping[str, Setting] = attrs.field(factory=dict, converter=_frozen_settings)
-
-    def __attrs_post_init__(self) -> None:
-        problem = _agent_problem(self)
-        if problem is not None:
-            raise RecordError(f"agent has malformed {problem[0]} (expected {problem[1]})")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # The read-only view of the settings cannot be pickled: rebuilt from a dict.
-        return (type(self), (self.seat, self.name, self.kind, self.version, dict(self.settings)))
-
-    @classmethod
-    def bot(
-        cls,
-        seat: int,
-        name: str,
-        settings: Mapping[str, Setting] | None = None,
-        *,
-        version: str | None = __version__,
-    ) -> Agent:
-        """A bot of seat ``seat``, by default of this library's version (its stock bots
-        ship with it).
-
-        Examples:
-            >>> import cardcrawl
-            >>> cardcrawl.Agent.bot(1, "random").name
-            'random'
-        """
-        return cls(seat, name, "bot", version, settings or {})
-
-    @classmethod
-    def human(cls, seat: int, name: str = "person") -> Agent:
-        """A person playing seat ``seat``.
-
-        Examples:
-            >>> import cardcrawl
-            >>> cardcrawl.Agent.human(0).kind
-            'human'
-        """
-        return cls(seat, name, "human")
-
-    def to_data(self) -> dict[str, Any]:
-        """The agent as JSON-compatible data (see :meth:`from_data`)."""
-        return {
-            "seat": self.seat,
-            "name": self.name,
-            "kind": self.kind,
-            "version": self.version,
-            "settings": dict(self.settings),
-        }
-
-    @classmethod
-    def from_data(cls, data: Any) -> Agent:
-        """An agent from :meth:`to_data` output.
-
-        Raises:
-            SerializationError: malformed data; the message names the field.
-
-        Examples:
-            >>> import cardcrawl
-            >>> agent = cardcrawl.Agent.bot(0, "random")
-            >>> cardcrawl.Agent.from_data(agent.to_data()) == agent
-            True
-        """
-        keys = {"seat", "name", "kind", "version", "settings"}
-        if not isinstance(data, dict) or set(data) != keys:
-            found = sorted(data) if isinstance(data, dict) else type(data).__name__
-            raise SerializationError(
-                f"an agent is an object with keys {sorted(keys)}; found {found}"
-            )
-        if not isinstance(data["settings"], dict):
-            raise SerializationError(
-                f"agent has malformed settings (expected an object, not {_shown(data['settings'])})"
-            )
-        try:
-            return cls(data["seat"], data["name"], data["kind"], data["version"], data["settings"])
-        except RecordError as exc:
-            raise SerializationError(str(exc)) from None
-
-
 def _normal_result(outcome: Any) -> Any:
     """``outcome`` with its returns as floats and its fields as tuples, as a record holds it."""
     if not isinstance(outcome, Outcome):
@@ -525,28 +94,7 @@ def _normal_result(outcome: Any) -> Any:
             winners=tuple(outcome.winners),
         )
     except (TypeError, ValueError, OverflowError):
-        return outcome  # left as it is, for _result_problem to name
-
-
-def _result_problem(result: Any) -> str | None:
-    if result is None:
-        return None
-    if not isinstance(result, Outcome):
-        return f"an Outcome or None, not {_shown(result)}"
-    if _text_problem(result.label, _MAX_NAME) is not None:
-        return f"a label of 1 to {_MAX_NAME} characters"
-    fields = (result.returns, result.winners, () if result.scores is None else result.scores)
-    if not all(isinstance(f, tuple) and len(f) <= _MAX_AGENTS for f in fields):
-        return f"returns, scores and winners of at most {_MAX_AGENTS} entries each"
-    if not all(type(r) is float and math.isfinite(r) for r in result.returns):
-        return "finite numbers as returns"
-    if result.scores is not None and not all(
-        type(s) is int and s.bit_length() <= 64 for s in result.scores
-    ):
-        return "integers of at most 64 bits as scores"
-    if not all(type(w) is int and 0 <= w < _MAX_AGENTS for w in result.winners):
-        return "seat numbers as winners"
-    return None
+        return outcome  # left as it is, for the check of its fields to name
 
 
 def _result_of(game: Any, state: Any) -> Outcome | None:
@@ -565,50 +113,7 @@ def _result_told(result: Outcome | None) -> str:
     )
 
 
-def _result_to_data(result: Outcome) -> dict[str, Any]:
-    return {
-        "label": result.label,
-        "returns": list(result.returns),
-        "scores": None if result.scores is None else list(result.scores),
-        "winners": list(result.winners),
-    }
-
-
-def _result_from_data(data: Any) -> Outcome | None:
-    if data is None:
-        return None
-    keys = {"label", "returns", "scores", "winners"}
-    ok = (
-        isinstance(data, dict)
-        and set(data) == keys
-        and isinstance(data["label"], str)
-        and isinstance(data["returns"], list)
-        and all(_is_number(r) for r in data["returns"])
-        and (
-            data["scores"] is None
-            or (
-                isinstance(data["scores"], list)
-                and all(type(s) is int and s.bit_length() <= 64 for s in data["scores"])
-            )
-        )
-        and isinstance(data["winners"], list)
-        and all(type(w) is int for w in data["winners"])
-    )
-    if not ok:
-        raise SerializationError(
-            'record has malformed result (expected null, or an object {"label": text, '
-            '"returns": [numbers], "scores": [integers] or null, "winners": [seats]})'
-        )
-    scores = data["scores"]
-    return Outcome(
-        label=data["label"],
-        returns=tuple(float(r) for r in data["returns"]),
-        scores=None if scores is None else tuple(scores),
-        winners=tuple(data["winners"]),
-    )
-
-
-def _started_text(value: Any) -> Any:
+def started_text(value: Any) -> Any:
     """A start time as the record holds it: ISO 8601 text in UTC, ``...Z``."""
     if not isinstance(value, datetime.datetime):
         return value
@@ -624,36 +129,29 @@ def _started_text(value: Any) -> Any:
     return f"{value.strftime('%Y-%m-%dT%H:%M:%S')}{fraction}Z"
 
 
-def _started_problem(value: Any) -> str | None:
+def started_problem(value: Any) -> str | None:
+    """Why ``value`` is not a start time, or ``None``."""
     if value is None:
         return None
-    expected = "ISO 8601 text in UTC, such as '2026-12-02T07:20:43Z', or null"
-    if not isinstance(value, str) or not _STARTED.fullmatch(value):
-        return f"{expected}, not {_shown(value)}"
+    why = problem(Started, value)
+    if why is not None:
+        return f"ISO 8601 text in UTC, such as '2026-12-02T07:20:43Z', or null: {why}"
     try:
         # The pattern holds; this checks the month, day and hour are real ones (in a
         # way Python 3.10 reads too: its fromisoformat knows no "Z").
         datetime.datetime.strptime(value[:19], "%Y-%m-%dT%H:%M:%S")
     except ValueError:
-        return f"{expected}: {value!r} is no such time"
+        return f"ISO 8601 text in UTC: {value!r} is no such time"
     return None
-
-
-def _seconds_problem(value: Any) -> str | None:
-    """Why ``value`` is not the seconds an action took, or ``None``."""
-    if value is None or (type(value) is float and math.isfinite(value) and value >= 0):
-        return None
-    return f"a number of seconds from 0 (finite) or null, not {_shown(value)}"
-
-
-def _comment_problem(value: Any) -> str | None:
-    """Why ``value`` is not a comment on an action, or ``None``."""
-    return _text_problem(value, _MAX_COMMENT)
 
 
 def _float_seconds(values: Iterable[Any]) -> tuple[Any, ...]:
     # An integer (from JSON, or typed as 2) counts as that many seconds.
     return tuple(float(v) if type(v) is int and v.bit_length() <= 53 else v for v in values)
+
+
+def _texts(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
 
 
 def _agents(values: Iterable[Agent]) -> tuple[Agent, ...]:
@@ -665,74 +163,34 @@ def _frozen_comments(comments: Mapping[int, str] | None) -> Mapping[int, str]:
 
 
 def _key(item: tuple[Any, Any]) -> tuple[bool, Any]:
-    # Sorted by index; a key that is no index sorts last, for _trace_problem to name.
+    # Sorted by index; a key that is no index sorts last, for the checks to name.
     index = item[0]
     return (type(index) is not int, index if type(index) is int else 0)
 
 
-def _trace_problem(record: Record) -> Problem:
-    """(field, what it should be) for a malformed trace field of ``record``, or ``None``."""
-    agents = record.agents
-    if len(agents) > _MAX_AGENTS:
-        return "agents", f"at most {_MAX_AGENTS} agents, one per seat, not {len(agents)}"
-    for i, agent in enumerate(agents):
-        if not isinstance(agent, Agent) or agent.seat != i:
+def _across_fields(record: Record) -> tuple[str, str] | None:
+    """(field, what it should be) for what the types of the fields alone cannot say:
+    one start, agents seat by seat, a real start time, seconds and comments of actions
+    the record holds; or ``None``."""
+    if record.position is None and record.seed is None:
+        return "seed", "an integer, or a position to start from instead"
+    if record.position is not None and record.seed is not None:
+        return "seed", "null in a record that starts from a position, which holds the generator"
+    if record.position is not None and record.stack is not None:
+        return "stack", "null in a record that starts from a position, which holds the stacks"
+    for i, agent in enumerate(record.agents):
+        if agent.seat != i:
             return f"agents[{i}]", f"the Agent of seat {i} (agents are given seat by seat)"
-    why = _result_problem(record.result)
-    if why is not None:
-        return "result", why
-    why = _started_problem(record.started)
+    why = started_problem(record.started)
     if why is not None:
         return "started", why
     length = len(record.actions)
     if record.seconds and len(record.seconds) != length:
         return "seconds", f"one entry per action, {length}, not {len(record.seconds)}"
-    for i, seconds in enumerate(record.seconds):
-        why = _seconds_problem(seconds)
-        if why is not None:
-            return f"seconds[{i}]", why
-    for index, comment in record.comments.items():
-        if type(index) is not int or not 0 <= index < length:
-            return "comments", f"the indices of actions, 0 to {length - 1}, not {_shown(index)}"
-        why = _comment_problem(comment)
-        if why is not None:
-            return f"comments[{index}]", why
+    for index in record.comments:
+        if not 0 <= index < length:
+            return "comments", f"the indices of actions, 0 to {length - 1}, not {short_repr(index)}"
     return None
-
-
-def _trace_from_data(data: dict[str, Any]) -> dict[str, Any]:
-    """The trace fields of a record's data, as :class:`Record` takes them."""
-    agents = data.get("agents", [])
-    if not isinstance(agents, list) or len(agents) > _MAX_AGENTS:
-        raise SerializationError(
-            f"record has malformed agents (expected a list of at most {_MAX_AGENTS} agents)"
-        )
-    trace: dict[str, Any] = {}
-    read = []
-    for i, agent in enumerate(agents):
-        try:
-            read.append(Agent.from_data(agent))
-        except SerializationError as exc:
-            raise SerializationError(f"record has malformed agents[{i}]: {exc}") from None
-    trace["agents"] = tuple(read)
-    trace["result"] = _result_from_data(data.get("result"))
-    trace["started"] = data.get("started")
-    seconds = data.get("seconds", [])
-    if not isinstance(seconds, list) or not all(s is None or _is_number(s) for s in seconds):
-        raise SerializationError(
-            "record has malformed seconds (expected a list of numbers or nulls, one per action)"
-        )
-    trace["seconds"] = seconds
-    comments = data.get("comments", {})
-    if not isinstance(comments, dict) or not all(
-        isinstance(k, str) and _INDEX.fullmatch(k) for k in comments
-    ):
-        raise SerializationError(
-            "record has malformed comments (expected an object whose keys are the indices "
-            'of actions in decimal, "0", "1", ..., and whose values are text)'
-        )
-    trace["comments"] = {int(k): v for k, v in comments.items()}
-    return trace
 
 
 def _position_explicit(game: Any, position: str) -> bool:
@@ -743,30 +201,8 @@ def _position_explicit(game: Any, position: str) -> bool:
         raise RecordError(f"record cannot start from its position: {exc}") from exc
 
 
-def _start_problem(record: Record) -> Problem:
-    """(field, what it should be) when ``record`` names no one start, or ``None``.
-
-    A record starts from its seed (and stack), or from a position: the position's
-    notation writes the generator and the stacked tops itself, so it takes neither.
-    """
-    position = record.position
-    if position is None:
-        if record.seed is None:
-            return "seed", "an integer, or a position to start from instead"
-        return None
-    # Untrusted text: its length is bounded before any game reads it.
-    if not isinstance(position, str):
-        return "position", f"a position's notation as text, not {_shown(position)}"
-    if not position or len(position) > MAX_NOTATION:
-        return "position", f"text of 1 to {MAX_NOTATION} characters, not {len(position)}"
-    if record.seed is not None:
-        return "seed", "null in a record that starts from a position, which holds the generator"
-    if record.stack is not None:
-        return "stack", "null in a record that starts from a position, which holds the stacks"
-    return None
-
-
 # --------------------------------------------------------------------- record
+@untagged
 @attrs.frozen
 class Record:
     """A saved game: which game, its options, its seed, every action in order, and
@@ -774,26 +210,28 @@ class Record:
 
     Records made by :meth:`of`, :meth:`cardcrawl.Match.to_record` and ``cardcrawl play
     --record`` carry :class:`RecordClaims`; replaying checks them, and refuses a record
-    whose claims fail. A record without claims (one of format 1, or one built with
-    ``Record(...)``) replays too, unchecked: :attr:`verified` is ``False`` for it.
+    whose claims fail. A record without claims (one built with ``Record(...)``, or one
+    saved before records had claims) replays too, unchecked: :attr:`verified` is
+    ``False`` for it.
 
-    **The format** is a JSON object; :meth:`json_schema` gives its JSON Schema. Its keys:
+    **The format** is a JSON object; :meth:`json_schema` gives its JSON Schema, made from
+    the types of this class's fields, as the reading of records is. Its keys, those
+    marked optional left out when they say nothing:
 
-    * ``format``: 2 for a record with claims; 1 for one without, which has no ``claims``
-      key; 3 for a *match trace*, which may hold the trace's keys below (and ``claims``),
-      or for a record that starts from a position;
+    * ``format``: 3, the format every record is written in. Records of formats 2 (no
+      trace, no position) and 1 (no claims either) are still read;
     * ``game``, ``rules_version``: the game's registry name and rules version;
     * ``options``: the game's options as an object;
     * ``seed``: the generator seed, an integer from 0 to 2**64 - 1; ``null`` in a record
       that starts from a position;
     * ``position``: the position the game started from, in the game's position notation
-      (see :meth:`~cardcrawl.GameBase.position`), at most 10,000 characters; optional,
-      format 3 only. It holds the generator and the stacked tops, so such a record has
-      no seed and no stack;
+      (see :meth:`~cardcrawl.GameBase.position`), at most 10,000 characters; optional.
+      It holds the generator and the stacked tops, so such a record has no seed and no
+      stack;
     * ``explicit_chance``: ``true`` when chance outcomes are recorded as actions;
     * ``actions``: each action's text form, in order;
-    * ``stack``: the stacked chance outcomes by source name, or ``null`` (optional);
-    * ``claims``: an object with ``length`` (the number of actions), ``ending``
+    * ``stack``: the stacked chance outcomes by source name (optional);
+    * ``claims`` (optional): an object with ``length`` (the number of actions), ``ending``
       (``{"label": ..., "returns": [...]}`` for a finished game, else ``null``),
       ``digest`` (the last state's SHA-256, 64 hex digits), ``state_format`` (the
       format of the saved states digested), ``start`` (16 hex digits for the start of
@@ -830,7 +268,7 @@ class Record:
         >>> record = cardcrawl.Record.of(game, seed=5, actions=actions)
         >>> again = cardcrawl.Record.from_json(record.to_json())
         >>> again.replay() == state, again.verified, again.claims.ending
-        (True, True, ('consumed', (0.0,)))
+        (True, True, Ending(label='consumed', returns=(0.0,)))
 
     Attributes:
         game: the registry name of the game or variant.
@@ -855,34 +293,46 @@ class Record:
             from its seed. Replaying starts from ``game.position(position)``.
 
     Raises:
-        RecordError: a trace field is malformed or out of bounds, or the record names
-            no one start (a seed, or a position without seed and stack); the message
-            names the field.
+        RecordError: a field is malformed or out of bounds, or the record names no one
+            start (a seed, or a position without seed and stack); the message names the
+            field.
     """
 
-    #: The newest format, the one :meth:`to_data` writes for a match trace (3). A record
-    #: is written in the oldest format that holds it: 2 with claims, 1 without.
-    FORMAT: ClassVar[int] = _TRACE_FORMAT
+    #: The format :meth:`to_data` writes (3); formats 2 and 1 are read too.
+    FORMAT: ClassVar[int] = FORMAT
     #: The keys a match trace may add to a record's data (see :meth:`to_data`).
-    TRACE_KEYS: ClassVar[frozenset[str]] = _TRACE_KEYS
+    TRACE_KEYS: ClassVar[frozenset[str]] = TRACE_KEYS
 
     game: str
     options: Mapping[str, Any] = attrs.field(converter=_frozen_mapping)
-    seed: int | None
-    actions: tuple[str, ...] = attrs.field(converter=tuple)
+    seed: Seed | None
+    actions: tuple[str, ...] = attrs.field(converter=_texts)
     rules_version: str
     explicit_chance: bool = False
-    stack: Mapping[str, tuple[Any, ...]] | None = attrs.field(default=None, converter=_frozen_stack)
-    claims: RecordClaims | None = None
-    agents: tuple[Agent, ...] = attrs.field(default=(), converter=_agents)
-    result: Outcome | None = attrs.field(default=None, converter=_normal_result)
-    started: str | None = attrs.field(default=None, converter=_started_text)
-    seconds: tuple[float | None, ...] = attrs.field(default=(), converter=_float_seconds)
-    comments: Mapping[int, str] = attrs.field(factory=dict, converter=_frozen_comments)
-    position: str | None = None
+    stack: Mapping[str, tuple[Any, ...]] | None = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, default=None, converter=_frozen_stack
+    )
+    claims: RecordClaims | None = attrs.field(metadata=OMITTED_WHEN_DEFAULT, default=None)
+    agents: Annotated[tuple[Agent, ...], Limits(max_length=MAX_SEATS)] = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, default=(), converter=_agents
+    )
+    result: Outcome | None = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, default=None, converter=_normal_result
+    )
+    started: Started | None = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, default=None, converter=started_text
+    )
+    seconds: tuple[Seconds | None, ...] = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, default=(), converter=_float_seconds
+    )
+    comments: Mapping[int, Comment] = attrs.field(
+        metadata=OMITTED_WHEN_DEFAULT, factory=dict, converter=_frozen_comments
+    )
+    position: Position | None = attrs.field(metadata=OMITTED_WHEN_DEFAULT, default=None)
 
     def __attrs_post_init__(self) -> None:
-        problem = _start_problem(self) or _trace_problem(self)
+        check_fields(self, "record")
+        problem = _across_fields(self)
         if problem is not None:
             raise RecordError(f"record has malformed {problem[0]} (expected {problem[1]})")
 
@@ -905,12 +355,12 @@ class Record:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
             >>> record = cardcrawl.Record.of(game, seed=3, actions=["place 1,0"])
-            >>> record.is_trace, record.to_data()["format"]
-            (False, 2)
+            >>> record.is_trace, "comments" in record.to_data()
+            (False, False)
             >>> trace = cardcrawl.Record.of(
             ...     game, seed=3, actions=["place 1,0"], comments={0: "a safe start"})
-            >>> trace.is_trace, trace.to_data()["format"], trace.to_data()["comments"]
-            (True, 3, {'0': 'a safe start'})
+            >>> trace.is_trace, trace.to_data()["comments"]
+            (True, {'0': 'a safe start'})
         """
         return bool(self.agents or self.started is not None or self.seconds or self.comments) or (
             self.result is not None
@@ -919,7 +369,7 @@ class Record:
     @classmethod
     def of(
         cls,
-        game: Any,
+        game: Game[Any, Any, Any],
         seed: int | None = None,
         actions: Sequence[Any] = (),
         *,
@@ -979,8 +429,8 @@ class Record:
 
             >>> text = "AD phase=place:KS player=0,0 rng=0000000000000001"
             >>> record = cardcrawl.Record.of(game, position=text, actions=["place 1,0"])
-            >>> record.seed, record.to_data()["format"], record.replay().table[(1, 0)]
-            (None, 3, Card.parse('KS'))
+            >>> record.seed, record.to_data()["position"] == text
+            (None, True)
         """
         if explicit_chance is None:
             explicit_chance = position is not None and _position_explicit(game, position)
@@ -1000,12 +450,34 @@ class Record:
         )
         return record._claimed(game, list(record._replay(game)))
 
+    @classmethod
+    def _of_play(
+        cls,
+        game: Any,
+        seed: int | None,
+        actions: Sequence[Any],
+        states: Sequence[Any],
+        **fields: Any,
+    ) -> Record:
+        """:meth:`of` without replaying, for a caller that holds every state the actions
+        made (the initial one first), such as :class:`~cardcrawl.Match`."""
+        record = cls(
+            game=game.name,
+            options=game.options.to_data(),
+            seed=seed,
+            actions=tuple(game.format_action(a) for a in actions),
+            rules_version=game.rules_version,
+            **fields,
+        )
+        return record._claimed(game, states)
+
     def _claimed(self, game: Any, states: Sequence[Any]) -> Record:
         """This record with the claims of ``states``, the states its actions make, and
         for a trace its result."""
         self._check_agents(game)
         result = _result_of(game, states[-1]) if self.is_trace else None
-        return attrs.evolve(self, claims=_claims_of(self, game, states), result=result)
+        start = self._start_digest(state_data(game, states[0])[1])
+        return attrs.evolve(self, claims=_claims.claims_of(start, game, states), result=result)
 
     @property
     def verified(self) -> bool:
@@ -1013,8 +485,9 @@ class Record:
 
         A record with claims that replays without a :class:`~cardcrawl.RecordError` is
         the game that was recorded: no entry cut off, added or changed. A record
-        without claims (format 1) replays as well, but unverified: a cut or an edited
-        action that stays legal would go unseen.
+        without claims (one built with ``Record(...)``, or saved before records had
+        claims) replays as well, but unverified: a cut or an edited action that stays
+        legal would go unseen.
 
         Examples:
             >>> import cardcrawl
@@ -1028,7 +501,7 @@ class Record:
         """
         return self.claims is not None
 
-    def load_game(self) -> Any:
+    def load_game(self) -> Game[Any, Any, Any]:
         """The game this record was played with.
 
         The name is looked up as :func:`~cardcrawl.load` looks it up, so the games and
@@ -1048,7 +521,7 @@ class Record:
             True
         """
         try:
-            game = load(self.game, **self.options)
+            game: Game[Any, Any, Any] = load(self.game, **self.options)
         except CardcrawlError as exc:
             # Chained: the command line tells an unknown game (hint: --import) apart.
             raise RecordError(f"record cannot load its game: {exc}") from exc
@@ -1112,77 +585,31 @@ class Record:
         if self.position is not None:
             # Only then: a record without a position digests as it always has.
             start["position"] = self.position
-        return _canonical_digest(start)[:_PREFIX]
+        return canonical_digest(start)[:PREFIX]
+
+    def _stack_data(self) -> dict[str, list[Any]] | None:
+        return None if self.stack is None else {k: list(v) for k, v in self.stack.items()}
 
     def _check_start(self, game: Any, initial: Any, claims: RecordClaims) -> None:
-        state_format, data = _state_data(game, initial)
-        if state_format != claims.state_format:
-            raise RecordError(
-                f"record's digests were made from {self.game} states saved in format "
-                f"{_shown(claims.state_format)}; this library saves them in format {state_format}, "
-                "so it cannot check them"
-            )
+        state_format, data = state_data(game, initial)
+        _claims.check_state_format(game, self.game, state_format, claims)
         found = self._start_digest(data)
-        if found != claims.start and self.position is not None:
+        if found == claims.start:
+            return
+        if self.position is not None:
             raise RecordError(
                 f"record's start claim fails: it claims a start with digest {claims.start}; "
                 f"its position with its options and explicit_chance gives {found}. The "
                 "position, an option or explicit_chance is not the one the game was played with"
             )
-        if found != claims.start:
-            raise RecordError(
-                f"record's start claim fails: it claims a start with digest {claims.start}; "
-                f"seed {self.seed} with its options, stack and explicit_chance gives {found}. "
-                "The seed, an option, the stack or explicit_chance is not the one the game "
-                "was played with"
-            )
-
-    def _check_entry(self, game: Any, i: int, state: Any, claims: RecordClaims) -> str:
-        """The digest of ``state``, made by entry ``i``, checked against the trail."""
-        digest = _canonical_digest(_state_data(game, state)[1])
-        text = self.actions[i]
-        if i >= len(claims.trail):
-            raise RecordError(
-                f"record entry {i} ({text!r}) was added: the record claims "
-                f"{claims.length} actions, so this entry and any after it are not the game's"
-            )
-        if digest[:_PREFIX] != claims.trail[i]:
-            raise RecordError(
-                f"record entry {i} ({text!r}) is not the action recorded: the record claims "
-                f"the state after it has digest {claims.trail[i]}; replaying gives "
-                f"{digest[:_PREFIX]}. Every state before it is the one recorded, so this "
-                "entry (or its claim in the trail) was changed"
-            )
-        return digest
-
-    def _check_end(self, game: Any, last: Any, digest: str, claims: RecordClaims) -> None:
-        length = len(self.actions)
-        ending = _ending(game, last)
-        checks = [
-            ("length", length == claims.length),
-            ("ending", ending == claims.ending),
-            ("final digest", digest == claims.digest),
-        ]
-        failed = [name for name, ok in checks if not ok]
-        if not failed:
-            return
-        if length < claims.length:
-            missing = claims.length - length
-            why = (
-                f"the record was cut short: {missing} of its {claims.length} entries "
-                f"{'is' if missing == 1 else 'are'} missing, after entry {length - 1}"
-                if length
-                else f"the record was cut short: all {claims.length} of its entries are missing"
-            )
-        else:
-            why = "its states are the ones recorded, so the claims themselves were changed"
         raise RecordError(
-            f"record fails its {_listed(failed)} claim{'s' if len(failed) > 1 else ''}: "
-            f"the record claims {_told(claims.length, claims.ending, claims.digest)}; "
-            f"replaying gives {_told(length, ending, digest)}. {why[0].upper()}{why[1:]}"
+            f"record's start claim fails: it claims a start with digest {claims.start}; "
+            f"seed {self.seed} with its options, stack and explicit_chance gives {found}. "
+            "The seed, an option, the stack or explicit_chance is not the one the game "
+            "was played with"
         )
 
-    def states(self) -> Iterator[Any]:
+    def states(self) -> Iterator[GameState]:
         """Every state of the game, from the initial state to the last, verified.
 
         Each state is checked against the record's claims before it is given: the start
@@ -1215,12 +642,12 @@ class Record:
         yield last
         for i, state in enumerate(replayed):
             if claims is not None:
-                self._check_entry(game, i, state, claims)
+                _claims.check_entry(game, i, self.actions[i], state, claims)
             yield state
             last = state
         if claims is not None:
-            digest = _canonical_digest(_state_data(game, last)[1])
-            self._check_end(game, last, digest, claims)
+            digest = canonical_digest(state_data(game, last)[1])
+            _claims.check_end(game, len(self.actions), last, digest, claims)
         if self.result is not None:
             found = _result_of(game, last)
             if found != self.result:
@@ -1229,7 +656,7 @@ class Record:
                     f"replaying gives {_result_told(found)}"
                 )
 
-    def replay(self) -> Any:
+    def replay(self) -> GameState:
         """The final state, after verifying every entry and claim (see :meth:`states`).
 
         Raises:
@@ -1254,13 +681,15 @@ class Record:
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:
-        """The JSON Schema (draft 2020-12) of records, of formats 3, 2 and 1 (a record
-        from a position is one of format 3).
+        """The JSON Schema (draft 2020-12) of records, made from the types of this class's
+        fields: the schema of format 3, which formats 2 and 1 meet too (each without
+        some keys).
 
-        The schema is shipped in the package as ``cardcrawl/play/record.schema.json``.
-        :meth:`from_data` checks a little more than it can say: that the trail holds
-        one digest per action, that seconds and comments are about actions the record
-        holds, that a start time is a real one, and that records nest at most 100
+        It ships in the package as ``cardcrawl/play/record.schema.json``.
+        :meth:`from_data` checks a little more than a schema can say: that the trail
+        holds one digest per action, that a record from a position has no seed, that
+        seconds and comments are about actions the record holds, that agents come seat
+        by seat, that a start time is a real one, and that records nest at most 100
         levels deep.
 
         Examples:
@@ -1268,56 +697,23 @@ class Record:
             >>> schema = cardcrawl.Record.json_schema()
             >>> schema["properties"]["format"]["enum"], "claims" in schema["properties"]
             ([1, 2, 3], True)
+            >>> schema["properties"]["comments"]["additionalProperties"]
+            {'type': 'string', 'minLength': 1, 'maxLength': 2000}
         """
-        text = resources.files(__package__).joinpath("record.schema.json").read_text("utf-8")
-        schema: dict[str, Any] = json.loads(text)
-        return schema
-
-    def _stack_data(self) -> dict[str, list[Any]] | None:
-        return None if self.stack is None else {k: list(v) for k, v in self.stack.items()}
+        return schema_of(cls)
 
     def to_data(self) -> dict[str, Any]:
-        """The record as JSON-compatible data, in the oldest format that holds it: 3 for a
-        match trace (:attr:`is_trace`) or a record from a position, else 2, or 1 for a
-        record without claims.
+        """The record as JSON-compatible data, in format 3: the keys that say nothing (no
+        stack, no claims, no trace, no position) are left out.
 
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
             >>> data = cardcrawl.Record.of(game, seed=3, actions=["place 1,0"]).to_data()
             >>> data["format"], list(data)[-1], sorted(data["claims"])
-            (2, 'claims', ['digest', 'ending', 'length', 'start', 'state_format', 'trail'])
+            (3, 'claims', ['digest', 'ending', 'length', 'start', 'state_format', 'trail'])
         """
-        if self.is_trace or self.position is not None:
-            fmt = _TRACE_FORMAT
-        else:
-            fmt = _UNCLAIMED_FORMAT if self.claims is None else RECORD_FORMAT
-        data: dict[str, Any] = {
-            "format": fmt,
-            "game": self.game,
-            "rules_version": self.rules_version,
-            "options": dict(self.options),
-            "seed": self.seed,
-        }
-        if self.position is not None:
-            data["position"] = self.position
-        data["explicit_chance"] = self.explicit_chance
-        # A trace's keys are written only when they say something: an old reader's
-        # record stays as it was.
-        if self.started is not None:
-            data["started"] = self.started
-        if self.agents:
-            data["agents"] = [agent.to_data() for agent in self.agents]
-        if self.result is not None:
-            data["result"] = _result_to_data(self.result)
-        data["actions"] = list(self.actions)
-        if self.seconds:
-            data["seconds"] = list(self.seconds)
-        if self.comments:
-            data["comments"] = {str(i): text for i, text in self.comments.items()}
-        data["stack"] = self._stack_data()
-        if self.claims is not None:
-            data["claims"] = _claims_to_data(self.claims)
+        data: dict[str, Any] = {"format": FORMAT, **encode(self)}
         return data
 
     @classmethod
@@ -1325,7 +721,8 @@ class Record:
         """A record from :meth:`to_data` output, checked for shape (not yet replayed).
 
         Records of format 2 (without a trace) and of format 1 (without claims either)
-        are read too; a record without claims replays unverified (see :attr:`verified`).
+        are read too, as the format 3 records they are; a record without claims replays
+        unverified (see :attr:`verified`).
 
         Args:
             data: the record as JSON-compatible data.
@@ -1334,8 +731,9 @@ class Record:
             The record.
 
         Raises:
-            SerializationError: malformed data (the message names the field), a trace
-                field out of bounds, or lists and objects nested more than 100 levels deep.
+            SerializationError: malformed data (the message names the field and what it
+                should be), a field out of bounds, or lists and objects nested more than
+                100 levels deep.
 
         Examples:
             >>> import cardcrawl
@@ -1346,78 +744,18 @@ class Record:
             >>> cardcrawl.Record.from_data({**data, "seed": "3"})
             Traceback (most recent call last):
             ...
-            cardcrawl.errors.SerializationError: record has malformed seed
+            cardcrawl.errors.SerializationError: record.seed: expected an integer, found '3'
         """
-        if not isinstance(data, dict):
-            raise SerializationError(
-                f"a record is an object with keys {sorted(_KEYS)}; found {type(data).__name__}"
-            )
-        fmt = data.get("format")
-        # Compared as an int only: JSON true is no format, though True == 1 in Python.
-        known = fmt if type(fmt) is int else None
-        if known is not None and known not in _FORMATS:
-            raise SerializationError(
-                f"record format {_shown(fmt)} is not one this library reads: it reads format "
-                f"{_TRACE_FORMAT}, a match trace, format {RECORD_FORMAT}, and format "
-                f"{_UNCLAIMED_FORMAT}, which has no claims"
-            )
-        keys = _KEYS - {"claims"} if known == _UNCLAIMED_FORMAT else _KEYS
-        # "stack" is optional: records of unstacked games may leave it out; and in a
-        # trace, "claims", "position" and the trace's own keys.
-        newest = _TRACE_KEYS | {"claims", "position"}
-        optional = {"stack"} | (newest if known == _TRACE_FORMAT else set())
-        if set(data) - optional != keys - optional:
-            of = "" if known is None else f" of format {known}"
-            expected = sorted(keys) if known != _TRACE_FORMAT else sorted(keys | newest)
-            raise SerializationError(
-                f"a record{of} is an object with keys {expected}; found {sorted(data)}"
-            )
-        if known is None:
-            raise SerializationError(
-                f"record format {_shown(fmt)} is not {_TRACE_FORMAT}, {RECORD_FORMAT} or "
-                f"{_UNCLAIMED_FORMAT}, the ones this library reads"
-            )
-        position = data.get("position")
-        checks = {
-            "game": isinstance(data["game"], str),
-            "rules_version": isinstance(data["rules_version"], str),
-            "options": isinstance(data["options"], dict),
-            "seed": (isinstance(data["seed"], int) and not isinstance(data["seed"], bool))
-            or (data["seed"] is None and position is not None),
-            # Untrusted text, bounded before any game reads it.
-            "position": position is None
-            or (isinstance(position, str) and 0 < len(position) <= MAX_NOTATION),
-            "explicit_chance": isinstance(data["explicit_chance"], bool),
-            "actions": isinstance(data["actions"], list)
-            and all(isinstance(a, str) for a in data["actions"]),
-            "stack": data.get("stack") is None
-            or (
-                isinstance(data["stack"], dict)
-                and all(isinstance(v, list) for v in data["stack"].values())
-            ),
-        }
-        bad = [k for k, ok in checks.items() if not ok]
-        if bad:
-            raise SerializationError(f"record has malformed {', '.join(bad)}")
-        claims = None if "claims" not in data else _claims_from_data(data["claims"])
-        _check_depth(data)
-        trace = _trace_from_data(data)
+        fields = upgraded(data)
+        check_depth(fields)
         try:
-            return cls(
-                game=data["game"],
-                options=data["options"],
-                seed=data["seed"],
-                actions=data["actions"],
-                rules_version=data["rules_version"],
-                explicit_chance=data["explicit_chance"],
-                stack=data.get("stack"),
-                claims=claims,
-                position=position,
-                **trace,
-            )
-        except RecordError as exc:
-            # A trace field out of bounds, found by the record's own checks.
-            raise SerializationError(str(exc)) from None
+            record: Record = decode(cls, fields, "record")
+        except SerializationError as exc:
+            if isinstance(exc.__cause__, RecordError):
+                # A rule across fields, which the record's own checks name in full.
+                raise SerializationError(str(exc.__cause__)) from None
+            raise
+        return record
 
     def to_json(self) -> str:
         """The record as a JSON document.
@@ -1457,7 +795,7 @@ class Record:
         except (json.JSONDecodeError, TypeError) as exc:
             raise SerializationError(f"a record is JSON text: {exc}") from None
         except (RecursionError, ValueError) as exc:
-            raise SerializationError(f"a record is JSON text: {_unreadable(exc)}") from None
+            raise SerializationError(f"a record is JSON text: {unreadable(exc)}") from None
         return cls.from_data(data)
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -1482,40 +820,7 @@ class Record:
             >>> cardcrawl.Record.load(path) == record
             True
         """
-        text = self.to_json() + "\n"
-        target = os.fspath(path)
-        folder = os.path.dirname(os.path.abspath(target))
-        try:
-            handle, temporary = tempfile.mkstemp(
-                prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder
-            )
-        except OSError as exc:
-            raise RecordFileError(
-                f"cannot write a record to {target!r}: {exc.strerror or exc}", path=target
-            ) from None
-        try:
-            # mkstemp makes the file private (0o600); a record is as readable as any
-            # file written in place, or keeps the mode of the file it replaces.
-            try:
-                mode = stat.S_IMODE(os.stat(target).st_mode)
-            except OSError:
-                mode = 0o644
-            os.chmod(temporary, mode)
-            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-                stream.write(text)
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.replace(temporary, target)
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise RecordFileError(
-                f"cannot write a record to {target!r}: {exc.strerror or exc}", path=target
-            ) from None
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+        _files.write_text(path, self.to_json() + "\n")
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Record:
@@ -1543,66 +848,8 @@ class Record:
             ...
             cardcrawl.errors.RecordFileError: no record file at 'no-such-record.json'
         """
-        source = os.fspath(path)
-        try:
-            with open(source, encoding="utf-8") as stream:
-                text = stream.read()
-        except FileNotFoundError:
-            raise RecordFileError(f"no record file at {source!r}", path=source) from None
-        except UnicodeDecodeError as exc:
-            raise RecordFileError(
-                f"cannot read the record file {source!r}: it is not UTF-8 text ({exc.reason} "
-                f"at byte {exc.start})",
-                path=source,
-            ) from None
-        except OSError as exc:
-            raise RecordFileError(
-                f"cannot read the record file {source!r}: {exc.strerror or exc}", path=source
-            ) from None
+        text = _files.read_text(path)
         try:
             return cls.from_json(text)
         except SerializationError as exc:
-            raise SerializationError(f"{source}: {exc}") from None
-
-
-# The keys of a record of format 2, "stack" aside (it may be left out).
-_KEYS = frozenset(
-    {"format", "game", "rules_version", "options", "seed", "explicit_chance", "actions", "claims"}
-)
-_FORMATS = (_UNCLAIMED_FORMAT, RECORD_FORMAT, _TRACE_FORMAT)
-
-
-def _record_of_play(
-    game: Any,
-    seed: int | None,
-    actions: Sequence[Any],
-    states: Sequence[Any],
-    *,
-    explicit_chance: bool,
-    stack: Mapping[str, Sequence[Any]] | None,
-    position: str | None = None,
-    agents: Sequence[Agent] = (),
-    started: str | None = None,
-    seconds: Sequence[float | None] = (),
-    comments: Mapping[int, str] | None = None,
-) -> Record:
-    """The record of a game whose states (the initial one first) are already known.
-
-    :meth:`Record.of` without replaying: for :class:`~cardcrawl.Match`, which holds
-    every state its actions made.
-    """
-    record = Record(
-        game=game.name,
-        options=game.options.to_data(),
-        seed=seed,
-        actions=tuple(game.format_action(a) for a in actions),
-        rules_version=game.rules_version,
-        explicit_chance=explicit_chance,
-        stack=stack,
-        agents=agents,
-        started=started,
-        seconds=seconds,
-        comments=comments,
-        position=position,
-    )
-    return record._claimed(game, states)
+            raise SerializationError(f"{os.fspath(path)}: {exc}") from None

@@ -237,7 +237,7 @@ def plot_report(
         panels: the panels to draw (default: the game's).
 
     The game's panels that chart a figure the games do not record (as when a program
-    replaced the game's figures with :func:`register_figures`) are left out.
+    replaced the game's figures) are left out.
 
     Raises:
         MissingExtraError: matplotlib is not installed (an ``ImportError``).
@@ -271,7 +271,7 @@ def report_figure(
         )
     first = simulations[0].results[0]
     if panels is None:
-        # A program may have replaced the game's figures (register_figures): the game's
+        # A program may have replaced the game's figures (GameTools.figures): the game's
         # panels whose figures are not recorded are left out.
         recorded = {"decisions", *(name for name, _ in first.figures)}
         declared_panels = panels_for(simulations[0].game)

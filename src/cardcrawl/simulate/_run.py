@@ -8,6 +8,7 @@ import math
 import os
 import signal
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -32,7 +33,7 @@ from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_derive, rng_from_seed
-from cardcrawl.core._registry import tools_for
+from cardcrawl.core._registry import _set_tools, tools_for
 from cardcrawl.errors import CardcrawlError, OptionsError, short_repr
 from cardcrawl.simulate._results import (
     FORFEIT,
@@ -68,9 +69,10 @@ def _check_on_bot_error(on_bot_error: Any) -> str:
 class FigureTracker(Protocol):
     """Collects a game's own figures while one game is played (one tracker per game).
 
-    Register a factory of trackers for a game family with :func:`register_figures`;
-    :func:`play_game` then makes one tracker per game, calls :meth:`step` with every
-    state and records :meth:`figures` at the end, as here by hand.
+    A game declares a factory of trackers where it registers, as the ``figures`` slot
+    of its :class:`~cardcrawl.GameTools`; :func:`play_game` then makes one tracker per
+    game, calls :meth:`step` with every state and records :meth:`figures` at the end,
+    as here by hand.
 
     Examples:
         >>> import cardcrawl
@@ -99,19 +101,22 @@ class FigureTracker(Protocol):
         """The figures of the game that ended in ``state``, in a fixed order."""
 
 
+# Trackers given to register_figures for games not registered, kept for one release
+# while it is deprecated.
 _FIGURES: dict[str, Callable[[Any], FigureTracker]] = {}
 
 
 def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> None:
-    """Record figures for every game of ``family``: ``tracker(game)`` is made for each game.
+    """Deprecated: declare the figures where the game registers, as the ``figures`` slot
+    of its :class:`~cardcrawl.GameTools` (``register_game(..., tools=GameTools(
+    figures=...))``).
 
-    A game declares its own figures when it registers (``GameTools(figures=...)``); this
-    replaces them for a family, from the program's side.
+    Records figures for every game of ``family``: the tracker is set in the tools of the
+    registered game ``family`` and its variants, in place of their own.
 
     Args:
         family: the base game's registry name (variants share it).
-        tracker: builds a :class:`FigureTracker` for one game, ``tracker(game)``; it
-            replaces any tracker registered for the family before.
+        tracker: builds a :class:`FigureTracker` for one game, ``tracker(game)``.
 
     Examples:
         >>> import cardcrawl
@@ -120,9 +125,17 @@ def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> No
         >>> [name for name, _ in play_game(game, ["random"], seed=1).figures]
         ['turns', 'house_size', 'house_at_exit', 'refused', 'exit_distance']
 
-        See :class:`FigureTracker` for registering a tracker of your own.
+        See :class:`FigureTracker` for a tracker of your own.
     """
-    _FIGURES[family] = tracker
+    warnings.warn(
+        "cardcrawl.simulate.register_figures is deprecated and will be removed in the next "
+        "release: declare the figures where the game registers, "
+        "register_game(..., tools=GameTools(figures=...))",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    if not _set_tools(family, figures=tracker):
+        _FIGURES[family] = tracker
 
 
 # ------------------------------------------------------------ a position
@@ -225,8 +238,8 @@ def play_game(
             generator. The figures made of events count from the position on.
 
     Returns:
-        The game's result, with the figures of its game family (see
-        :func:`register_figures`).
+        The game's result, with the figures of its game family (the ``figures`` slot
+        of its :class:`~cardcrawl.GameTools`).
 
     Raises:
         CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
@@ -444,9 +457,8 @@ _LOADED: dict[tuple[Any, str, str], Any] = {}
 
 
 def _figures_of(game: Any) -> Callable[[Any], FigureTracker] | None:
-    """The figure tracker of ``game``'s games: the one registered for its family, else
-    its tools' own."""
-    return _FIGURES.get(game_family(game)) or tools_for(game).figures
+    """The figure tracker of ``game``'s games: the ``figures`` slot of its tools."""
+    return tools_for(game).figures or _FIGURES.get(game_family(game))
 
 
 def _rollout_kernel(game: Any, bots: Sequence[BotChoice]) -> Any:
