@@ -20,6 +20,8 @@ after the command), imported first:
   (:mod:`cardcrawl.cli._games`);
 * ``cardcrawl tournament GAME --bot A --bot B`` rates bots on duplicate deals
   (:mod:`cardcrawl.cli._tournament`);
+* ``cardcrawl compare GAME VARIANT...`` compares games or variants on the same seeds
+  (:mod:`cardcrawl.cli._compare`);
 * ``cardcrawl analyze RECORD.json`` values a game's decisions and marks the costly ones
   (:mod:`cardcrawl.cli._analyze`);
 * ``cardcrawl engine --bot NAME`` plays a bot over the engine protocol on standard input
@@ -56,6 +58,7 @@ from typing import Any, TextIO
 from cardcrawl._version import __version__
 from cardcrawl.cli import (
     _analyze,
+    _compare,
     _engine,
     _games,
     _play,
@@ -120,6 +123,7 @@ def _build_parser() -> tuple[Parser, dict[str, Parser]]:
         "games": _games.add_parser(commands),
         "simulate": _simulate.add_parser(commands, shortcuts),
         "tournament": _tournament.add_parser(commands, shortcuts),
+        "compare": _compare.add_parser(commands, shortcuts),
         "engine": _engine.add_parser(commands),
         "serve": _serve.add_parser(commands),
     }
