@@ -54,6 +54,7 @@ MODULES = [
     "cardcrawl.encoding",
     "cardcrawl.adapters",
     "cardcrawl.solve",
+    "cardcrawl.compare",
 ]
 PICTURE_PAGES = [
     "tutorial",
