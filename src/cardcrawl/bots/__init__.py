@@ -51,7 +51,7 @@ from cardcrawl.bots._engine_bot import (
     hello_message,
     serve_engine,
 )
-from cardcrawl.bots._ismcts import ActionStats, ISMCTSBot, SearchResult
+from cardcrawl.bots._ismcts import ActionStats, ISMCTSBot, LineStep, SearchResult
 from cardcrawl.bots._language_model import LanguageModelBot
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.bots._search import SearchBot, SearchModel, register_search_model, search_model
@@ -68,6 +68,7 @@ __all__ = [
     "EngineTimeoutError",
     "ISMCTSBot",
     "LanguageModelBot",
+    "LineStep",
     "RandomBot",
     "SearchBot",
     "SearchModel",

@@ -22,6 +22,8 @@ after the command), imported first:
   (:mod:`cardcrawl.cli._tournament`);
 * ``cardcrawl compare GAME VARIANT...`` compares games or variants on the same seeds
   (:mod:`cardcrawl.cli._compare`);
+* ``cardcrawl tree GAME`` draws the solver's tree of a small position, or IS-MCTS's
+  search of any (:mod:`cardcrawl.cli._tree`);
 * ``cardcrawl analyze RECORD.json`` values a game's decisions and marks the costly ones
   (:mod:`cardcrawl.cli._analyze`);
 * ``cardcrawl engine --bot NAME`` plays a bot over the engine protocol on standard input
@@ -67,6 +69,7 @@ from cardcrawl.cli import (
     _serve,
     _simulate,
     _tournament,
+    _tree,
 )
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
@@ -124,6 +127,7 @@ def _build_parser() -> tuple[Parser, dict[str, Parser]]:
         "simulate": _simulate.add_parser(commands, shortcuts),
         "tournament": _tournament.add_parser(commands, shortcuts),
         "compare": _compare.add_parser(commands, shortcuts),
+        "tree": _tree.add_parser(commands, shortcuts),
         "engine": _engine.add_parser(commands),
         "serve": _serve.add_parser(commands),
     }
