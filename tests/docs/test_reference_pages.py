@@ -55,6 +55,7 @@ MODULES = [
     "cardcrawl.adapters",
     "cardcrawl.solve",
     "cardcrawl.compare",
+    "cardcrawl.tree",
 ]
 PICTURE_PAGES = [
     "tutorial",

@@ -250,3 +250,12 @@ def test_the_tree_command_s_usage_errors(argv: list[str], message: str) -> None:
     code, _, err = run_tree("escape-from-haydes", "--max-rounds", "1", *argv)
     assert code == 2
     assert message in err
+
+
+def test_the_picture_in_the_docs_is_what_the_library_draws() -> None:
+    """docs/images/tree-queen.svg is checked in; it must not go stale."""
+    game, state = facing_the_queen()
+    root = solver_tree(game, state, hidden=True, depth=2)
+    title = f"{game.name}: {game.describe(state)}"  # type: ignore[attr-defined]
+    picture = Path(__file__).resolve().parents[2] / "docs" / "images" / "tree-queen.svg"
+    assert picture.read_text(encoding="utf-8") == tree_svg(root, title=title)
