@@ -24,6 +24,8 @@ after the command), imported first:
   (:mod:`cardcrawl.cli._compare`);
 * ``cardcrawl tree GAME`` draws the solver's tree of a small position, or IS-MCTS's
   search of any (:mod:`cardcrawl.cli._tree`);
+* ``cardcrawl best-response GAME`` gives each seat's gain from best-responding to the
+  other seats' bots (:mod:`cardcrawl.cli._best_response`);
 * ``cardcrawl analyze RECORD.json`` values a game's decisions and marks the costly ones
   (:mod:`cardcrawl.cli._analyze`);
 * ``cardcrawl engine --bot NAME`` plays a bot over the engine protocol on standard input
@@ -60,6 +62,7 @@ from typing import Any, TextIO
 from cardcrawl._version import __version__
 from cardcrawl.cli import (
     _analyze,
+    _best_response,
     _compare,
     _engine,
     _games,
@@ -128,6 +131,7 @@ def _build_parser() -> tuple[Parser, dict[str, Parser]]:
         "tournament": _tournament.add_parser(commands, shortcuts),
         "compare": _compare.add_parser(commands, shortcuts),
         "tree": _tree.add_parser(commands, shortcuts),
+        "best-response": _best_response.add_parser(commands, shortcuts),
         "engine": _engine.add_parser(commands),
         "serve": _serve.add_parser(commands),
     }

@@ -8,6 +8,8 @@ of every arm has the same seed, so the same deal as far as the variant leaves it
 unchanged (common random numbers): the luck both games of a pair share cancels out of
 their difference, and a small change shows in far fewer games than two independent
 runs would need. :func:`plot_comparison` draws the differences (the ``plot`` extra).
+:func:`sampled_best_response_gains` pairs line-ups of bots the same way: each seat's
+gain, on whole games, from playing a stronger bot against the others' bots.
 
 Examples:
     >>> from cardcrawl.compare import compare
@@ -21,6 +23,7 @@ Examples:
     return: +0.045 [-0.009, +0.099]: not shown to differ at 200 games
 """
 
+from cardcrawl.compare._gain import SampledGains, sampled_best_response_gains
 from cardcrawl.compare._paired import Measure, PairedDifference, measures_of, paired_difference
 from cardcrawl.compare._plot import plot_comparison
 from cardcrawl.compare._run import (
@@ -38,11 +41,13 @@ __all__ = [
     "Comparison",
     "Measure",
     "PairedDifference",
+    "SampledGains",
     "compare",
     "load_arm",
     "measure_keys",
     "measures_of",
     "paired_difference",
     "plot_comparison",
+    "sampled_best_response_gains",
     "split_arm",
 ]

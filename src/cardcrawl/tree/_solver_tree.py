@@ -11,7 +11,7 @@ import attrs
 
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.errors import OptionsError, SolverBudgetError
-from cardcrawl.solve._solver import Policy, Solver, _Search
+from cardcrawl.solve._solver import Mixed, Policy, Solver, _Search
 
 __all__ = ["DEFAULT_TREE_NODES", "TreeNode", "solver_tree"]
 
@@ -87,7 +87,7 @@ class TreeNode:
         line = [self]
         node = self
         while node.children:
-            if node.kind == CHANCE_NODE:
+            if node.children[0].probability is not None:  # chance, or a mixed policy
                 top = max(c.probability or 0 for c in node.children)
                 node = next(c for c in node.children if c.probability == top)
             else:
@@ -251,10 +251,16 @@ def _children(
             for outcome, p in game.chance_outcomes(state)
         ]
     policy = solver.policies.get(seat)
-    children = [(a, game.step(state, a)) for a in game.legal_actions(state)]
     if policy is not None:
         chosen = policy(state)
-        return [(s, _text(game, a), None, a == chosen) for a, s in children]
+        if isinstance(chosen, Mixed):
+            # The seat plays at random: only the actions it may play, with their chances.
+            return [
+                (game.step(state, a), _text(game, a), Fraction(p), False) for a, p in chosen.actions
+            ]
+        legal = game.legal_actions(state)
+        return [(game.step(state, a), _text(game, a), None, a == chosen) for a in legal]
+    children = [(a, game.step(state, a)) for a in game.legal_actions(state)]
     values = [value(s) for _, s in children]
     top = max(values)
     return [(s, _text(game, a), None, v == top) for (a, s), v in zip(children, values, strict=True)]
