@@ -30,6 +30,8 @@ MODULES = (
     "cardcrawl.simulate",
     "cardcrawl.solve",
     "cardcrawl.tournament",
+    "cardcrawl.compare",
+    "cardcrawl.tree",
 )
 # Modules whose public functions must also have Args: and Returns: sections.
 AUDITED = (

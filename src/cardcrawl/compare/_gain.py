@@ -31,7 +31,15 @@ class SampledGains:
         lineup_run: the simulation of the line-up itself.
 
     Examples:
-        See :func:`sampled_best_response_gains`.
+        >>> import cardcrawl
+        >>> from cardcrawl.compare import sampled_best_response_gains
+        >>> game = cardcrawl.load("escape-from-haydes", players=2, max_rounds=5)
+        >>> gains = sampled_best_response_gains(game, "random", responder="random",
+        ...                                     games=10, workers=1)
+        >>> gains.lineup, gains.responder, gains.games, len(gains.seats)
+        (('random', 'random'), 'random', 10, 2)
+        >>> print(gains.format().splitlines()[-1])
+          NashConv 0.000 [0.000, 0.000], exploitability 0.000 [0.000, 0.000]
     """
 
     lineup: tuple[str, ...]

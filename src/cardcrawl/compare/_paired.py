@@ -87,6 +87,15 @@ def measures_of(
 
     Returns:
         The measures.
+
+    Examples:
+        >>> from cardcrawl.simulate import GameResult
+        >>> from cardcrawl.compare import measures_of
+        >>> games = [GameResult(0, 1, "won", (1.0, 0.0), None, (0,), 12, (("rounds", 3),))]
+        >>> [m.key for m in measures_of(games, ("won", "lost"))]
+        ... # doctest: +NORMALIZE_WHITESPACE
+        ['rate:won', 'rate:lost', 'return:0', 'return:1', 'advantage:0', 'advantage:1',
+         'decisions', 'rounds']
     """
     seats = len(results[0].returns) if seats is None and results else (seats or 0)
     labels = outcome_order(outcomes, (r.outcome for r in results))
@@ -211,6 +220,13 @@ def paired_difference(
 
     Returns:
         The :class:`PairedDifference` over the games where both have a value.
+
+    Examples:
+        >>> from cardcrawl.compare import Measure, paired_difference
+        >>> turns = Measure("turns", "turns", lambda r: r)
+        >>> d = paired_difference(turns, [5, 7, None, 9], [4, 7, 3, 7])
+        >>> d.games, d.difference.estimate, d.verdict
+        (3, -1.0, 'not shown to differ at 3 games')
     """
     pairs = [(b, v) for b, v in zip(base, variant, strict=True) if b is not None and v is not None]
     xs = [b for b, _ in pairs]

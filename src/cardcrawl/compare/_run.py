@@ -32,6 +32,16 @@ class Arm:
             apart from the first arm when the name alone does not).
         simulation: its games, seeded as every other arm's (game ``i`` of each arm
             has the seed ``rng_derive(seed, i)``).
+
+    Examples:
+        >>> from cardcrawl.compare import compare
+        >>> arms = ["escape-from-haydes(max_rounds=30)", "escape-from-haydes-tuybe(max_rounds=30)"]
+        >>> found = compare(arms, games=5, workers=1)
+        >>> [(arm.label, len(arm.simulation.results)) for arm in found.arms]
+        [('escape-from-haydes(max_rounds=30)', 5), ('escape-from-haydes-tuybe(max_rounds=30)', 5)]
+        >>> [r.seed for r in found.arms[0].simulation.results] == [
+        ...     r.seed for r in found.arms[1].simulation.results]
+        True
     """
 
     label: str
