@@ -32,6 +32,7 @@ MODULES = (
     "cardcrawl.tournament",
     "cardcrawl.compare",
     "cardcrawl.tree",
+    "cardcrawl.tune",
 )
 # Modules whose public functions must also have Args: and Returns: sections.
 AUDITED = (

@@ -27,6 +27,7 @@ from typing import Any
 import attrs
 
 from cardcrawl.bots._base import BotFactory, get_bot_spec
+from cardcrawl.bots._params import Parameter
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import TERMINAL
@@ -311,6 +312,23 @@ class ISMCTSBot:
         >>> result.iterations, sum(s.visits for s in result.actions)
         (50, 50)
     """
+
+    #: What :func:`cardcrawl.tune.tune` may search (see :class:`~cardcrawl.bots.Parameter`).
+    parameters = (
+        Parameter(
+            "exploration",
+            DEFAULT_EXPLORATION,
+            low=0.0,
+            high=2.0,
+            description="UCT's constant c: how much an action little tried is worth trying",
+        ),
+        Parameter(
+            "common_draws",
+            False,
+            choices=(False, True),
+            description="compare the root's actions on the same determinizations",
+        ),
+    )
 
     def __init__(
         self,

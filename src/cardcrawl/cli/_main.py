@@ -26,6 +26,8 @@ after the command), imported first:
   search of any (:mod:`cardcrawl.cli._tree`);
 * ``cardcrawl best-response GAME`` gives each seat's gain from best-responding to the
   other seats' bots (:mod:`cardcrawl.cli._best_response`);
+* ``cardcrawl tune GAME --bot NAME`` fits a bot's declared parameters to a game or
+  variant (:mod:`cardcrawl.cli._tune`);
 * ``cardcrawl analyze RECORD.json`` values a game's decisions and marks the costly ones
   (:mod:`cardcrawl.cli._analyze`);
 * ``cardcrawl engine --bot NAME`` plays a bot over the engine protocol on standard input
@@ -73,6 +75,7 @@ from cardcrawl.cli import (
     _simulate,
     _tournament,
     _tree,
+    _tune,
 )
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
@@ -132,6 +135,7 @@ def _build_parser() -> tuple[Parser, dict[str, Parser]]:
         "compare": _compare.add_parser(commands, shortcuts),
         "tree": _tree.add_parser(commands, shortcuts),
         "best-response": _best_response.add_parser(commands, shortcuts),
+        "tune": _tune.add_parser(commands, shortcuts),
         "engine": _engine.add_parser(commands),
         "serve": _serve.add_parser(commands),
     }
