@@ -56,6 +56,7 @@ MODULES = [
     "cardcrawl.solve",
     "cardcrawl.compare",
     "cardcrawl.tree",
+    "cardcrawl.tune",
 ]
 PICTURE_PAGES = [
     "tutorial",

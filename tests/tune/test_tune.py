@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import cardcrawl
+from cardcrawl import rng_below, rng_derive
 from cardcrawl.bots import Parameter, get_bot_spec, make_bot, register_bot
 from cardcrawl.cli._main import main
-from cardcrawl.core._random import rng_below, rng_derive
 from cardcrawl.errors import OptionsError
 from cardcrawl.simulate import simulate
 from cardcrawl.tune import Configured, tune
