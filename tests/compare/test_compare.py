@@ -219,3 +219,11 @@ def test_to_data_is_json() -> None:
     data = json.loads(json.dumps(found.to_data()))
     assert data["games"] == 5
     assert data["differences"][0]["measures"]["rounds"]["differs"] is False
+
+
+def test_first_game_in_worker_processes() -> None:
+    game = cardcrawl.load("escape-from-haydes", max_rounds=30)
+    serial = simulate(game, "random", games=6, seed=4, workers=1, first_game=3)
+    pooled = simulate(game, "random", games=6, seed=4, workers=2, batch_size=2, first_game=3)
+    assert [r.index for r in pooled.results] == [3, 4, 5, 6, 7, 8]
+    assert pooled.results == serial.results

@@ -78,7 +78,7 @@ def add_parser(
         help="compare games or variants on the same seeds",
         description=(
             "Play the same bots on the same seeds in each game or variant, and compare "
-            "each with the first, game by game: paired differences with 95%% intervals "
+            "each with the first, game by game: paired differences with 95% intervals "
             "and a verdict for every measure."
         ),
     )
