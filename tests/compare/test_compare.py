@@ -227,3 +227,13 @@ def test_first_game_in_worker_processes() -> None:
     pooled = simulate(game, "random", games=6, seed=4, workers=2, batch_size=2, first_game=3)
     assert [r.index for r in pooled.results] == [3, 4, 5, 6, 7, 8]
     assert pooled.results == serial.results
+
+
+def test_untrusted_arm_texts_are_refused_with_a_typed_error() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(OptionsError):
+        load_arm(f"escape-from-haydes(max_rounds={deep})")
+    with pytest.raises(OptionsError):
+        load_arm("escape-from-haydes(max_rounds=abc)")
+    with pytest.raises(OptionsError):
+        load_arm("escape-from-haydes(colour=1)")

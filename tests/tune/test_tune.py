@@ -122,3 +122,13 @@ def test_the_command(tmp_path: Path) -> None:
     err = io.StringIO()
     assert main(["tune", "escape-from-haydes", "--bot", "heuristic"], stderr=err) == 2
     assert "declares no parameters" in err.getvalue()
+
+
+def test_a_parameter_file_nested_too_deep_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('{"bot": "test-ender", "parameters": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(OptionsError, match="not JSON that can be read: RecursionError"):
+        get_bot_spec(f"test-ender:{path}", GAME)
+    path.write_text('{"bot": "test-ender", "parameters": {"end_percent": NaN}}')
+    with pytest.raises(OptionsError, match="from 0 to 100"):
+        get_bot_spec(f"test-ender:{path}", GAME)

@@ -141,8 +141,11 @@ def read_parameter_file(path: str | Path) -> tuple[str, dict[str, Any]]:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise OptionsError(f"cannot read the parameter file {str(path)!r}: {exc}") from None
-    except ValueError as exc:
-        raise OptionsError(f"the parameter file {str(path)!r} is not JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise OptionsError(
+            f"the parameter file {str(path)!r} is not JSON that can be read: "
+            f"{type(exc).__name__}: {exc}"
+        ) from None
     if (
         not isinstance(data, dict)
         or not isinstance(data.get("bot"), str)

@@ -41,7 +41,9 @@ def _value(raw: str) -> Any:
     for attempt in (text, text.replace("(", "[").replace(")", "]")):
         try:
             return json.loads(attempt)
-        except ValueError:
+        except (ValueError, RecursionError):
+            # Not JSON (or JSON nested past Python's reach): the options' own check
+            # refuses what is not a value of the option.
             continue
     return text
 
