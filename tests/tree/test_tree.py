@@ -186,13 +186,16 @@ def test_analyze_links_a_costly_solved_decision_to_its_tree(tmp_path: Path) -> N
     record = tmp_path / "game.json"
     match.to_record().save(record)
     out = io.StringIO()
+    replay = tmp_path / "replay.html"
     code = main(
-        ["analyze", str(record), "--iterations", "20", "--trees", str(tmp_path / "t")],
+        ["analyze", str(record), "--iterations", "20", "--trees", str(tmp_path / "t"),
+         "--html", str(replay)],
         stdout=out,
         stderr=io.StringIO(),
-    )
+    )  # fmt: skip
     assert code == 0
     assert f"tree: {tmp_path / 't' / 'step-3.html'}" in out.getvalue()
+    assert f"tree: {tmp_path / 't' / 'step-3.html'}" in replay.read_text(encoding="utf-8")
     written = (tmp_path / "t" / "step-3.html").read_text(encoding="utf-8")
     assert written == page
 

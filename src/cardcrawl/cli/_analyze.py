@@ -460,7 +460,10 @@ def run(console: Console, args: argparse.Namespace) -> int:
     for line in report(game, record, reviews, args.top, trees):
         console.say(line)
     if args.html is not None:
-        page = replay_html(match, marks=marks(game, reviews))
+        notes = marks(game, reviews)
+        for step, path in trees.items():
+            notes[step] += f"; tree: {path}"
+        page = replay_html(match, marks=notes)
         if not write_file(console, args.html, page):
             return EXIT_FAILURE
         console.say(f"Replay with the marks written to {args.html}.")
