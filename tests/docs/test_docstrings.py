@@ -30,6 +30,9 @@ MODULES = (
     "cardcrawl.simulate",
     "cardcrawl.solve",
     "cardcrawl.tournament",
+    "cardcrawl.compare",
+    "cardcrawl.tree",
+    "cardcrawl.tune",
 )
 # Modules whose public functions must also have Args: and Returns: sections.
 AUDITED = (

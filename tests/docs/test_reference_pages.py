@@ -54,6 +54,9 @@ MODULES = [
     "cardcrawl.encoding",
     "cardcrawl.adapters",
     "cardcrawl.solve",
+    "cardcrawl.compare",
+    "cardcrawl.tree",
+    "cardcrawl.tune",
 ]
 PICTURE_PAGES = [
     "tutorial",

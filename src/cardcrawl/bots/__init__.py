@@ -51,8 +51,14 @@ from cardcrawl.bots._engine_bot import (
     hello_message,
     serve_engine,
 )
-from cardcrawl.bots._ismcts import ActionStats, ISMCTSBot, SearchResult
+from cardcrawl.bots._ismcts import ActionStats, ISMCTSBot, LineStep, SearchResult
 from cardcrawl.bots._language_model import LanguageModelBot
+from cardcrawl.bots._params import (
+    Parameter,
+    bot_parameters,
+    check_parameters,
+    read_parameter_file,
+)
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.bots._search import SearchBot, SearchModel, register_search_model, search_model
 from cardcrawl.errors import EngineError, EngineTimeoutError
@@ -68,18 +74,23 @@ __all__ = [
     "EngineTimeoutError",
     "ISMCTSBot",
     "LanguageModelBot",
+    "LineStep",
+    "Parameter",
     "RandomBot",
     "SearchBot",
     "SearchModel",
     "SearchResult",
     "UnknownBotError",
     "bot_names",
+    "bot_parameters",
+    "check_parameters",
     "decide_message",
     "game_family",
     "get_bot_spec",
     "hello_message",
     "make_bot",
     "notify_game_over",
+    "read_parameter_file",
     "register_bot",
     "register_search_model",
     "search_model",

@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
+from cardcrawl.bots._params import bot_parameters, check_parameters, read_parameter_file
 from cardcrawl.core._registry import get_spec
 from cardcrawl.errors import CardcrawlError, OptionsError, UnknownBotError
 
@@ -277,9 +278,36 @@ def get_bot_spec(name: str, game: Any) -> BotSpec:
     for spec in _BOTS.get(name, ()):
         if spec.plays(game):
             return spec
+    if isinstance(name, str) and ":" in name and name.partition(":")[0] in _BOTS:
+        return _with_parameter_file(name, game)
     known = ", ".join(bot_names(game)) or "none"
     what = "no bot is named" if name not in _BOTS else "no bot plays this game as"
     raise UnknownBotError(f"{what} {name!r} for {game.name}; bots for {game.name}: {known}")
+
+
+def _with_parameter_file(name: str, game: Any) -> BotSpec:
+    """The entry of ``NAME:FILE.json``: bot ``NAME`` with the parameters of the file
+    (see :mod:`cardcrawl.bots._params`), checked against those the bot declares.
+
+    Raises:
+        UnknownBotError: no bot ``NAME`` plays the game.
+        OptionsError: the file cannot be read, is for another bot, or holds a parameter
+            the bot does not declare or a value out of its range.
+    """
+    base, _, path = name.partition(":")
+    spec = get_bot_spec(base, game)
+    for_bot, values = read_parameter_file(path)
+    if for_bot != base:
+        raise OptionsError(f"the parameter file {path!r} is for bot {for_bot!r}, not {base!r}")
+    checked = check_parameters(spec.factory, values, base)
+    factory = spec.factory
+
+    def tuned(game: Any, seed: int, seat: int = 0, **options: Any) -> Bot:
+        return factory(game, seed, seat, **{**checked, **options})
+
+    tuned.parameters = bot_parameters(factory)  # type: ignore[attr-defined]
+    tuned.__name__ = name
+    return BotSpec(name, tuned, spec.games, f"{base} with the parameters of {path}")
 
 
 def make_bot(name: str | BotFactory, game: Any, seed: int, seat: int = 0, **options: Any) -> Bot:

@@ -27,6 +27,7 @@ from typing import Any
 import attrs
 
 from cardcrawl.bots._base import BotFactory, get_bot_spec
+from cardcrawl.bots._params import Parameter
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import TERMINAL
@@ -39,6 +40,7 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "ActionStats",
     "ISMCTSBot",
+    "LineStep",
     "SearchResult",
 ]
 
@@ -77,6 +79,32 @@ class ActionStats:
 
 
 @attrs.frozen
+class LineStep:
+    """One step of a search's principal variation: the most visited action of a node.
+
+    Attributes:
+        seat: the seat to move at the node.
+        action: the node's most visited action.
+        visits: the iterations that took it there.
+        value: their mean return for ``seat``.
+        share: the share of the parent's iterations through the previous action that
+            came to this node (what chance and the hidden cards made of that action;
+            1.0 at the root).
+
+    Examples:
+        >>> from cardcrawl.bots import LineStep
+        >>> LineStep(0, "end", visits=40, value=0.25, share=0.5).visits
+        40
+    """
+
+    seat: int
+    action: Any
+    visits: int
+    value: float
+    share: float = 1.0
+
+
+@attrs.frozen
 class SearchResult:
     """One IS-MCTS search of one decision: each legal action's visits and mean return.
 
@@ -84,6 +112,10 @@ class SearchResult:
         seat: the seat that searched (whose returns the values are).
         iterations: the iterations run.
         actions: one :class:`ActionStats` per legal action, in the game's order.
+        principal_variation: with ``search(..., principal_variation=True)``, the line
+            the search expects: from the root, the most visited action of each node,
+            then the node most of its iterations came to next, while the tree goes
+            (:class:`LineStep`); else empty.
 
     Examples:
         >>> from cardcrawl.bots import ActionStats, SearchResult
@@ -95,6 +127,7 @@ class SearchResult:
     seat: int
     iterations: int
     actions: tuple[ActionStats, ...]
+    principal_variation: tuple[LineStep, ...] = ()
 
     @property
     def best(self) -> Any:
@@ -128,12 +161,44 @@ class SearchResult:
 
 
 class _Node:
-    """One information set: per action ``[visits, return sum, availability]``."""
+    """One information set: per action ``[visits, return sum, availability]``, and,
+    when a search keeps its principal variation, per action how often each next node
+    (by key) followed it."""
 
-    __slots__ = ("edges",)
+    __slots__ = ("edges", "next")
 
     def __init__(self) -> None:
         self.edges: dict[Any, list[float]] = {}
+        self.next: dict[Any, dict[Any, int]] | None = None
+
+    def follow(self, action: Any, key: Any) -> None:
+        """Count one iteration that came from ``action`` to the node ``key``."""
+        if self.next is None:
+            self.next = {}
+        seen = self.next.setdefault(action, {})
+        seen[key] = seen.get(key, 0) + 1
+
+
+def _line(root: _Node, tree: dict[Any, _Node], seat: int) -> tuple[LineStep, ...]:
+    """The principal variation of a searched tree (see :class:`SearchResult`)."""
+    line: list[LineStep] = []
+    node: _Node | None = root
+    mover, share = seat, 1.0
+    while node is not None and node.edges:
+        action, edge = max(node.edges.items(), key=lambda item: (item[1][0], item[1][1]))
+        if not edge[0]:
+            break
+        line.append(LineStep(mover, action, int(edge[0]), edge[1] / edge[0], share))
+        followed = (node.next or {}).get(action)
+        if not followed:
+            break
+        key, count = max(followed.items(), key=lambda item: item[1])
+        share = count / sum(followed.values())
+        mover = key[0]
+        node = tree.get(key)
+        if node is not None and len(line) > len(tree):
+            break  # never longer than the tree: a node seen twice on a line
+    return tuple(line)
 
 
 def _advisors(
@@ -248,6 +313,23 @@ class ISMCTSBot:
         (50, 50)
     """
 
+    #: What :func:`cardcrawl.tune.tune` may search (see :class:`~cardcrawl.bots.Parameter`).
+    parameters = (
+        Parameter(
+            "exploration",
+            DEFAULT_EXPLORATION,
+            low=0.0,
+            high=2.0,
+            description="UCT's constant c: how much an action little tried is worth trying",
+        ),
+        Parameter(
+            "common_draws",
+            False,
+            choices=(False, True),
+            description="compare the root's actions on the same determinizations",
+        ),
+    )
+
     def __init__(
         self,
         game: Any,
@@ -305,6 +387,7 @@ class ISMCTSBot:
         self._max_nodes = max_nodes
         self._decisions = 0
         self._leaf = leaf
+        self._record = False
         self._advisors = _advisors(game, seed, seat, advisors)
         #: The iterations of the last search (for reports and tests).
         self.last_iterations = 0
@@ -339,10 +422,13 @@ class ISMCTSBot:
         *,
         ensure: Sequence[Any] = (),
         min_visits: int = 0,
+        principal_variation: bool = False,
     ) -> SearchResult:
         """Search one decision with the bot's budget; each action's visits and value.
 
-        Counts as a decision for the seeds, as :meth:`choose` does.
+        Counts as a decision for the seeds, as :meth:`choose` does. Keeping the
+        principal variation changes nothing of the search: the same iterations, the same
+        draws, the same values.
 
         Args:
             game: the game.
@@ -352,12 +438,30 @@ class ISMCTSBot:
                 budget, iterations that start with each of them are added until they
                 are (for comparing a given action fairly, as game analysis does).
             min_visits: see ``ensure``.
+            principal_variation: also keep the line the search expects
+                (:attr:`SearchResult.principal_variation`).
 
         Returns:
             The :class:`SearchResult`.
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.bots import make_bot
+            >>> game = cardcrawl.load("escape-from-haydes", players=1, max_rounds=5)
+            >>> state = game.initial_state(seed=2)
+            >>> seen, legal = game.observe(state, 0), game.legal_actions(state)
+            >>> plain = make_bot("ismcts", game, seed=2, iterations=60).search(game, seen, legal)
+            >>> kept = make_bot("ismcts", game, seed=2, iterations=60).search(
+            ...     game, seen, legal, principal_variation=True)
+            >>> kept.actions == plain.actions, kept.principal_variation[0].action == kept.best
+            (True, True)
         """
         self._decisions += 1
-        return self._search(game, observation, legal_actions, ensure, min_visits)
+        self._record = bool(principal_variation)
+        try:
+            return self._search(game, observation, legal_actions, ensure, min_visits)
+        finally:
+            self._record = False
 
     # ------------------------------------------------------------------ the search
     def _search(
@@ -406,7 +510,8 @@ class ISMCTSBot:
             visits = 0 if edge is None else int(edge[0])
             value = edge[1] / edge[0] if edge is not None and edge[0] else 0.0
             stats.append(ActionStats(action, visits, value))
-        return SearchResult(seat, done, tuple(stats))
+        line = _line(root, tree, seat) if self._record else ()
+        return SearchResult(seat, done, tuple(stats), line)
 
     def _iterate(
         self,
@@ -425,6 +530,7 @@ class ISMCTSBot:
         path: list[tuple[list[float], int]] = []
         node: _Node | None = root
         mover = self._seat
+        record = self._record
         current_player, legal_actions, observe, step = (
             game.current_player,
             game.legal_actions,
@@ -455,6 +561,8 @@ class ISMCTSBot:
                 node = None
                 break
             key = (mover, observe(state, mover))
+            if record:
+                node.follow(chosen, key)
             node = tree.get(key)
             if node is None:
                 if len(tree) < self._max_nodes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from cardcrawl.core._random import rng_below, rng_derive
@@ -40,6 +41,21 @@ class RandomBot:
 
     def __init__(self, game: Any, seed: int, seat: int = 0) -> None:
         self._rng = rng_derive(seed, seat)
+
+    def action_probabilities(
+        self, game: Any, observation: Any, legal_actions: Sequence[Any]
+    ) -> tuple[tuple[Any, Fraction], ...]:
+        """The chance of each legal action: the same for all (what :meth:`choose`
+        samples). The exact solver plays the bot so (see
+        :func:`cardcrawl.solve.best_response_gains`).
+
+        Examples:
+            >>> from cardcrawl.bots import RandomBot
+            >>> RandomBot(None, seed=1).action_probabilities(None, None, ["a", "b"])
+            (('a', Fraction(1, 2)), ('b', Fraction(1, 2)))
+        """
+        share = Fraction(1, len(legal_actions))
+        return tuple((action, share) for action in legal_actions)
 
     def choose(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> Any:
         """A uniformly random one of ``legal_actions``; ``observation`` is not read."""

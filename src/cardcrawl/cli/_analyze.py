@@ -12,7 +12,11 @@ blunder (a loss of 0.20 or more), ``?`` for a mistake (0.10), ``?!`` for an inac
 iterations make it (a few hundred iterations tell apart differences of about 0.1).
 
 ``--html FILE`` also writes the replay page with each marked step's heading carrying
-its mark (:func:`~cardcrawl.replay_html`).
+its mark (:func:`~cardcrawl.replay_html`). ``--trees DIR`` writes, for each marked
+decision, the page of what valued it (``DIR/step-K.html``): the exact solver's tree
+(:func:`~cardcrawl.tree.tree_html`; cut to a few levels when whole it is too big to
+draw) or IS-MCTS's root statistics and principal variation
+(:func:`~cardcrawl.tree.search_html`), and the report names each page.
 
 Examples:
     >>> import io, pathlib, tempfile
@@ -32,12 +36,13 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
 
-from cardcrawl.bots._ismcts import ISMCTSBot
+from cardcrawl.bots._ismcts import ISMCTSBot, SearchResult
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
     Console,
@@ -56,6 +61,7 @@ from cardcrawl.play._html import replay_html
 from cardcrawl.play._match import Match
 from cardcrawl.play._record import Record
 from cardcrawl.solve import Solver
+from cardcrawl.tree import search_html, solver_tree, tree_html
 
 __all__ = ["MARKS", "Review", "add_parser", "analyze_match", "run"]
 
@@ -94,6 +100,9 @@ class Review:
     best: Any
     method: str
     margin: float = 0.0
+    #: What valued the decision, for its tree: the state the solver was given, or the
+    #: search's result (with its principal variation).
+    source: Any = attrs.field(default=None, eq=False, repr=False)
 
     def value(self, action: Any) -> float:
         """The value of ``action``."""
@@ -195,7 +204,7 @@ def _solved(
     state = game.sample_state(seen, player, seed, explicit_chance=True)
     solution = solver.solve(state)
     values = tuple((a, float(v)) for a, v in solution.actions)
-    return Review(k + 1, player, played, values, solution.best_actions[0], "solver")
+    return Review(k + 1, player, played, values, solution.best_actions[0], "solver", source=state)
 
 
 def _searched(
@@ -210,7 +219,15 @@ def _searched(
     rollout: str,
 ) -> Review:
     bot = ISMCTSBot(game, rng_derive(seed, k), player, iterations=iterations, rollout=rollout)
-    result = bot.search(game, seen, legal, ensure=[played], min_visits=max(8, iterations // 10))
+    # The principal variation is kept for the tree pages; it changes nothing of the search.
+    result = bot.search(
+        game,
+        seen,
+        legal,
+        ensure=[played],
+        min_visits=max(8, iterations // 10),
+        principal_variation=True,
+    )
     values = tuple((s.action, s.value) for s in result.actions)
     best = result.best
     margin = 0.0
@@ -227,7 +244,7 @@ def _searched(
             margin = 1.96 * math.sqrt(max(0.0, spread))
         else:
             margin = math.inf
-    return Review(k + 1, player, played, values, best, "ismcts", margin)
+    return Review(k + 1, player, played, values, best, "ismcts", margin, source=result)
 
 
 # ------------------------------------------------------------------ the command
@@ -266,6 +283,12 @@ def add_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
     analyze.add_argument(
         "--html", metavar="FILE", help="also write the replay page, the marks on its steps"
     )
+    analyze.add_argument(
+        "--trees",
+        metavar="DIR",
+        help="write, for each marked decision, the solver's tree or IS-MCTS's search that "
+        "valued it to DIR/step-K.html",
+    )
     add_import_option(analyze)
     analyze.set_defaults(run=run)
     return analyze
@@ -275,8 +298,15 @@ def _format(game: Any, action: Any) -> str:
     return str(game.format_action(action))
 
 
-def report(game: Any, record: Record, reviews: Sequence[Review], top: int) -> list[str]:
-    """The analysis as lines of text: a table of every decision, then the worst."""
+def report(
+    game: Any,
+    record: Record,
+    reviews: Sequence[Review],
+    top: int,
+    trees: Mapping[int, str] | None = None,
+) -> list[str]:
+    """The analysis as lines of text: a table of every decision, then the worst (each
+    with the page of its tree, from ``trees``: the page by step)."""
     solved = sum(1 for r in reviews if r.method == "solver")
     how = f"{solved} by the exact solver, {len(reviews) - solved} by IS-MCTS"
     begun = "from a position" if record.position is not None else f"seed {record.seed}"
@@ -332,8 +362,50 @@ def report(game: Any, record: Record, reviews: Sequence[Review], top: int) -> li
             f"  step {r.step}: {seat}played {_format(game, r.played)}{r.mark} ({r.label}), "
             f"losing {r.loss:.3f} ({r.value(r.best):.3f} -> {r.value(r.played):.3f}); "
             f"best: {_format(game, r.best)}"
+            + (f"; tree: {trees[r.step]}" if trees and r.step in trees else "")
         )
     return lines
+
+
+def tree_page(game: Any, review: Review) -> str:
+    """The page of what valued ``review``: the solver's tree of the position (whole, or
+    cut to the levels that fit a page), or IS-MCTS's search."""
+    title = f"{game.name}, step {review.step}: seat {review.player} played " + _format(
+        game, review.played
+    )
+    if review.method == "solver" and review.source is not None:
+        for depth in (None, 4, 3, 2, 1):
+            try:
+                root = solver_tree(
+                    game, review.source, player=review.player, depth=depth, hidden=True
+                )
+            except SolverBudgetError:
+                continue
+            return tree_html(root, title=title)
+    if isinstance(review.source, SearchResult):
+        return search_html(game, review.source, title=title)
+    return search_html(game, SearchResult(review.player, 0, ()), title=title)
+
+
+def write_trees(
+    console: Console, game: Any, reviews: Sequence[Review], folder: str
+) -> dict[int, str] | None:
+    """Write :func:`tree_page` of each marked review to ``folder/step-K.html``; the
+    paths by step, or ``None`` after saying what could not be written."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        console.error(f"cardcrawl: cannot make {folder}: {exc}")
+        return None
+    written: dict[int, str] = {}
+    for review in reviews:
+        if not review.mark:
+            continue
+        path = str(Path(folder) / f"step-{review.step}.html")
+        if not write_file(console, path, tree_page(game, review)):
+            return None
+        written[review.step] = path
+    return written
 
 
 def marks(game: Any, reviews: Sequence[Review]) -> dict[int, str]:
@@ -352,6 +424,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
     if args.solver_nodes < 0:
         raise UsageError(f"--solver-nodes is at least 0, not {args.solver_nodes}")
     check_output_path("--html", args.html)
+    if args.trees is not None and Path(args.trees).exists() and not Path(args.trees).is_dir():
+        raise UsageError(f"--trees {args.trees}: not a directory")
     record = read_record(console, args.record)
     if record is None:
         return EXIT_FAILURE
@@ -377,10 +451,19 @@ def run(console: Console, args: argparse.Namespace) -> int:
     except CardcrawlError as exc:
         console.error(f"cardcrawl: {args.record}: {exc}")
         return EXIT_FAILURE
-    for line in report(game, record, reviews, args.top):
+    trees: dict[int, str] = {}
+    if args.trees is not None:
+        written = write_trees(console, game, reviews, args.trees)
+        if written is None:
+            return EXIT_FAILURE
+        trees = written
+    for line in report(game, record, reviews, args.top, trees):
         console.say(line)
     if args.html is not None:
-        page = replay_html(match, marks=marks(game, reviews))
+        notes = marks(game, reviews)
+        for step, path in trees.items():
+            notes[step] += f"; tree: {path}"
+        page = replay_html(match, marks=notes)
         if not write_file(console, args.html, page):
             return EXIT_FAILURE
         console.say(f"Replay with the marks written to {args.html}.")

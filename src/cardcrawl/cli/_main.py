@@ -20,6 +20,14 @@ after the command), imported first:
   (:mod:`cardcrawl.cli._games`);
 * ``cardcrawl tournament GAME --bot A --bot B`` rates bots on duplicate deals
   (:mod:`cardcrawl.cli._tournament`);
+* ``cardcrawl compare GAME VARIANT...`` compares games or variants on the same seeds
+  (:mod:`cardcrawl.cli._compare`);
+* ``cardcrawl tree GAME`` draws the solver's tree of a small position, or IS-MCTS's
+  search of any (:mod:`cardcrawl.cli._tree`);
+* ``cardcrawl best-response GAME`` gives each seat's gain from best-responding to the
+  other seats' bots (:mod:`cardcrawl.cli._best_response`);
+* ``cardcrawl tune GAME --bot NAME`` fits a bot's declared parameters to a game or
+  variant (:mod:`cardcrawl.cli._tune`);
 * ``cardcrawl analyze RECORD.json`` values a game's decisions and marks the costly ones
   (:mod:`cardcrawl.cli._analyze`);
 * ``cardcrawl engine --bot NAME`` plays a bot over the engine protocol on standard input
@@ -56,6 +64,8 @@ from typing import Any, TextIO
 from cardcrawl._version import __version__
 from cardcrawl.cli import (
     _analyze,
+    _best_response,
+    _compare,
     _engine,
     _games,
     _play,
@@ -64,6 +74,8 @@ from cardcrawl.cli import (
     _serve,
     _simulate,
     _tournament,
+    _tree,
+    _tune,
 )
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
@@ -120,6 +132,10 @@ def _build_parser() -> tuple[Parser, dict[str, Parser]]:
         "games": _games.add_parser(commands),
         "simulate": _simulate.add_parser(commands, shortcuts),
         "tournament": _tournament.add_parser(commands, shortcuts),
+        "compare": _compare.add_parser(commands, shortcuts),
+        "tree": _tree.add_parser(commands, shortcuts),
+        "best-response": _best_response.add_parser(commands, shortcuts),
+        "tune": _tune.add_parser(commands, shortcuts),
         "engine": _engine.add_parser(commands),
         "serve": _serve.add_parser(commands),
     }

@@ -582,6 +582,7 @@ def simulate(
     max_decisions: int = 100_000,
     on_bot_error: str = "raise",
     position: str | None = None,
+    first_game: int = 0,
 ) -> SimulationResult:
     """Play many games with bots, in parallel, reproducibly, and return every result.
 
@@ -630,6 +631,10 @@ def simulate(
             :func:`play_game`), and the simulation goes on.
         position: a position every game starts from, in the game's notation
             (``game.notation``); ``None`` (the default): each game's seed deals it.
+        first_game: the number of the first game: games ``first_game`` to
+            ``first_game + games - 1`` are played, each seeded as always from its
+            number, so a run of 100 games from 100 carries on a run of 100 from 0 (what
+            :func:`cardcrawl.compare.compare` does to narrow an interval).
 
     Returns:
         The simulation, every game's result sorted by game number.
@@ -663,6 +668,8 @@ def simulate(
     rng_from_seed(seed)
     if not isinstance(games, int) or games < 0:
         raise OptionsError(f"games is an integer >= 0, not {games!r}")
+    if type(first_game) is not int or first_game < 0:
+        raise OptionsError(f"first_game is an integer >= 0, not {first_game!r}")
     _check_limit(game)
     lineup = _lineup(game, bots)
     if workers is None:
@@ -686,15 +693,15 @@ def simulate(
     try:
         report()
         if executor is None and workers == 1:
-            _run_serial(game, job, games, batch_size, results, report)
+            _run_serial(game, job, first_game, games, batch_size, results, report)
         elif executor is None:
             with ProcessPoolExecutor(workers, initializer=_ignore_sigint) as pool:
                 interrupted = _run_parallel(
-                    pool, job, games, batch_size, results, report, True, 2 * workers
+                    pool, job, first_game, games, batch_size, results, report, True, 2 * workers
                 )
         else:
             interrupted = _run_parallel(
-                executor, job, games, batch_size, results, report, False, 2 * workers
+                executor, job, first_game, games, batch_size, results, report, False, 2 * workers
             )
     except KeyboardInterrupt:
         interrupted = True
@@ -727,6 +734,7 @@ def _text(position: Any) -> str:
 def _run_serial(
     game: Any,
     job: _Job,
+    first: int,
     games: int,
     batch_size: int,
     results: list[GameResult],
@@ -735,7 +743,7 @@ def _run_serial(
     # Game by game, so that an interruption keeps every game already finished.
     play = job.player(game)
     for i in range(games):
-        results.append(play(i))
+        results.append(play(first + i))
         if (i + 1) % batch_size == 0 or i + 1 == games:
             report()
 
@@ -743,6 +751,7 @@ def _run_serial(
 def _run_parallel(
     executor: Executor,
     job: _Job,
+    first: int,
     games: int,
     batch_size: int,
     results: list[GameResult],
@@ -757,7 +766,7 @@ def _run_parallel(
     finds only a few batches to cancel or wait for, and a huge simulation holds only a
     few futures at a time.
     """
-    starts = iter(range(0, games, batch_size))
+    starts = iter(range(first, first + games, batch_size))
     pending: set[Future[list[GameResult]]] = set()
     try:
         while True:
@@ -765,7 +774,7 @@ def _run_parallel(
                 start = next(starts, None)
                 if start is None:
                     break
-                stop = min(start + batch_size, games)
+                stop = min(start + batch_size, first + games)
                 pending.add(executor.submit(_run_batch, job, start, stop))
             if not pending:
                 return False

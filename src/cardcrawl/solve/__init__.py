@@ -41,14 +41,20 @@ Examples:
 """
 
 from cardcrawl.errors import SolverBudgetError, UnsolvableError
-from cardcrawl.solve._solver import DEFAULT_MAX_NODES, Policy, Solution, Solver, solve
+from cardcrawl.solve._gain import BestResponseGains, SeatGain, best_response_gains, bot_policy
+from cardcrawl.solve._solver import DEFAULT_MAX_NODES, Mixed, Policy, Solution, Solver, solve
 
 __all__ = [
     "DEFAULT_MAX_NODES",
+    "BestResponseGains",
+    "Mixed",
     "Policy",
+    "SeatGain",
     "Solution",
     "Solver",
     "SolverBudgetError",
     "UnsolvableError",
+    "best_response_gains",
+    "bot_policy",
     "solve",
 ]

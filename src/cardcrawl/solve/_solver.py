@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 import time
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
 from numbers import Rational
 from types import MappingProxyType
@@ -27,7 +27,7 @@ from cardcrawl.errors import (
     UnsolvableError,
 )
 
-__all__ = ["DEFAULT_MAX_NODES", "Policy", "Solution", "Solver", "solve"]
+__all__ = ["DEFAULT_MAX_NODES", "Mixed", "Policy", "Solution", "Solver", "solve"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -36,8 +36,43 @@ A = TypeVar("A")
 #: Mapless House, about a minute of search and tens of megabytes of kept values.
 DEFAULT_MAX_NODES = 1_000_000
 
-#: A fixed choice for a seat: a function of the state to one of its legal actions.
+#: A fixed choice for a seat: a function of the state to one of its legal actions, or
+#: to a :class:`Mixed` choice among them.
 Policy = Callable[[Any], Any]
+
+
+def _pairs(pairs: Iterable[tuple[Any, Any]]) -> tuple[tuple[Any, Fraction], ...]:
+    return tuple(pairs)
+
+
+@attrs.frozen
+class Mixed:
+    """A policy's choice at random: each action with its exact probability.
+
+    A policy (see :func:`solve`) returns one to say that its seat plays each action
+    with that probability, as the random bot does: the solver values the choice as a
+    chance event, the probability-weighted mean of the actions' values.
+
+    Attributes:
+        actions: ``(action, probability)`` pairs; the probabilities are exact
+            (Fractions or ints) and sum to 1.
+
+    Examples:
+        >>> from fractions import Fraction
+        >>> from cardcrawl.solve import Mixed
+        >>> Mixed.uniform(["hit", "stand"]).actions
+        (('hit', Fraction(1, 2)), ('stand', Fraction(1, 2)))
+    """
+
+    actions: tuple[tuple[Any, Fraction], ...] = attrs.field(converter=_pairs)
+
+    @classmethod
+    def uniform(cls, actions: Any) -> Mixed:
+        """Each of ``actions`` with the same probability."""
+        listed = list(actions)
+        share = Fraction(1, len(listed))
+        return cls([(a, share) for a in listed])
+
 
 _ZERO = Fraction(0)
 # How many states the search values between two looks at the clock.
@@ -293,11 +328,7 @@ class Solver(Generic[S, A]):
             if policy is None:
                 value = max(values)
             else:
-                chosen = policy(state)
-                found = [v for a, v in actions if a == chosen]
-                if not found:
-                    game.check(state, chosen)  # raises IllegalActionError
-                value = found[0]
+                value = _policy_value(game, state, policy(state), actions)
             if root_key not in self._values:
                 search.nodes += 1
                 search.over_budget()
@@ -483,7 +514,12 @@ class _Search:
                 )
             policy = policies.get(to_move)
             if policy is not None:
-                children = [policy(state)]
+                chosen = policy(state)
+                if isinstance(chosen, Mixed):
+                    children, weights = _mixed(state, chosen)
+                    on_path.add(key)
+                    return [state, key, children, weights, 0, _ZERO]
+                children = [chosen]
             elif to_move == player:
                 children = list(legal)
             else:
@@ -535,6 +571,31 @@ class _Search:
             else:
                 _fold(frame, opened)
         return result
+
+
+def _mixed(state: Any, chosen: Mixed) -> tuple[list[Any], list[Fraction]]:
+    """A mixed choice's actions and their exact weights, checked."""
+    children = [a for a, _ in chosen.actions]
+    weights = [_exact(p, "a mixed policy's probability", state) for _, p in chosen.actions]
+    if not children or sum(weights) != 1 or min(weights) < 0:
+        raise UnsolvableError(
+            "a mixed policy's probabilities must be exact, not negative, and sum to 1", state
+        )
+    return children, weights
+
+
+def _policy_value(
+    game: Any, state: Any, chosen: Any, actions: tuple[tuple[Any, Fraction], ...]
+) -> Fraction:
+    """The value of a policy's choice at the root, from each legal action's value."""
+    values = dict(actions)
+    picks = _mixed(state, chosen) if isinstance(chosen, Mixed) else ([chosen], [Fraction(1)])
+    total = _ZERO
+    for action, weight in zip(*picks, strict=True):
+        if action not in values:
+            game.check(state, action)  # raises IllegalActionError
+        total += weight * values[action]
+    return total
 
 
 def _fold(frame: list[Any], value: Fraction) -> None:
@@ -599,7 +660,9 @@ def solve(
         state: a state of the game in explicit-chance play.
         player: the seat whose value is maximised.
         policies: a fixed choice for some seats, each a function of the state to a legal
-            action; it must be deterministic, and is asked once per state.
+            action, or to a :class:`Mixed` choice among legal actions (its seat plays
+            each with its probability); it must be deterministic, and is asked once per
+            state.
         utility: the value of a terminal state; by default ``game.returns(state)[player]``
             (see :meth:`Solver.utility`).
         max_nodes: the most states to value (``None``: no limit).

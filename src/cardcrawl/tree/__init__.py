@@ -1,0 +1,27 @@
+"""See the tree: the exact solver's tree of a small position, and IS-MCTS's search.
+
+:func:`solver_tree` lays out the tree the exact solver (:mod:`cardcrawl.solve`) values:
+decision and chance nodes, each node's exact value, each chance outcome's probability,
+the best actions marked. :func:`tree_svg` draws it as an SVG picture, :func:`tree_html`
+as a self-contained page whose nodes fold and unfold (no script, no outside file).
+For a position of any size, :func:`search_position` runs IS-MCTS from what the seat to
+move sees and keeps its principal variation; :func:`search_text`, :func:`search_svg` and
+:func:`search_html` show its root statistics and that line.
+"""
+
+from cardcrawl.tree._render import fraction_text, tree_html, tree_svg
+from cardcrawl.tree._search_view import search_html, search_position, search_svg, search_text
+from cardcrawl.tree._solver_tree import DEFAULT_TREE_NODES, TreeNode, solver_tree
+
+__all__ = [
+    "DEFAULT_TREE_NODES",
+    "TreeNode",
+    "fraction_text",
+    "search_html",
+    "search_position",
+    "search_svg",
+    "search_text",
+    "solver_tree",
+    "tree_html",
+    "tree_svg",
+]
