@@ -1,4 +1,4 @@
-"""Doctest collection of ``src/``: leave out adapter modules whose extra is missing.
+"""Doctest collection of ``src/``: leave out modules whose extra is missing.
 
 ``--doctest-modules`` imports every module under ``src/cardcrawl``; an adapter imports
 its optional package at the top, so without that extra it cannot even be imported.
@@ -14,6 +14,9 @@ _EXTRAS = {
     "src/cardcrawl/adapters/gymnasium.py": ("gymnasium", "numpy"),
     "src/cardcrawl/adapters/pettingzoo.py": ("pettingzoo", "gymnasium", "numpy"),
     "src/cardcrawl/adapters/openspiel.py": ("pyspiel", "numpy"),
+    "src/cardcrawl/adapters/vector.py": ("gymnasium", "numpy"),
+    # Imports fine without matplotlib, but its example draws a plot.
+    "src/cardcrawl/compare/_plot.py": ("matplotlib",),
 }
 
 
