@@ -1,0 +1,239 @@
+"""The working position of Escape from Haydes: the one thing the rules change.
+
+A :class:`~cardcrawl.haydes.HaydesState` is an immutable value, made for its users. The
+rules (:mod:`cardcrawl.haydes._play`) do not build states: they change a
+:class:`Position` in place, a small mutable record with the state's own field names,
+and a state is made from it once, when the rules are done (the pattern of Clojure's
+transients or pyrsistent's ``evolver``):
+
+- ``step`` thaws the state it is given (:func:`thaw`), runs the rules with their chance
+  settled, and freezes the result (:func:`freeze`);
+- ``simulate``, the bots' playouts and IS-MCTS rollouts run the very same rules on one
+  position for a whole game, and freeze only the last one, if anything.
+
+Most fields hold immutable values (tuples, frozensets, figures, decks), which a rule
+replaces rather than changes; a frozen state therefore shares every one the step did not
+touch with the state it was thawed from. The exception is what changes at almost every
+step, by cell: ``_up`` (a dict of the face-up cards by cell index: the Black Joker and
+the few cards turned or stood on) and ``_pools`` (the pool each face-down cell's card
+came from, by cell, in parts of ``POOL_PART`` cells, a part copied only when one of its
+cells changes): the state's own compact form of its ``face_up`` and ``pool_of`` (see
+:mod:`cardcrawl.haydes._state`), so that a step on a board of 418 cells costs about what
+it costs on the standard 106.
+
+Examples:
+    >>> import cardcrawl
+    >>> game = cardcrawl.load("escape-from-haydes")
+    >>> state = game.initial_state(seed=1)
+    >>> position = thaw(state)
+    >>> position.current, position.phase.name, len(position._up)
+    (0, 'TURN', 1)
+    >>> freeze(position, game._legal_key, None) == state
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardcrawl.haydes._actions import Action
+from cardcrawl.haydes._creatures import Characteristic
+from cardcrawl.haydes._events import HaydesEvent
+from cardcrawl.haydes._state import (
+    FACE_UP,
+    POOL_MASK,
+    POOL_SHIFT,
+    Aim,
+    Belief,
+    Ending,
+    Figure,
+    HaydesState,
+    Mix,
+    Phase,
+    flat_pools,
+    pool_parts,
+)
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._grid import Cell
+
+__all__ = ["Position", "freeze", "thaw"]
+
+
+class Position:
+    """A position of Escape from Haydes that the rules change in place.
+
+    Its attributes are the state's fields of the same names (see
+    :class:`~cardcrawl.haydes.HaydesState`), but for the cards by cell, kept as the
+    state keeps them for the rules (``_up``, ``_pools``, see the module docstring), and
+    for ``events``, a list the rules append to (``None``: a rollout that keeps no
+    events). The counters are what a simulation reports of a game (see
+    :class:`~cardcrawl.haydes.HaydesFigures`): the rules count as they go, so a rollout
+    needs no events to report them.
+
+    A position is private to the code that thawed it: the rules' hooks are never given
+    one (every Haydes hook takes plain values), and a frozen state never shares its
+    mutable parts.
+    """
+
+    __slots__ = (
+        "phase", "seats", "current", "first", "round", "layout", "_up", "_pools",
+        "_pools_frozen", "shown", "mixes", "beliefs", "replacement_left", "discard",
+        "removed", "overcome", "aim", "chosen", "stacked_first", "stacked_rolls", "ending",
+        "winner", "rng", "explicit_chance", "events", "turns", "guesses", "correct",
+        "encounters", "overcame",
+    )  # fmt: skip
+
+    phase: Phase
+    seats: tuple[Figure, ...]
+    current: int
+    first: int
+    round: int
+    layout: tuple[Cell, ...]
+    _up: dict[int, Card]
+    _pools: list[Any]
+    _pools_frozen: tuple[tuple[int, ...], ...] | None
+    shown: tuple[Cell, ...]
+    mixes: tuple[Mix, ...]
+    beliefs: tuple[Belief, ...]
+    replacement_left: int
+    discard: tuple[Card, ...]
+    removed: tuple[Card, ...]
+    overcome: frozenset[Cell]
+    aim: Aim | None
+    chosen: Characteristic | None
+    stacked_first: int | None
+    stacked_rolls: tuple[int, ...]
+    ending: Ending | None
+    winner: int | None
+    rng: int
+    explicit_chance: bool
+    events: list[HaydesEvent] | None
+    turns: int
+    guesses: int
+    correct: int
+    encounters: int
+    overcame: int
+
+    def pool_at(self, index: int) -> int:
+        """The pool of cell ``index``'s face-down card, ``MIXED`` in a mix, ``FACE_UP``."""
+        if index in self._up:
+            return FACE_UP
+        result: int = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
+        return result
+
+    def set_pool(self, index: int, pool: int) -> None:
+        """Cell ``index``'s card, face down, came from ``pool`` (or is ``MIXED``)."""
+        parts = self._pools
+        k = index >> POOL_SHIFT
+        part = parts[k]
+        if type(part) is tuple:
+            part = parts[k] = list(part)
+        part[index & POOL_MASK] = pool
+        self._pools_frozen = None
+
+    def flat_pools(self) -> list[int]:
+        """The pools by cell as one list (face-up cells' entries are stale)."""
+        return flat_pools(self._pools)
+
+    def set_flat_pools(self, pools: list[int]) -> None:
+        """Set the pools by cell from one list, as :meth:`flat_pools` gives them."""
+        self._pools = list(pool_parts(pools))
+        self._pools_frozen = None
+
+
+_new = object.__new__
+
+
+def thaw(state: HaydesState, events: list[HaydesEvent] | None = None) -> Position:
+    """A working position of ``state``, which stays as it is.
+
+    Args:
+        state: a state of Escape from Haydes.
+        events: the list the rules append this step's events to, or ``None``.
+
+    Returns:
+        A new position; its counters start at 0.
+    """
+    pos: Position = _new(Position)
+    pos.phase = state.phase
+    pos.seats = state.seats
+    pos.current = state.current
+    pos.first = state.first
+    pos.round = state.round
+    pos.layout = state.layout
+    pos._up = state._up.copy()
+    pools = state._pools
+    pos._pools = list(pools)
+    pos._pools_frozen = pools
+    pos.shown = state.shown
+    pos.mixes = state.mixes
+    pos.beliefs = state.beliefs
+    pos.replacement_left = state.replacement_left
+    pos.discard = state.discard
+    pos.removed = state.removed
+    pos.overcome = state.overcome
+    pos.aim = state.aim
+    pos.chosen = state.chosen
+    pos.stacked_first = state.stacked_first
+    pos.stacked_rolls = state.stacked_rolls
+    pos.ending = state.ending
+    pos.winner = state.winner
+    pos.rng = state.rng
+    pos.explicit_chance = state.explicit_chance
+    pos.events = events
+    pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
+    return pos
+
+
+_set = object.__setattr__
+
+
+def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> HaydesState:
+    """The state of ``pos``, which must not be used afterwards (the state takes over
+    its face-up cards).
+
+    Args:
+        pos: a working position.
+        legal_key: the game's key of a state's legal actions in its memo.
+        legal: the legal actions of ``pos``, known already, or ``None``.
+
+    Returns:
+        A new immutable state, with ``pos``'s events as its ``events``.
+    """
+    pools = pos._pools_frozen
+    if pools is None:
+        pools = tuple([p if type(p) is tuple else tuple(p) for p in pos._pools])
+    events = pos.events
+    # The state's fields in the rules' form (see cardcrawl.haydes._state): its
+    # ``face_up`` and ``pool_of`` are made from them when first read.
+    fields = {
+        "phase": pos.phase,
+        "seats": pos.seats,
+        "current": pos.current,
+        "first": pos.first,
+        "round": pos.round,
+        "layout": pos.layout,
+        "_up": pos._up,
+        "_pools": pools,
+        "shown": pos.shown,
+        "mixes": pos.mixes,
+        "beliefs": pos.beliefs,
+        "replacement_left": pos.replacement_left,
+        "discard": pos.discard,
+        "removed": pos.removed,
+        "overcome": pos.overcome,
+        "aim": pos.aim,
+        "chosen": pos.chosen,
+        "stacked_first": pos.stacked_first,
+        "stacked_rolls": pos.stacked_rolls,
+        "ending": pos.ending,
+        "winner": pos.winner,
+        "rng": pos.rng,
+        "explicit_chance": pos.explicit_chance,
+        "events": () if events is None else tuple(events),
+        "_memo": {} if legal is None else {legal_key: legal},
+    }
+    state: HaydesState = _new(HaydesState)
+    # A frozen attrs class refuses assignment: its instance dict is set whole, once.
+    _set(state, "__dict__", fields)
+    return state
