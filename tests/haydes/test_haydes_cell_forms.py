@@ -129,4 +129,5 @@ def test_a_step_shares_the_pools_it_left_alone() -> None:
     after = game.step(state, game.parse_action("higher 1,0"))
     assert after.__dict__["_pools"] is state.__dict__["_pools"]
     assert after.__dict__["_up"] is not state.__dict__["_up"]
-    assert state.face_up == before and after.face_up != before
+    assert state.face_up == before
+    assert after.face_up != before

@@ -383,7 +383,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     # Every rule is stated once, in cardcrawl.haydes._play.Rules, over a working position
     # (cardcrawl.haydes._position): the engine's paths below thaw a state, let the rules
     # play, and freeze the result once.
-    def _begin(self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]) -> HaydesState:
+    def _begin(
+        self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
+    ) -> HaydesState:
         pos = thaw(self._new_state(rng, explicit_chance, stack), [])
         self._rules.settle(pos)
         return self._frozen(pos)
@@ -523,7 +525,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def render(self, state: HaydesState) -> str:
         """The state as a text map with its players and piles (see
         :func:`cardcrawl.haydes.render`)."""
-        return render(state)
+        return render(state, self._rules.creature_of)
 
     def parse_action(self, text: str) -> Action:
         """The action named by ``text`` (``"higher 1,0"``, ``"step 0,1"``, ``"end"``,

@@ -189,6 +189,10 @@ class Rules:
         self._figures: dict[int, tuple[Figure, tuple[Figure, ...]]] = {}
 
     # ------------------------------------------------------------ reading
+    def creature_of(self, card: Card) -> Creature | None:
+        """The creature ``card`` is, as the game's ``creature`` hook said (H-1, H-8)."""
+        return self.creatures[card.index]
+
     def legal(self, pos: Any) -> tuple[Action, ...]:
         """The legal decisions of ``pos`` (a position or a state) waiting for one.
 
@@ -336,7 +340,8 @@ class Rules:
         events = pos.events
         if events is not None:
             began = self._began[seat]
-            events.append(began[round_] if round_ < len(began) else self._turn_started(seat, round_))
+            started = began[round_] if round_ < len(began) else self._turn_started(seat, round_)
+            events.append(started)
         cell = pos.seats[seat].cell
         assert cell is not None
         card = pos._up[self.index[cell]]  # a figure stands on a face-up card
@@ -363,7 +368,8 @@ class Rules:
             events.append(
                 interned.get(key)
                 or interned.setdefault(
-                    key, Announced(seat, source, aim.cell, aim.guess, aim.tuybe)  # type: ignore[arg-type]
+                    key,
+                    Announced(seat, source, aim.cell, aim.guess, aim.tuybe),  # type: ignore[arg-type]
                 )
             )
         pos.aim = aim

@@ -76,11 +76,36 @@ class Position:
     """
 
     __slots__ = (
-        "phase", "seats", "current", "first", "round", "layout", "_up", "_pools",
-        "_pools_frozen", "shown", "mixes", "beliefs", "replacement_left", "discard",
-        "removed", "overcome", "aim", "chosen", "stacked_first", "stacked_rolls", "ending",
-        "winner", "rng", "explicit_chance", "events", "turns", "guesses", "correct",
-        "encounters", "overcame",
+        "_pools",
+        "_pools_frozen",
+        "_up",
+        "aim",
+        "beliefs",
+        "chosen",
+        "correct",
+        "current",
+        "discard",
+        "encounters",
+        "ending",
+        "events",
+        "explicit_chance",
+        "first",
+        "guesses",
+        "layout",
+        "mixes",
+        "overcame",
+        "overcome",
+        "phase",
+        "removed",
+        "replacement_left",
+        "rng",
+        "round",
+        "seats",
+        "shown",
+        "stacked_first",
+        "stacked_rolls",
+        "turns",
+        "winner",
     )  # fmt: skip
 
     phase: Phase
@@ -133,7 +158,7 @@ class Position:
 
     def flat_pools(self) -> list[int]:
         """The pools by cell as one list (face-up cells' entries are stale)."""
-        return flat_pools(self._pools)
+        return flat_pools(tuple(self._pools))
 
     def set_flat_pools(self, pools: list[int]) -> None:
         """Set the pools by cell from one list, as :meth:`flat_pools` gives them."""
