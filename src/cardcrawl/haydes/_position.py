@@ -25,7 +25,7 @@ Examples:
     >>> import cardcrawl
     >>> game = cardcrawl.load("escape-from-haydes")
     >>> state = game.initial_state(seed=1)
-    >>> position = thaw(state)
+    >>> position = thaw(state, list(state.events))
     >>> position.current, position.phase.name, len(position._up)
     (0, 'TURN', 1)
     >>> freeze(position, game._legal_key, None) == state
