@@ -32,6 +32,8 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 from cardcrawl.core._random import rng_below, rng_choice_weighted
@@ -72,9 +74,10 @@ from cardcrawl.haydes._events import (
     TurnStarted,
 )
 from cardcrawl.haydes._position import Position
-from cardcrawl.haydes._state import MIXED, Aim, Belief, Ending, Figure, Mix, Phase
-from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances, take
+from cardcrawl.haydes._state import MIXED, Aim, Ending, Figure, Mix, Phase
+from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances
 from cardcrawl.kit._cards import Card, standard_deck
+from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell
 
 __all__ = ["Rules"]
@@ -96,6 +99,7 @@ _REVEALS = tuple(Reveal(c) for c in _CARDS)
 # Enum members compared by identity (hashing them is a Python-level call).
 _LOWER = Guess.LOWER
 _CHARISMA = Characteristic.CHARISMA
+_CELL_OF = attrgetter("cell")
 # TurnStarted events are kept for reuse up to this round only: a game without a round
 # limit could otherwise grow the table without bound.
 _INTERNED_ROUNDS = 1000
@@ -261,16 +265,18 @@ class Rules:
         if phase is _REVEAL:
             aim = pos.aim
             assert aim is not None
-            beliefs = pos.beliefs
-            if len(beliefs) == 1:
-                pool = pos.pool_at(self.index[aim.cell])
-                if pool >= 0:
-                    deck = beliefs[0].unseen[pool]
-                    if deck.stacked:
-                        return _REVEALS[deck.stacked[0].index]
-                    rest = deck.rest
-                    pos.rng, k = rng_below(pos.rng, len(rest))
-                    return _REVEALS[rest[k].index]
+            pool = pos.pool_at(self.index[aim.cell])
+            cards = pos.single_pool(pool) if pool >= 0 else None
+            if cards is not None:
+                if type(cards) is list:
+                    rest: Sequence[Card] = cards
+                else:
+                    assert isinstance(cards, Deck)
+                    if cards.stacked:
+                        return _REVEALS[cards.stacked[0].index]
+                    rest = cards.rest
+                pos.rng, k = rng_below(pos.rng, len(rest))
+                return _REVEALS[rest[k].index]
         elif phase is _ROLL:
             if not pos.stacked_rolls:
                 pos.rng, throw = rng_below(pos.rng, len(self._throws))
@@ -394,16 +400,10 @@ class Rules:
         events = pos.events
         if events is not None:
             events.append(Revealed(cell, card, guess, from_value, correct))
-        # What the players know of the face-down cards (see cardcrawl.haydes._unseen).
-        beliefs = pos.beliefs
+        # What the players know of the face-down cards (see cardcrawl.haydes._unseen):
+        # almost always one draw from one pool.
         pool = pos.pool_at(index)
-        if pool >= 0 and len(beliefs) == 1:
-            # The common case: one draw from one pool.
-            belief = beliefs[0]
-            unseen = list(belief.unseen)
-            unseen[pool] = take(unseen[pool], card)
-            pos.beliefs = (Belief(1, tuple(unseen), belief.mixed),)
-        else:
+        if pool < 0 or not pos.draw(pool, card):
             pool_of = pos.flat_pools()
             pos.mixes, pos.beliefs = apply_reveal(pos, index, card, pool_of)  # type: ignore[arg-type]
             pos.set_flat_pools(pool_of)
@@ -557,6 +557,7 @@ class Rules:
             if events is not None:
                 events.append(Trapped(seat, chosen))
             seats = pos.seats = self._seated(seats, seat, charisma, endurance, None, -1)
+            pos.out()
             if all(f.cell is None for f in seats):
                 if events is not None:
                     events.append(AllTrapped())  # H-11: nobody left, nobody wins
@@ -582,7 +583,7 @@ class Rules:
             pos.events.append(self._turn_ended[seat])
         if pos.shown:
             self._replace_cards(pos)  # H-12
-        following = self.next_seat(seat, pos.first, tuple([f.cell is not None for f in pos.seats]))
+        following = self.next_seat(seat, pos.first, pos.seats_in())
         assert following is not None  # the last player out ends the game before this
         nxt, new_round = following
         if new_round:
@@ -599,7 +600,7 @@ class Rules:
 
     def _replace_cards(self, pos: Position) -> None:
         """H-12: replace every face-up card but the Black Joker and those that stay."""
-        occupied = [f.cell for f in pos.seats]
+        occupied = list(map(_CELL_OF, pos.seats))
         keep: list[Cell] = []
         targets: list[int] = []
         index = self.index
@@ -631,20 +632,20 @@ class Rules:
                 removed_at[i] = card
             else:
                 discarded.append(card)
-        replaced = tuple([cells[i] for i in targets])
+        replaced = tuple(map(cells.__getitem__, targets))
         if overcome:
             pos.overcome = overcome.difference(replaced)
         if pos.events is not None:
             pos.events.append(CardsReplaced(replaced, tuple(discarded), tuple(gone)))
         if discarded:
-            pos.discard = (*pos.discard, *discarded)
+            pos.discarded(discarded)
         if gone:
             pos.removed = (*pos.removed, *gone)
         left = pos.replacement_left
         if joker is None and left >= len(targets):
             # The common case: the Replacement deck has enough cards, the new face-down
             # cards all join its pool.
-            pool = len(pos.beliefs[0].unseen) - 1
+            pool = pos.pool_count() - 1
             for i in targets:
                 pos.set_pool(i, pool)
                 del up[i]

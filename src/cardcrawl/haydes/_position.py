@@ -19,7 +19,11 @@ the few cards turned or stood on) and ``_pools`` (the pool each face-down cell's
 came from, by cell, in parts of ``POOL_PART`` cells, a part copied only when one of its
 cells changes): the state's own compact form of its ``face_up`` and ``pool_of`` (see
 :mod:`cardcrawl.haydes._state`), so that a step on a board of 418 cells costs about what
-it costs on the standard 106.
+it costs on the standard 106. And what the players know of the unseen cards, which
+changes at every card turned: while a single belief holds it (almost always, see
+:mod:`cardcrawl.haydes._unseen`), a pool a card was drawn from is a sorted list of its
+cards, changed in place, and the :class:`~cardcrawl.haydes.Belief` is made from the
+lists only when asked for (:attr:`Position.beliefs`).
 
 Examples:
     >>> import cardcrawl
@@ -34,6 +38,8 @@ Examples:
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from operator import attrgetter
 from typing import Any
 
 from cardcrawl.haydes._actions import Action
@@ -54,6 +60,7 @@ from cardcrawl.haydes._state import (
     pool_parts,
 )
 from cardcrawl.kit._cards import Card
+from cardcrawl.kit._deck import Deck, _make
 from cardcrawl.kit._grid import Cell
 
 __all__ = ["Position", "freeze", "thaw"]
@@ -76,11 +83,14 @@ class Position:
     """
 
     __slots__ = (
+        "_beliefs",
+        "_mixed",
         "_pools",
         "_pools_frozen",
+        "_seats_in",
+        "_unseen",
         "_up",
         "aim",
-        "beliefs",
         "chosen",
         "correct",
         "current",
@@ -117,11 +127,14 @@ class Position:
     _up: dict[int, Card]
     _pools: list[Any]
     _pools_frozen: tuple[tuple[int, ...], ...] | None
+    _seats_in: tuple[bool, ...] | None
     shown: tuple[Cell, ...]
     mixes: tuple[Mix, ...]
-    beliefs: tuple[Belief, ...]
+    _beliefs: tuple[Belief, ...] | None
+    _unseen: list[Deck | list[Card]] | None
+    _mixed: tuple[tuple[int, ...], ...]
     replacement_left: int
-    discard: tuple[Card, ...]
+    discard: tuple[Card, ...] | list[Card]
     removed: tuple[Card, ...]
     overcome: frozenset[Cell]
     aim: Aim | None
@@ -138,6 +151,74 @@ class Position:
     correct: int
     encounters: int
     overcame: int
+
+    @property
+    def beliefs(self) -> tuple[Belief, ...]:
+        """What the unseen cards can be, as the state holds it (see :class:`Belief`)."""
+        beliefs = self._beliefs
+        if beliefs is None:
+            assert self._unseen is not None
+            unseen = tuple([_make((), tuple(d)) if type(d) is list else d for d in self._unseen])
+            beliefs = self._beliefs = (Belief(1, unseen, self._mixed),)  # type: ignore[arg-type]
+        return beliefs
+
+    @beliefs.setter
+    def beliefs(self, beliefs: tuple[Belief, ...]) -> None:
+        self._beliefs = beliefs
+        self._unseen = None
+
+    def pool_count(self) -> int:
+        """How many pools there are: the Build deck's, then one per Replacement deck."""
+        unseen = self._unseen
+        return len(self.beliefs[0].unseen) if unseen is None else len(unseen)
+
+    def single_pool(self, pool: int) -> Deck | list[Card] | None:
+        """The unseen cards of ``pool`` under the single belief: its deck, or the sorted
+        list of them once a card was drawn from it; ``None`` under several beliefs."""
+        unseen = self._unseen
+        if unseen is None:
+            beliefs = self.beliefs
+            if len(beliefs) != 1:
+                return None
+            unseen = self._unseen = list(beliefs[0].unseen)
+            self._mixed = beliefs[0].mixed
+        return unseen[pool]
+
+    def draw(self, pool: int, card: Card) -> bool:
+        """Take ``card`` out of the unseen cards of ``pool``, where a single belief holds
+        them and nothing is stacked on it; ``False`` (and nothing changed) otherwise."""
+        cards = self.single_pool(pool)
+        if cards is None:
+            return False
+        if type(cards) is not list:
+            assert isinstance(cards, Deck)
+            if cards.stacked:
+                return False
+            cards = list(cards.rest)
+            self._unseen[pool] = cards  # type: ignore[index]
+        i = bisect_left(cards, card.index, key=_INDEX)
+        assert cards[i].index == card.index, f"{card} is not among the unseen cards"
+        del cards[i]
+        self._beliefs = None
+        return True
+
+    def seats_in(self) -> tuple[bool, ...]:
+        """For each seat, whether that player is still in (H-11)."""
+        seats_in = self._seats_in
+        if seats_in is None:
+            seats_in = self._seats_in = tuple([f.cell is not None for f in self.seats])
+        return seats_in
+
+    def out(self) -> None:
+        """A player has just gone out (H-11): :meth:`seats_in` changes."""
+        self._seats_in = None
+
+    def discarded(self, cards: list[Card]) -> None:
+        """Put ``cards`` on the discard pile, in order (H-12)."""
+        pile = self.discard
+        if type(pile) is tuple:
+            pile = self.discard = list(pile)
+        pile.extend(cards)  # type: ignore[union-attr]
 
     def pool_at(self, index: int) -> int:
         """The pool of cell ``index``'s face-down card, ``MIXED`` in a mix, ``FACE_UP``."""
@@ -167,6 +248,7 @@ class Position:
 
 
 _new = object.__new__
+_INDEX = attrgetter("index")
 
 
 def thaw(state: HaydesState, events: list[HaydesEvent] | None = None) -> Position:
@@ -190,9 +272,11 @@ def thaw(state: HaydesState, events: list[HaydesEvent] | None = None) -> Positio
     pools = state._pools
     pos._pools = list(pools)
     pos._pools_frozen = pools
+    pos._seats_in = None
     pos.shown = state.shown
     pos.mixes = state.mixes
-    pos.beliefs = state.beliefs
+    pos._beliefs = state.beliefs
+    pos._unseen = None
     pos.replacement_left = state.replacement_left
     pos.discard = state.discard
     pos.removed = state.removed
@@ -244,7 +328,7 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         "mixes": pos.mixes,
         "beliefs": pos.beliefs,
         "replacement_left": pos.replacement_left,
-        "discard": pos.discard,
+        "discard": pos.discard if type(pos.discard) is tuple else tuple(pos.discard),
         "removed": pos.removed,
         "overcome": pos.overcome,
         "aim": pos.aim,
