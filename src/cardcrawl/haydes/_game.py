@@ -386,12 +386,12 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def _begin(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
     ) -> HaydesState:
-        pos = thaw(self._new_state(rng, explicit_chance, stack), [])
+        pos = thaw(self._new_state(rng, explicit_chance, stack), self._index, [])
         self._rules.settle(pos)
         return self._frozen(pos)
 
     def _advance(self, state: HaydesState, action: Action) -> HaydesState:
-        pos = thaw(state, [])
+        pos = thaw(state, self._index, [])
         rules = self._rules
         rules.apply(pos, action)
         rules.settle(pos)
@@ -400,14 +400,17 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def _apply(self, state: HaydesState, action: Action, events: list[Any]) -> HaydesState:
         # One rule step, its chance left unsettled; the engine's own _advance and _begin,
         # which call this, are overridden above.
-        pos = thaw(state, events)
+        pos = thaw(state, self._index, events)
         self._rules.apply(pos, action)
         return freeze(pos, self._legal_key, None)
 
     def _frozen(self, pos: Position) -> HaydesState:
         """The state of ``pos``, its legal actions known already."""
         phase = pos.phase
-        legal = self._rules.legal(pos) if phase is _TURN or phase is _ENCOUNTER else None
+        if phase is _TURN or phase is _ENCOUNTER:
+            legal = self._rules.legal_at(pos.at[pos.current], phase, pos._up)
+        else:
+            legal = None
         return freeze(pos, self._legal_key, legal)
 
     def _to_move(self, state: HaydesState) -> int:
@@ -418,13 +421,14 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         return TERMINAL if phase is _OVER else CHANCE
 
     def _decisions(self, state: HaydesState) -> tuple[Action, ...]:
-        return self._rules.legal(state)
+        cell = state.seats[state.current].cell
+        return self._rules.legal_at(self._index[cell], state.phase, state._up)  # type: ignore[index]
 
     def _chances(self, state: HaydesState) -> tuple[tuple[Action, int], ...]:
         return self._rules.chances(state)
 
     def _sample(self, state: HaydesState, rng: int) -> tuple[Action, int]:
-        pos = thaw(state)
+        pos = thaw(state, self._index)
         pos.rng = rng
         outcome = self._rules.sample(pos)
         return outcome, pos.rng

@@ -102,7 +102,7 @@ def _run(
     phase = start.phase
     if start.explicit_chance or not (phase is _TURN or phase is _ENCOUNTER or phase is _OVER):
         return None
-    pos = thaw(start, list(start.events) if build else None)
+    pos = thaw(start, game._index, list(start.events) if build else None)
     # What the step that made ``start`` counted (see HaydesFigures), counted on from.
     tracker = HaydesFigures(game)
     tracker.step(start)
@@ -110,7 +110,7 @@ def _run(
     pos.turns, pos.guesses, pos.correct = counted["turns"], counted["guesses"], counted["correct"]
     pos.encounters, pos.overcame = counted["encounters"], counted["overcome"]
     rules = game._rules
-    legal, apply, settle = rules.legal, rules.apply, rules.settle
+    legal, apply, settle = rules.legal_at, rules.apply, rules.settle
     bots = derived_seeds(seed, game.num_players)  # rng_derive(seed, seat), seat by seat
     decisions = 0
     while pos.phase is not _OVER:
@@ -118,8 +118,8 @@ def _run(
             return None
         if build:
             pos.events = []  # the final state keeps the last step's events
-        actions = legal(pos)
         seat = pos.current
+        actions = legal(pos.at[seat], pos.phase, pos._up)
         bots[seat], k = rng_below(bots[seat], len(actions))
         apply(pos, actions[k])
         settle(pos)
@@ -131,6 +131,6 @@ def _run(
         ("correct", pos.correct),
         ("encounters", pos.encounters),
         ("overcome", pos.overcame),
-        ("out", sum([f.cell is None for f in pos.seats])),
+        ("out", sum([i < 0 for i in pos.at])),
     )
     return pos, decisions, figures

@@ -22,7 +22,8 @@ Examples:
     >>> import cardcrawl
     >>> from cardcrawl.haydes._position import thaw
     >>> game = cardcrawl.load("escape-from-haydes")
-    >>> position = thaw(game.initial_state(seed=1, stack={"build": ["5S"]}), [])
+    >>> state = game.initial_state(seed=1, stack={"build": ["5S"]})
+    >>> position = thaw(state, game._index, [])
     >>> rules = game._rules
     >>> rules.apply(position, game.parse_action("higher 1,0"))
     >>> rules.settle(position)
@@ -33,7 +34,6 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
 from typing import Any
 
 from cardcrawl.core._random import rng_below, rng_choice_weighted
@@ -74,7 +74,7 @@ from cardcrawl.haydes._events import (
     TurnStarted,
 )
 from cardcrawl.haydes._position import Position
-from cardcrawl.haydes._state import MIXED, Aim, Ending, Figure, Mix, Phase
+from cardcrawl.haydes._state import MIXED, Aim, Ending, Mix, Phase
 from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances
 from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
@@ -99,7 +99,6 @@ _REVEALS = tuple(Reveal(c) for c in _CARDS)
 # Enum members compared by identity (hashing them is a Python-level call).
 _LOWER = Guess.LOWER
 _CHARISMA = Characteristic.CHARISMA
-_CELL_OF = attrgetter("cell")
 # TurnStarted events are kept for reuse up to this round only: a game without a round
 # limit could otherwise grow the table without bound.
 _INTERNED_ROUNDS = 1000
@@ -188,26 +187,23 @@ class Rules:
         # determine them, enum members as booleans. Those of many more combinations
         # (Revealed, CardsReplaced, EncounterBegan) are built every time.
         self._interned: dict[tuple[Any, ...], Any] = {}
-        # Figures by cell index (-1: none), charisma and endurance, with their one-seat
-        # tuple (see _seated).
-        self._figures: dict[int, tuple[Figure, tuple[Figure, ...]]] = {}
+        # The Moved events, by seat and the indices of the cells moved from and to.
+        self._moves_made: dict[tuple[int, int, int], Moved] = {}
 
     # ------------------------------------------------------------ reading
     def creature_of(self, card: Card) -> Creature | None:
         """The creature ``card`` is, as the game's ``creature`` hook said (H-1, H-8)."""
         return self.creatures[card.index]
 
-    def legal(self, pos: Any) -> tuple[Action, ...]:
-        """The legal decisions of ``pos`` (a position or a state) waiting for one.
+    def legal_at(self, i: int, phase: Phase, up: dict[int, Card]) -> tuple[Action, ...]:
+        """The legal decisions in ``phase``, the figure to move on cell ``i`` and the
+        cards ``up`` face up by cell index.
 
         H-6: onto a touching face-down card (higher, then lower), onto a touching
         face-up card, or (the Tuybe) two cells away; or end the turn at once. H-8: at an
         encounter, the characteristics the creature may be faced with.
         """
-        cell = pos.seats[pos.current].cell
-        i = self.index[cell]
-        up: dict[int, Card] = pos._up
-        if pos.phase is _ENCOUNTER:
+        if phase is _ENCOUNTER:
             return self._choices[up[i].index]
         # They depend only on the cell and on which of its touching cells (bits 0-3)
         # and, with the Tuybe, cells two away (bits 4-7) are face down.
@@ -265,8 +261,7 @@ class Rules:
         if phase is _REVEAL:
             aim = pos.aim
             assert aim is not None
-            pool = pos.pool_at(self.index[aim.cell])
-            cards = pos.single_pool(pool) if pool >= 0 else None
+            cards = pos.plain_unseen(self.index[aim.cell])
             if cards is not None:
                 if type(cards) is list:
                     rest: Sequence[Card] = cards
@@ -306,17 +301,18 @@ class Rules:
 
     def apply(self, pos: Position, action: Action) -> None:
         """Apply a legal decision or chance outcome to ``pos``."""
+        # The action is legal (step checks it first), so the phase tells its kind: the
+        # hottest branches read its fields unchecked.
         phase = pos.phase
         if phase is _REVEAL:
-            assert isinstance(action, Reveal)
-            self._revealed(pos, _CARDS[action.card.index])
+            self._revealed(pos, _CARDS[action.card.index])  # type: ignore[union-attr]
             return
         kind = type(action)
         if phase is _TURN:
             if kind is Move or kind is Tuybe:
-                assert isinstance(action, (Move, Tuybe))
-                aim = self._aims[self.index[action.cell]]
-                self._announce(pos, aim[(action.guess is _LOWER) + 2 * (kind is Tuybe)])
+                aim = self._aims[self.index[action.cell]]  # type: ignore[union-attr]
+                lower = action.guess is _LOWER  # type: ignore[union-attr]
+                self._announce(pos, aim[lower + 2 * (kind is Tuybe)])
             elif kind is Step:
                 assert isinstance(action, Step)
                 self._step(pos, action.cell)
@@ -348,12 +344,11 @@ class Rules:
             began = self._began[seat]
             started = began[round_] if round_ < len(began) else self._turn_started(seat, round_)
             events.append(started)
-        cell = pos.seats[seat].cell
-        assert cell is not None
-        card = pos._up[self.index[cell]]  # a figure stands on a face-up card
-        if self.creatures[card.index] is not None and cell not in pos.overcome:
+        i = pos.at[seat]
+        card = pos._up[i]  # a figure stands on a face-up card
+        if self.creatures[card.index] is not None and self.cells[i] not in pos.overcome:
             # H-8: a held player faces the creature again before anything else.
-            self._meet(pos, seat, cell, card)
+            self._meet(pos, seat, i, card)
         else:
             pos.phase = _TURN
 
@@ -368,14 +363,14 @@ class Rules:
         events = pos.events
         if events is not None:
             seat = pos.current
-            source = pos.seats[seat].cell
+            source = self.cells[pos.at[seat]]
             key = (Announced, seat, source, aim.cell, aim.guess is _LOWER, aim.tuybe)
             interned = self._interned
             events.append(
                 interned.get(key)
                 or interned.setdefault(
                     key,
-                    Announced(seat, source, aim.cell, aim.guess, aim.tuybe),  # type: ignore[arg-type]
+                    Announced(seat, source, aim.cell, aim.guess, aim.tuybe),
                 )
             )
         pos.aim = aim
@@ -388,12 +383,10 @@ class Rules:
         cell, guess = aim.cell, aim.guess
         index = self.index[cell]
         seat = pos.current
-        seats = pos.seats
-        source = seats[seat].cell
-        assert source is not None
+        at = pos.at
         up = pos._up
         values = self.values
-        from_value = values[up[self.index[source]].index]  # the card the figure is on
+        from_value = values[up[at[seat]].index]  # the card the figure stands on
         correct = self.guess_is_correct(guess, from_value, values[card.index])  # H-7
         pos.guesses += 1
         pos.correct += correct
@@ -402,8 +395,7 @@ class Rules:
             events.append(Revealed(cell, card, guess, from_value, correct))
         # What the players know of the face-down cards (see cardcrawl.haydes._unseen):
         # almost always one draw from one pool.
-        pool = pos.pool_at(index)
-        if pool < 0 or not pos.draw(pool, card):
+        if not pos.draw(index, card):
             pool_of = pos.flat_pools()
             pos.mixes, pos.beliefs = apply_reveal(pos, index, card, pool_of)  # type: ignore[arg-type]
             pos.set_flat_pools(pool_of)
@@ -414,9 +406,10 @@ class Rules:
             if self.is_escape(guess, from_value):
                 # H-9: the player escapes and wins.
                 if events is not None:
-                    events.append(Moved(seat, source, cell))
+                    events.append(Moved(seat, self.cells[at[seat]], cell))
                     events.append(Escaped(seat, cell))
-                pos.seats = self._moved(seats, seat, cell, index)
+                at[seat] = index
+                pos.frozen_seats = None
                 pos.phase = _OVER
                 pos.ending = Ending.ESCAPED
                 pos.winner = seat
@@ -431,21 +424,23 @@ class Rules:
             self._end_turn(pos)
             return
         # H-6: the figure moves onto the turned card, right or wrong.
-        self._move(pos, seat, source, cell)
-        pos.seats = self._moved(seats, seat, cell, index)
+        if events is not None:
+            self._moved_event(events, seat, at[seat], index)
+        at[seat] = index
+        pos.frozen_seats = None
         if self.creatures[card.index] is not None:
-            self._meet(pos, seat, cell, card)  # H-7, H-8
+            self._meet(pos, seat, index, card)  # H-7, H-8
         elif correct:
             pos.phase = _TURN  # H-7: move again or end the turn
         else:
             self._end_turn(pos)
 
-    def _move(self, pos: Position, seat: int, source: Cell, cell: Cell) -> None:
-        events = pos.events
-        if events is not None:
-            key = (Moved, seat, source, cell)
-            interned = self._interned
-            events.append(interned.get(key) or interned.setdefault(key, Moved(seat, source, cell)))
+    def _moved_event(self, events: list[Any], seat: int, source: int, target: int) -> None:
+        key = (seat, source, target)
+        moved = self._moves_made.get(key)
+        if moved is None:
+            moved = self._moves_made[key] = Moved(seat, self.cells[source], self.cells[target])
+        events.append(moved)
 
     def _step(self, pos: Position, cell: Cell) -> None:
         """H-6: a step onto a touching face-up card ends the turn, unless a creature not
@@ -453,55 +448,27 @@ class Rules:
         seat = pos.current
         index = self.index[cell]
         card = pos._up[index]
-        seats = pos.seats
-        source = seats[seat].cell
-        assert source is not None
         if card.index == _RJ:  # pragma: no cover - never face up on a turn
             if pos.events is not None:
                 pos.events.append(AlmostThere(seat, cell))  # H-10
             self._end_turn(pos)
             return
-        self._move(pos, seat, source, cell)
-        pos.seats = self._moved(seats, seat, cell, index)
+        if pos.events is not None:
+            self._moved_event(pos.events, seat, pos.at[seat], index)
+        pos.at[seat] = index
+        pos.frozen_seats = None
         if self.creatures[card.index] is not None and cell not in pos.overcome:
-            self._meet(pos, seat, cell, card)  # H-8
+            self._meet(pos, seat, index, card)  # H-8
         else:
             self._end_turn(pos)
 
-    def _seated(
-        self,
-        seats: tuple[Figure, ...],
-        seat: int,
-        charisma: int,
-        endurance: int,
-        cell: Cell | None,
-        index: int,
-    ) -> tuple[Figure, ...]:
-        """``seats`` with ``seat``'s figure now ``Figure(charisma, endurance, cell)``;
-        ``index`` is the cell's index, -1 for none. Figures are values of a small set,
-        each made once and shared, like a solo game's one-seat tuple."""
-        key = (index << 10) | (charisma << 5) | endurance
-        made = self._figures.get(key)
-        if made is None:
-            figure = Figure(charisma, endurance, cell)
-            made = self._figures[key] = (figure, (figure,))
-        if self.solo:
-            return made[1]
-        return (*seats[:seat], made[0], *seats[seat + 1 :])
-
-    def _moved(
-        self, seats: tuple[Figure, ...], seat: int, cell: Cell, index: int
-    ) -> tuple[Figure, ...]:
-        figure = seats[seat]
-        return self._seated(seats, seat, figure.charisma, figure.endurance, cell, index)
-
-    def _meet(self, pos: Position, seat: int, cell: Cell, card: Card) -> None:
-        """H-8: the creature of ``card`` must be faced."""
+    def _meet(self, pos: Position, seat: int, index: int, card: Card) -> None:
+        """H-8: the creature of ``card``, on cell ``index``, must be faced."""
         pos.encounters += 1
         if pos.events is not None:
             creature = self.creatures[card.index]
             assert creature is not None
-            pos.events.append(EncounterBegan(seat, cell, card, creature.name))
+            pos.events.append(EncounterBegan(seat, self.cells[index], card, creature.name))
         pos.phase = _ENCOUNTER
 
     def _rolled(self, pos: Position, total: int) -> None:
@@ -509,17 +476,14 @@ class Rules:
         chosen = pos.chosen
         assert chosen is not None
         seat = pos.current
-        seats = pos.seats
-        figure = seats[seat]
-        cell = figure.cell
-        assert cell is not None
-        i = self.index[cell]
+        at = pos.at
+        i = at[seat]
+        cell = self.cells[i]
         card = pos._up[i]  # the creature's card the figure stands on
         creature = self.creatures[card.index]
         assert creature is not None
-        charisma, endurance = figure.charisma, figure.endurance
         on_charisma = chosen is _CHARISMA
-        value = charisma if on_charisma else endurance
+        value = pos.charisma[seat] if on_charisma else pos.endurance[seat]
         overcome = self.overcomes(creature, value, total)
         after = self.characteristic_after(creature, value, overcome)
         events = pos.events
@@ -536,9 +500,10 @@ class Rules:
                 interned.get(key) or interned.setdefault(key, Lowered(seat, chosen, value, after))
             )
         if on_charisma:
-            charisma = after
+            pos.charisma[seat] = after
         else:
-            endurance = after
+            pos.endurance[seat] = after
+        pos.frozen_seats = None
         pos.chosen = None
         if pos.stacked_rolls:
             pos.stacked_rolls = pos.stacked_rolls[1:]
@@ -549,16 +514,16 @@ class Rules:
             if events is not None:
                 events.append(Overcame(seat, cell, card))
                 if not self.solo:
-                    freed = tuple(s for s, f in enumerate(seats) if s != seat and f.cell == cell)
+                    freed = tuple(s for s, j in enumerate(at) if s != seat and j == i)
                     if freed:
                         events.append(Released(freed, cell))
         if after == 0:
             # H-11: out of the game, figure removed at once, turn ends.
             if events is not None:
                 events.append(Trapped(seat, chosen))
-            seats = pos.seats = self._seated(seats, seat, charisma, endurance, None, -1)
+            at[seat] = -1
             pos.out()
-            if all(f.cell is None for f in seats):
+            if max(at) < 0:
                 if events is not None:
                     events.append(AllTrapped())  # H-11: nobody left, nobody wins
                 pos.phase = _OVER
@@ -566,7 +531,6 @@ class Rules:
                 return
             self._end_turn(pos)
             return
-        pos.seats = self._seated(seats, seat, charisma, endurance, cell, i)
         if overcome:
             pos.phase = _TURN  # H-8: move on or end, even after a wrong guess
             return
@@ -600,7 +564,7 @@ class Rules:
 
     def _replace_cards(self, pos: Position) -> None:
         """H-12: replace every face-up card but the Black Joker and those that stay."""
-        occupied = list(map(_CELL_OF, pos.seats))
+        occupied = pos.at
         keep: list[Cell] = []
         targets: list[int] = []
         index = self.index
@@ -608,7 +572,7 @@ class Rules:
         stays = self.stays_face_up
         for c in pos.shown:
             i = index[c]
-            if stays(c, up[i], c in occupied):
+            if stays(c, up[i], i in occupied):
                 keep.append(c)
             else:
                 targets.append(i)
@@ -645,10 +609,7 @@ class Rules:
         if joker is None and left >= len(targets):
             # The common case: the Replacement deck has enough cards, the new face-down
             # cards all join its pool.
-            pool = pos.pool_count() - 1
-            for i in targets:
-                pos.set_pool(i, pool)
-                del up[i]
+            pos.face_down(targets, pos.pool_count() - 1)
             pos.replacement_left = left - len(targets)
         else:
             pool_of = pos.flat_pools()

@@ -29,7 +29,7 @@ Examples:
     >>> import cardcrawl
     >>> game = cardcrawl.load("escape-from-haydes")
     >>> state = game.initial_state(seed=1)
-    >>> position = thaw(state, list(state.events))
+    >>> position = thaw(state, game._index, list(state.events))
     >>> position.current, position.phase.name, len(position._up)
     (0, 'TURN', 1)
     >>> freeze(position, game._legal_key, None) == state
@@ -71,11 +71,12 @@ class Position:
 
     Its attributes are the state's fields of the same names (see
     :class:`~cardcrawl.haydes.HaydesState`), but for the cards by cell, kept as the
-    state keeps them for the rules (``_up``, ``_pools``, see the module docstring), and
-    for ``events``, a list the rules append to (``None``: a rollout that keeps no
-    events). The counters are what a simulation reports of a game (see
-    :class:`~cardcrawl.haydes.HaydesFigures`): the rules count as they go, so a rollout
-    needs no events to report them.
+    state keeps them for the rules (``_up``, ``_pools``, see the module docstring), for
+    the seats, kept by seat as lists (``at``, the index of the figure's cell, -1 once
+    out; ``charisma``; ``endurance``), and for ``events``, a list the rules append to
+    (``None``: a rollout that keeps no events). The counters are what a simulation
+    reports of a game (see :class:`~cardcrawl.haydes.HaydesFigures`): the rules count as
+    they go, so a rollout needs no events to report them.
 
     A position is private to the code that thawed it: the rules' hooks are never given
     one (every Haydes hook takes plain values), and a frozen state never shares its
@@ -91,15 +92,19 @@ class Position:
         "_unseen",
         "_up",
         "aim",
+        "at",
+        "charisma",
         "chosen",
         "correct",
         "current",
         "discard",
         "encounters",
         "ending",
+        "endurance",
         "events",
         "explicit_chance",
         "first",
+        "frozen_seats",
         "guesses",
         "layout",
         "mixes",
@@ -110,7 +115,6 @@ class Position:
         "replacement_left",
         "rng",
         "round",
-        "seats",
         "shown",
         "stacked_first",
         "stacked_rolls",
@@ -119,7 +123,10 @@ class Position:
     )  # fmt: skip
 
     phase: Phase
-    seats: tuple[Figure, ...]
+    at: list[int]
+    charisma: list[int]
+    endurance: list[int]
+    frozen_seats: tuple[Figure, ...] | None
     current: int
     first: int
     round: int
@@ -184,10 +191,25 @@ class Position:
             self._mixed = beliefs[0].mixed
         return unseen[pool]
 
-    def draw(self, pool: int, card: Card) -> bool:
-        """Take ``card`` out of the unseen cards of ``pool``, where a single belief holds
-        them and nothing is stacked on it; ``False`` (and nothing changed) otherwise."""
-        cards = self.single_pool(pool)
+    def plain_unseen(self, index: int) -> Deck | list[Card] | None:
+        """The unseen cards that face-down cell ``index`` is drawn from, where that is
+        all there is to it: a cell of a pool, under a single belief (its deck, or the
+        sorted list of them once a card was drawn from it); else ``None``."""
+        # pool_at and single_pool, inlined: a card is turned at almost every move.
+        pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
+        unseen = self._unseen
+        if pool < 0 or index in self._up:
+            return None
+        if unseen is None:
+            return self.single_pool(pool)
+        cards: Deck | list[Card] = unseen[pool]
+        return cards
+
+    def draw(self, index: int, card: Card) -> bool:
+        """Take ``card``, turned on face-down cell ``index``, out of the unseen cards of
+        its pool, where a single belief holds them and nothing is stacked on it;
+        ``False`` (and nothing changed) otherwise."""
+        cards = self.plain_unseen(index)
         if cards is None:
             return False
         if type(cards) is not list:
@@ -195,6 +217,7 @@ class Position:
             if cards.stacked:
                 return False
             cards = list(cards.rest)
+            pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
             self._unseen[pool] = cards  # type: ignore[index]
         i = bisect_left(cards, card.index, key=_INDEX)
         assert cards[i].index == card.index, f"{card} is not among the unseen cards"
@@ -202,11 +225,25 @@ class Position:
         self._beliefs = None
         return True
 
+    @property
+    def seats(self) -> tuple[Figure, ...]:
+        """Each player's characteristics and figure, as the state holds them."""
+        seats = self.frozen_seats
+        if seats is None:
+            layout = self.layout
+            seats = self.frozen_seats = tuple(
+                [
+                    _figure(None if i < 0 else layout[i], c, e)
+                    for i, c, e in zip(self.at, self.charisma, self.endurance, strict=True)
+                ]
+            )
+        return seats
+
     def seats_in(self) -> tuple[bool, ...]:
         """For each seat, whether that player is still in (H-11)."""
         seats_in = self._seats_in
         if seats_in is None:
-            seats_in = self._seats_in = tuple([f.cell is not None for f in self.seats])
+            seats_in = self._seats_in = tuple([i >= 0 for i in self.at])
         return seats_in
 
     def out(self) -> None:
@@ -237,6 +274,19 @@ class Position:
         part[index & POOL_MASK] = pool
         self._pools_frozen = None
 
+    def face_down(self, cells: list[int], pool: int) -> None:
+        """Deal a card face down from ``pool`` on each of these face-up ``cells``."""
+        parts = self._pools
+        up = self._up
+        for index in cells:
+            k = index >> POOL_SHIFT
+            part = parts[k]
+            if type(part) is tuple:
+                part = parts[k] = list(part)
+            part[index & POOL_MASK] = pool
+            del up[index]
+        self._pools_frozen = None
+
     def flat_pools(self) -> list[int]:
         """The pools by cell as one list (face-up cells' entries are stale)."""
         return flat_pools(tuple(self._pools))
@@ -251,11 +301,28 @@ _new = object.__new__
 _INDEX = attrgetter("index")
 
 
-def thaw(state: HaydesState, events: list[HaydesEvent] | None = None) -> Position:
+#: Figures are immutable values of a small set: each is made once and shared.
+_FIGURES: dict[tuple[Cell | None, int, int], Figure] = {}
+
+
+def _figure(cell: Cell | None, charisma: int, endurance: int) -> Figure:
+    key = (cell, charisma, endurance)
+    figure = _FIGURES.get(key)
+    if figure is None:
+        if len(_FIGURES) >= 100_000:
+            _FIGURES.clear()
+        figure = _FIGURES[key] = Figure(charisma, endurance, cell)
+    return figure
+
+
+def thaw(
+    state: HaydesState, index: dict[Cell, int], events: list[HaydesEvent] | None = None
+) -> Position:
     """A working position of ``state``, which stays as it is.
 
     Args:
         state: a state of Escape from Haydes.
+        index: the index of each cell of the state's layout.
         events: the list the rules append this step's events to, or ``None``.
 
     Returns:
@@ -263,7 +330,10 @@ def thaw(state: HaydesState, events: list[HaydesEvent] | None = None) -> Positio
     """
     pos: Position = _new(Position)
     pos.phase = state.phase
-    pos.seats = state.seats
+    seats = pos.frozen_seats = state.seats
+    pos.at = [-1 if f.cell is None else index[f.cell] for f in seats]
+    pos.charisma = [f.charisma for f in seats]
+    pos.endurance = [f.endurance for f in seats]
     pos.current = state.current
     pos.first = state.first
     pos.round = state.round
