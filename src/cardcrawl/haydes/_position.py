@@ -207,17 +207,22 @@ class Position:
 
     def draw(self, index: int, card: Card) -> bool:
         """Take ``card``, turned on face-down cell ``index``, out of the unseen cards of
-        its pool, where a single belief holds them and nothing is stacked on it;
-        ``False`` (and nothing changed) otherwise."""
+        its pool, where a single belief holds them; ``False`` (and nothing changed)
+        otherwise."""
         cards = self.plain_unseen(index)
         if cards is None:
             return False
         if type(cards) is not list:
             assert isinstance(cards, Deck)
-            if cards.stacked:
-                return False
-            cards = list(cards.rest)
             pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
+            stacked = cards.stacked
+            if stacked:
+                # A stacked card comes first (Deck.take).
+                assert stacked[0].index == card.index, f"{card} is not the stacked card"
+                self._unseen[pool] = _make(stacked[1:], cards.rest)  # type: ignore[index]
+                self._beliefs = None
+                return True
+            cards = list(cards.rest)
             self._unseen[pool] = cards  # type: ignore[index]
         i = bisect_left(cards, card.index, key=_INDEX)
         assert cards[i].index == card.index, f"{card} is not among the unseen cards"
@@ -263,16 +268,6 @@ class Position:
             return FACE_UP
         result: int = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
         return result
-
-    def set_pool(self, index: int, pool: int) -> None:
-        """Cell ``index``'s card, face down, came from ``pool`` (or is ``MIXED``)."""
-        parts = self._pools
-        k = index >> POOL_SHIFT
-        part = parts[k]
-        if type(part) is tuple:
-            part = parts[k] = list(part)
-        part[index & POOL_MASK] = pool
-        self._pools_frozen = None
 
     def face_down(self, cells: list[int], pool: int) -> None:
         """Deal a card face down from ``pool`` on each of these face-up ``cells``."""
