@@ -212,10 +212,11 @@ class HaydesHeuristicBot:
         guess: Guess,
         from_value: int,
         creature: float,
-        me: Figure,
+        me: Figure | None = None,
     ) -> float:
         """Escape worth x its chance + chance the guess is right - creature cost x its
-        chance - escape worth x the chance of a creature that cannot be overcome.
+        chance - escape worth x the chance of a creature that ``me`` (the figure to move;
+        ``None``: not weighed) cannot overcome.
 
         Every rule it weighs is the game's own hook (H-7, H-8, H-9), so a variant's rules
         are the ones it plays by.
@@ -227,7 +228,7 @@ class HaydesHeuristicBot:
                 win += p if game.is_escape(guess, from_value) else 0.0
             elif kind is not None:
                 court += p
-                if self._is_hopeless(game, kind, me):
+                if me is not None and self._is_hopeless(game, kind, me):
                     trap += p
             else:
                 key = (guess, from_value, value)

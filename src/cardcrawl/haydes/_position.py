@@ -236,12 +236,10 @@ class Position:
         seats = self.frozen_seats
         if seats is None:
             layout = self.layout
-            seats = self.frozen_seats = tuple(
-                [
-                    _figure(None if i < 0 else layout[i], c, e)
-                    for i, c, e in zip(self.at, self.charisma, self.endurance, strict=True)
-                ]
-            )
+            figures = []
+            for i, c, e in zip(self.at, self.charisma, self.endurance, strict=True):
+                figures.append(_figure(None if i < 0 else layout[i], c, e))
+            seats = self.frozen_seats = tuple(figures)
         return seats
 
     def seats_in(self) -> tuple[bool, ...]:
@@ -326,9 +324,14 @@ def thaw(
     pos: Position = _new(Position)
     pos.phase = state.phase
     seats = pos.frozen_seats = state.seats
-    pos.at = [-1 if f.cell is None else index[f.cell] for f in seats]
-    pos.charisma = [f.charisma for f in seats]
-    pos.endurance = [f.endurance for f in seats]
+    at = pos.at = []
+    charisma = pos.charisma = []
+    endurance = pos.endurance = []
+    for figure in seats:
+        cell = figure.cell
+        at.append(-1 if cell is None else index[cell])
+        charisma.append(figure.charisma)
+        endurance.append(figure.endurance)
     pos.current = state.current
     pos.first = state.first
     pos.round = state.round
