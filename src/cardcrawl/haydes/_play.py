@@ -263,13 +263,12 @@ class Rules:
             assert aim is not None
             cards = pos.plain_unseen(self.index[aim.cell])
             if cards is not None:
-                if type(cards) is list:
-                    rest: Sequence[Card] = cards
-                else:
-                    assert isinstance(cards, Deck)
+                if type(cards) is Deck:
                     if cards.stacked:
                         return _REVEALS[cards.stacked[0].index]
-                    rest = cards.rest
+                    rest: Sequence[Card] = cards.rest
+                else:
+                    rest = cards  # type: ignore[assignment]
                 pos.rng, k = rng_below(pos.rng, len(rest))
                 return _REVEALS[rest[k].index]
         elif phase is _ROLL:

@@ -63,7 +63,19 @@ from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck, _make
 from cardcrawl.kit._grid import Cell
 
-__all__ = ["Position", "freeze", "thaw"]
+__all__ = ["Position", "Unseen", "freeze", "thaw"]
+
+#: The unseen cards of a pool under a single belief, in a position: the state's deck; or,
+#: once a card was drawn from it, its sorted rest, a tuple after one draw and a list,
+#: changed in place, after more.
+Unseen = Deck | tuple[Card, ...] | list[Card]
+
+
+def _deck(cards: Unseen) -> Deck:
+    """The deck of a pool's unseen cards (see :data:`Unseen`)."""
+    if isinstance(cards, Deck):
+        return cards
+    return _make((), cards if isinstance(cards, tuple) else tuple(cards))
 
 
 class Position:
@@ -138,7 +150,7 @@ class Position:
     shown: tuple[Cell, ...]
     mixes: tuple[Mix, ...]
     _beliefs: tuple[Belief, ...] | None
-    _unseen: list[Deck | list[Card]] | None
+    _unseen: list[Unseen] | None
     _mixed: tuple[tuple[int, ...], ...]
     replacement_left: int
     discard: tuple[Card, ...] | list[Card]
@@ -165,8 +177,8 @@ class Position:
         beliefs = self._beliefs
         if beliefs is None:
             assert self._unseen is not None
-            unseen = tuple([_make((), tuple(d)) if type(d) is list else d for d in self._unseen])
-            beliefs = self._beliefs = (Belief(1, unseen, self._mixed),)  # type: ignore[arg-type]
+            unseen = tuple([_deck(d) for d in self._unseen])
+            beliefs = self._beliefs = (Belief(1, unseen, self._mixed),)
         return beliefs
 
     @beliefs.setter
@@ -179,9 +191,9 @@ class Position:
         unseen = self._unseen
         return len(self.beliefs[0].unseen) if unseen is None else len(unseen)
 
-    def single_pool(self, pool: int) -> Deck | list[Card] | None:
-        """The unseen cards of ``pool`` under the single belief: its deck, or the sorted
-        list of them once a card was drawn from it; ``None`` under several beliefs."""
+    def single_pool(self, pool: int) -> Unseen | None:
+        """The unseen cards of ``pool`` under the single belief (see :data:`Unseen`);
+        ``None`` under several beliefs."""
         unseen = self._unseen
         if unseen is None:
             beliefs = self.beliefs
@@ -191,10 +203,10 @@ class Position:
             self._mixed = beliefs[0].mixed
         return unseen[pool]
 
-    def plain_unseen(self, index: int) -> Deck | list[Card] | None:
+    def plain_unseen(self, index: int) -> Unseen | None:
         """The unseen cards that face-down cell ``index`` is drawn from, where that is
-        all there is to it: a cell of a pool, under a single belief (its deck, or the
-        sorted list of them once a card was drawn from it); else ``None``."""
+        all there is to it: a cell of a pool, under a single belief (see
+        :data:`Unseen`); else ``None``."""
         # pool_at and single_pool, inlined: a card is turned at almost every move.
         pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
         unseen = self._unseen
@@ -202,7 +214,7 @@ class Position:
             return None
         if unseen is None:
             return self.single_pool(pool)
-        cards: Deck | list[Card] = unseen[pool]
+        cards: Unseen = unseen[pool]
         return cards
 
     def draw(self, index: int, card: Card) -> bool:
@@ -212,22 +224,35 @@ class Position:
         cards = self.plain_unseen(index)
         if cards is None:
             return False
-        if type(cards) is not list:
-            assert isinstance(cards, Deck)
-            pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
+        self._beliefs = None
+        if type(cards) is list:
+            i = bisect_left(cards, card.index, key=_INDEX)
+            assert cards[i].index == card.index, f"{card} is not among the unseen cards"
+            del cards[i]
+            return True
+        unseen = self._unseen
+        assert unseen is not None
+        pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
+        if type(cards) is Deck:
             stacked = cards.stacked
             if stacked:
                 # A stacked card comes first (Deck.take).
                 assert stacked[0].index == card.index, f"{card} is not the stacked card"
-                self._unseen[pool] = _make(stacked[1:], cards.rest)  # type: ignore[index]
-                self._beliefs = None
+                unseen[pool] = _make(stacked[1:], cards.rest)
                 return True
-            cards = list(cards.rest)
-            self._unseen[pool] = cards  # type: ignore[index]
-        i = bisect_left(cards, card.index, key=_INDEX)
-        assert cards[i].index == card.index, f"{card} is not among the unseen cards"
-        del cards[i]
-        self._beliefs = None
+            rest = cards.rest
+        else:
+            rest = cards  # type: ignore[assignment]
+        i = bisect_left(rest, card.index, key=_INDEX)
+        assert rest[i].index == card.index, f"{card} is not among the unseen cards"
+        if type(cards) is Deck:
+            # The first draw from this pool: one copy, as a step makes one.
+            unseen[pool] = rest[:i] + rest[i + 1 :]
+        else:
+            # The second: many may follow (a rollout), so a list, changed in place.
+            listed = list(rest)
+            del listed[i]
+            unseen[pool] = listed
         return True
 
     @property
