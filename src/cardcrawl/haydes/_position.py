@@ -101,6 +101,7 @@ class Position:
         "_pools",
         "_pools_frozen",
         "_seats_in",
+        "_thawed",
         "_unseen",
         "_up",
         "aim",
@@ -147,6 +148,7 @@ class Position:
     _pools: list[Any]
     _pools_frozen: tuple[tuple[int, ...], ...] | None
     _seats_in: tuple[bool, ...] | None
+    _thawed: dict[str, Any]
     shown: tuple[Cell, ...]
     mixes: tuple[Mix, ...]
     _beliefs: tuple[Belief, ...] | None
@@ -361,6 +363,7 @@ def thaw(
     pos.first = state.first
     pos.round = state.round
     pos.layout = state.layout
+    pos._thawed = state.__dict__
     pos._up = state._up.copy()
     pools = state._pools
     pos._pools = list(pools)
@@ -408,33 +411,41 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     events = pos.events
     # The state's fields in the rules' form (see cardcrawl.haydes._state): its
     # ``face_up`` and ``pool_of`` are made from them when first read.
-    fields = {
-        "phase": pos.phase,
-        "seats": pos.seats,
-        "current": pos.current,
-        "first": pos.first,
-        "round": pos.round,
-        "layout": pos.layout,
-        "_up": pos._up,
-        "_pools": pools,
-        "shown": pos.shown,
-        "mixes": pos.mixes,
-        "beliefs": pos.beliefs,
-        "replacement_left": pos.replacement_left,
-        "discard": pos.discard if type(pos.discard) is tuple else tuple(pos.discard),
-        "removed": pos.removed,
-        "overcome": pos.overcome,
-        "aim": pos.aim,
-        "chosen": pos.chosen,
-        "stacked_first": pos.stacked_first,
-        "stacked_rolls": pos.stacked_rolls,
-        "ending": pos.ending,
-        "winner": pos.winner,
-        "rng": pos.rng,
-        "explicit_chance": pos.explicit_chance,
-        "events": () if events is None else tuple(events),
-        "_memo": {} if legal is None else {legal_key: legal},
-    }
+    # A copy of the fields of the state thawed, which a step mostly leaves as they are:
+    # the copy keeps their compact layout (a state's instance dict shares its keys with
+    # the other states', where a new dict would hold its own).
+    fields = pos._thawed.copy()
+    if "face_up" in fields or "pool_of" in fields:
+        # The public form of the cards by cell, read from the state thawed: made again
+        # from the rules' form below when read (see cardcrawl.haydes._state).
+        fields.pop("face_up", None)
+        fields.pop("pool_of", None)
+    fields["phase"] = pos.phase
+    fields["seats"] = pos.seats
+    fields["current"] = pos.current
+    fields["first"] = pos.first
+    fields["round"] = pos.round
+    fields["layout"] = pos.layout
+    fields["_up"] = pos._up
+    fields["_pools"] = pools
+    fields["shown"] = pos.shown
+    fields["mixes"] = pos.mixes
+    fields["beliefs"] = pos.beliefs
+    fields["replacement_left"] = pos.replacement_left
+    discard = pos.discard
+    fields["discard"] = discard if type(discard) is tuple else tuple(discard)
+    fields["removed"] = pos.removed
+    fields["overcome"] = pos.overcome
+    fields["aim"] = pos.aim
+    fields["chosen"] = pos.chosen
+    fields["stacked_first"] = pos.stacked_first
+    fields["stacked_rolls"] = pos.stacked_rolls
+    fields["ending"] = pos.ending
+    fields["winner"] = pos.winner
+    fields["rng"] = pos.rng
+    fields["explicit_chance"] = pos.explicit_chance
+    fields["events"] = () if events is None else tuple(events)
+    fields["_memo"] = {} if legal is None else {legal_key: legal}
     state: HaydesState = _new(HaydesState)
     # A frozen attrs class refuses assignment: its instance dict is set whole, once.
     _set(state, "__dict__", fields)
