@@ -108,9 +108,9 @@ class Rules:
     """The rules of one game of Escape from Haydes, over a working position.
 
     Built once per game object (``EscapeFromHaydes.__init__``), from the game's options
-    and hooks. Its methods that read a position read only attribute names that a
-    :class:`~cardcrawl.haydes.HaydesState` has too (:meth:`legal`, :meth:`chances`),
-    so they answer for a state as well.
+    and hooks. :meth:`legal_at` takes plain values, and :meth:`chances` reads only
+    attribute names that a :class:`~cardcrawl.haydes.HaydesState` has too, so both
+    answer for a state as well as for a position.
     """
 
     def __init__(self, game: Any) -> None:
