@@ -588,14 +588,16 @@ def test_haydes_heuristic_guesses_lower_onto_a_possible_red_joker() -> None:
     """H-9: only *lower* from a card worth 1 or more escapes onto the Red Joker; H-7:
     otherwise the likelier announcement."""
     pytest.importorskip("cardcrawl.haydes")
-    from cardcrawl.haydes import Guess
+    from cardcrawl.haydes import Figure, Guess
     from cardcrawl.haydes._bots import HaydesHeuristicBot
 
     game = cardcrawl.load("escape-from-haydes")
     bot = HaydesHeuristicBot(game, seed=0)
 
+    me = Figure(8, 8, (0, 0))
+
     def _score(cards: Any, guess: Any, from_value: int, creature: float) -> float:
-        return bot._score(game, bot._weighed(game, cards), guess, from_value, creature)
+        return bot._score(game, bot._weighed(game, cards), guess, from_value, creature, me)
 
     joker = [(_Reveal(Card.RED_JOKER), Fraction(1, 10))]
     high = [(_Reveal(Card.parse(c)), Fraction(1, 10)) for c in ("9S", "9H", "10S")]

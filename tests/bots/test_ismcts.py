@@ -442,13 +442,11 @@ def test_the_kernel_rollout_plays_on_the_kernel_where_the_game_has_one(
 def test_the_kernel_rollout_falls_back_to_random_play_without_a_kernel() -> None:
     from cardcrawl.core._registry import tools_for
 
+    # Every Haydes game has its kernel, the Tuybe included; Twenty-one registers none.
     make_kernel = tools_for(HAYDES_TUYBE).rollout
-    assert make_kernel is None or make_kernel(HAYDES_TUYBE) is None
-    seen, legal = wide_decision(HAYDES_TUYBE, least=2)
-    kernel = ISMCTSBot(HAYDES_TUYBE, 5, iterations=30, rollout="kernel")
-    random = ISMCTSBot(HAYDES_TUYBE, 5, iterations=30, rollout="random")
-    assert kernel.search(HAYDES_TUYBE, seen, legal) == random.search(HAYDES_TUYBE, seen, legal)
-    # Twenty-one registers no kernel at all.
+    assert make_kernel is not None
+    assert make_kernel(HAYDES_TUYBE) is not None
+    assert tools_for(TWENTY_ONE).rollout is None
     seen21 = twentyone.TwentyOneObservation("decide", (), twentyone.SPADES, ())
     legal21 = (twentyone.HIT, twentyone.STAND)
     assert ISMCTSBot(TWENTY_ONE, 5, iterations=30, rollout="kernel").search(

@@ -119,9 +119,15 @@ def test_the_forms_are_what_the_public_fields_say() -> None:
         assert all(len(part) == 32 for part in fields["_pools"][:-1])
 
 
-def test_a_replace_of_the_by_cell_fields_is_refused() -> None:
-    from cardcrawl.haydes._game import _evolve
-
-    state = cardcrawl.load("escape-from-haydes").initial_state(1)
-    with pytest.raises(AssertionError, match="by-cell"):
-        _evolve(state, face_up=state.face_up)
+def test_a_step_shares_the_pools_it_left_alone() -> None:
+    """A card turned changes the face-up cards only: the new state shares its pools by
+    cell with the state it was thawed from (see cardcrawl.haydes._position), and a
+    state handed out never changes."""
+    game = cardcrawl.load("escape-from-haydes", max_rounds=20)
+    state = game.initial_state(1, stack={"build": ["5S"]})
+    before = state.face_up
+    after = game.step(state, game.parse_action("higher 1,0"))
+    assert after.__dict__["_pools"] is state.__dict__["_pools"]
+    assert after.__dict__["_up"] is not state.__dict__["_up"]
+    assert state.face_up == before
+    assert after.face_up != before

@@ -11,9 +11,8 @@ import pytest
 import cardcrawl
 from cardcrawl.bots import RandomBot
 from cardcrawl.errors import ConformanceError
-from cardcrawl.haydes import EscapeFromHaydes, HaydesOptions, _kernel
+from cardcrawl.haydes import EscapeFromHaydes, HaydesOptions, _kernel, _play
 from cardcrawl.haydes._actions import Guess
-from cardcrawl.haydes._events import Moved
 from cardcrawl.simulate import simulate
 from cardcrawl.testing import check_kernel
 
@@ -60,13 +59,13 @@ def test_the_kernel_plays_other_boards(decks: int, players: int) -> None:
 
 
 @pytest.mark.slow
-def test_the_kernel_reaches_its_rare_branches() -> None:
-    """The mixes (H-10), the deals that reshuffle (H-12) and the hand-over to the public
-    path all come up in the games checked above."""
-    reached: dict[str, int] = {"_reveal_mix": 0, "_deal": 0, "_public": 0}
+def test_the_kernel_reaches_the_rules_rare_branches() -> None:
+    """The mixes (H-10) and the deals that reshuffle (H-12) come up in the games checked
+    on a two-deck board: the kernel plays them with the very rules of the public path."""
+    reached: dict[str, int] = {"_deal": 0, "apply_reveal": 0}
 
-    def counted(name: str) -> Any:
-        original = getattr(_kernel, name)
+    def counted(owner: Any, name: str) -> Any:
+        original = getattr(owner, name)
 
         def call(*args: Any) -> Any:
             reached[name] += 1
@@ -75,8 +74,8 @@ def test_the_kernel_reaches_its_rare_branches() -> None:
         return call
 
     with pytest.MonkeyPatch.context() as patch:
-        for name in reached:
-            patch.setattr(_kernel, name, counted(name))
+        patch.setattr(_play.Rules, "_deal", counted(_play.Rules, "_deal"))
+        patch.setattr(_play, "apply_reveal", counted(_play, "apply_reveal"))
         game = _haydes(players=4, deck_count=2, layout=plain_haydes.rect_layout(2))
         assert check_kernel(game, seeds=range(300)) == 300
     assert all(reached.values()), reached
@@ -85,8 +84,7 @@ def test_the_kernel_reaches_its_rare_branches() -> None:
 def test_games_cut_off_by_max_decisions_are_left_to_the_public_path() -> None:
     game = _haydes(players=2)
     assert check_kernel(game, seeds=range(150), max_decisions=40) == 150
-    kernel = _kernel.kernel_for(game)
-    assert kernel is not None
+    kernel = _kernel.rollout_kernel(game)
     cut = {kernel.play(seed, 40) is None for seed in range(150)}
     assert cut == {True, False}
 
@@ -160,20 +158,6 @@ HOOKED = [
 ]  # fmt: skip
 
 
-class Replayed(EscapeFromHaydes):
-    """A rule step overridden (here to the same effect): no kernel may stand in for it."""
-
-    def _end_turn(self, fields: Any, events: Any) -> Any:
-        return super()._end_turn(fields, events)
-
-
-class Renamed(EscapeFromHaydes):
-    """The stock rules under another name: they may keep the kernel."""
-
-    game_name = "escape-from-haydes-renamed"
-    title = "Escape from Haydes, renamed"
-
-
 def _public(game: Any, seed: int) -> tuple[str, int, int]:
     """One random game through legal_actions and step: outcome, decisions, rounds."""
     state, decisions = game.initial_state(seed), 0
@@ -191,7 +175,6 @@ def _public(game: Any, seed: int) -> tuple[str, int, int]:
 def test_the_kernel_plays_a_variants_hooks(variant: type[EscapeFromHaydes], players: int) -> None:
     """A variant that changes rule hooks keeps the kernel, which plays its games exactly."""
     game = variant(_haydes(players=players, max_rounds=25).options)
-    assert _kernel.kernel_for(game) is not None
     assert check_kernel(game, seeds=range(120)) == 120
 
 
@@ -220,25 +203,23 @@ def test_the_wide_characters_variant_keeps_the_kernel() -> None:
         options_type = WideOptions
 
     game = Wide(WideOptions(players=2, splits=[(10, 6), (6, 10)], max_rounds=25))
-    assert _kernel.kernel_for(game) is not None
     assert check_kernel(game, seeds=range(100)) == 100
 
 
-def test_a_kernel_that_ignores_a_changed_hook_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The kernel told that nothing changed plays the stock H-7 for Generous.
-    monkeypatch.setattr(_kernel._STOCK, "changed", lambda game: frozenset())
-    with pytest.raises(ConformanceError, match="seed"):
-        check_kernel(Generous(_haydes(players=1).options), seeds=range(50))
+def test_the_tuybe_is_played_on_the_kernel() -> None:
+    assert check_kernel(_haydes(players=2, tuybe=True, max_rounds=25), seeds=range(100)) == 100
 
 
-def test_a_variant_that_overrides_a_rule_step_has_no_kernel() -> None:
+def test_a_variant_that_overrides_a_rule_step_keeps_the_kernel_and_its_step() -> None:
+    """The rule steps are the rules' own (cardcrawl.haydes._play): a variant changes a
+    rule through its hook, and whatever it changes, every path plays it."""
+
+    class Replayed(EscapeFromHaydes):
+        def _advance(self, state: Any, action: Any) -> Any:
+            return super()._advance(state, action)
+
     game = Replayed(_haydes(players=3, max_rounds=20).options)
-    assert _kernel.kernel_for(game) is None
-    assert check_kernel(game, seeds=range(5)) == 0
-    run = simulate(game, "random", games=30, seed=3, workers=1)
-    assert [(r.outcome, r.decisions, r.figure("rounds")) for r in run.results] == [
-        _public(game, r.seed) for r in run.results
-    ]
+    assert check_kernel(game, seeds=range(20)) == 20
 
 
 def test_simulate_plays_a_variant_on_the_kernel_with_its_own_results(
@@ -255,57 +236,40 @@ def test_simulate_plays_a_variant_on_the_kernel_with_its_own_results(
     assert slow == ours
 
 
-def test_an_instance_that_shadows_a_hook_keeps_the_kernel_and_its_hook() -> None:
+def test_hooks_are_bound_when_the_game_is_built() -> None:
+    """A hook is read once, when the game is built (the stock method or the variant's
+    override): a subclass changes it; an attribute set on a built game does not."""
     game = _haydes(players=2, max_rounds=20)
-    game.guess_is_correct = lambda guess, from_value, value: True
-    kernel = _kernel.kernel_for(game)
-    assert kernel is not None
-    assert check_kernel(game, seeds=range(60)) == 60
-    played = kernel.play(1, 100_000)
-    assert played is not None
-    assert all(event.correct for event in played[0].events if hasattr(event, "correct"))
-
-
-def test_an_instance_that_shadows_a_rule_step_or_plays_the_tuybe_has_no_kernel() -> None:
-    game = _haydes(max_rounds=20)
-    game._end_turn = game._end_turn  # type: ignore[method-assign]
-    assert _kernel.kernel_for(game) is None
-    assert _kernel.kernel_for(_haydes(tuybe=True)) is None
-
-
-def test_a_class_that_only_renames_the_game_keeps_the_kernel() -> None:
-    assert _kernel.kernel_for(Renamed(_haydes(players=2).options)) is not None
+    stock = [_public(game, seed) for seed in range(20)]
+    game.guess_is_correct = lambda guess, from_value, value: True  # type: ignore[method-assign]
+    assert [_public(game, seed) for seed in range(20)] == stock
+    assert check_kernel(game, seeds=range(20)) == 20
 
 
 def test_a_class_patched_before_its_first_game_is_seen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(EscapeFromHaydes, "guess_is_correct", Generous.guess_is_correct)
-
-    class Later(EscapeFromHaydes):
-        """Made after the patch: it inherits the patched hook, which the kernel asks."""
-
-    assert check_kernel(Later(_haydes(players=1).options), seeds=range(40)) == 40
-    monkeypatch.setattr(EscapeFromHaydes, "_end_turn", Replayed._end_turn)
-
-    class Patched(EscapeFromHaydes):
-        """Made after a rule step was patched: no kernel."""
-
-    assert _kernel.kernel_for(Patched()) is None
+    game = _haydes(players=1, max_rounds=20)
+    played = _kernel.rollout_kernel(game).play(1, 100_000)
+    assert played is not None
+    assert all(event.correct for event in played[0].events if hasattr(event, "correct"))
+    assert check_kernel(game, seeds=range(40)) == 40
 
 
-def test_a_kernel_that_mistakes_the_red_joker_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The Black Joker's index for the Red's: no escape is ever seen (H-9).
-    monkeypatch.setattr(_kernel, "_RJ", cardcrawl.Card.BLACK_JOKER.index)
-    with pytest.raises(ConformanceError, match="seed"):
-        check_kernel(_haydes(players=1), seeds=range(300))
-
-
+@python_kernel_only
 def test_a_kernel_whose_last_events_differ_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_kernel, "Moved", lambda seat, source, target: Moved(seat, target, source))
+    original = _kernel._run
+
+    def reversed_events(*args: Any) -> Any:
+        played = original(*args)
+        if played is not None and played[0].events:
+            played[0].events.reverse()
+        return played
+
+    monkeypatch.setattr(_kernel, "_run", reversed_events)
     with pytest.raises(ConformanceError, match="events differ"):
         check_kernel(_haydes(players=2), seeds=range(50))
 
 
-@python_kernel_only
 def test_a_kernel_that_draws_in_another_order_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     original = _kernel._run
 
@@ -328,8 +292,8 @@ def test_a_kernel_that_tells_simulate_other_figures_is_caught(
         played = original(*args)
         if args[-1] or played is None:  # build: the state is compared, not this
             return played
-        outcome, decisions, figures = played
-        return outcome, decisions, (*figures[:-1], ("out", figures[-1][1] + 1))
+        position, decisions, figures = played
+        return position, decisions, (*figures[:-1], ("out", figures[-1][1] + 1))
 
     monkeypatch.setattr(_kernel, "_run", miscounted)
     with pytest.raises(ConformanceError, match="gives simulate"):

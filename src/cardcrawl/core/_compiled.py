@@ -40,6 +40,8 @@ COMPILED = (
     "cardcrawl.haydes._actions",
     "cardcrawl.haydes._events",
     "cardcrawl.haydes._game",
+    "cardcrawl.haydes._play",
+    "cardcrawl.haydes._position",
     "cardcrawl.haydes._rules",
     "cardcrawl.haydes._state",
     "cardcrawl.haydes._unseen",

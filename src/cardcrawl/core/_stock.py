@@ -67,8 +67,8 @@ class StockRules:
         >>> sorted(honours.changed(Generous())), sorted(honours.changed(EscapeFromHaydes()))
         (['guess_is_correct'], [])
         >>> class Sticky(Generous):
-        ...     def _end_turn(self, fields, events):
-        ...         return super()._end_turn(fields, events)
+        ...     def _apply(self, state, action, events):
+        ...         return super()._apply(state, action, events)
         >>> print(honours.changed(Sticky()))
         None
     """

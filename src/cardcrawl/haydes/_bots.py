@@ -14,8 +14,9 @@ from typing import Any
 
 from cardcrawl.core._random import rng_from_seed
 from cardcrawl.haydes._actions import Choose, EndTurn, Guess, Move, Step, Tuybe
+from cardcrawl.haydes._creatures import Creature
 from cardcrawl.haydes._events import TurnStarted
-from cardcrawl.haydes._state import HaydesObservation, HaydesState, Phase
+from cardcrawl.haydes._state import Figure, HaydesObservation, HaydesState, Phase
 from cardcrawl.haydes._unseen import reveal_chances
 from cardcrawl.kit._cards import Card
 
@@ -64,17 +65,48 @@ _GO_ON = 0.3
 _START = 0.0
 
 
-def _forced(obs: HaydesObservation, legal_actions: Sequence[Any]) -> Any:
+def overcome_chance(game: Any, creature: Creature, value: int) -> Fraction:
+    """The chance that one roll overcomes ``creature`` faced with a characteristic worth
+    ``value``, by the game's own dice and rule (``roll_weights``, ``overcomes``: H-8).
+
+    Examples:
+        >>> import cardcrawl
+        >>> game = cardcrawl.load("escape-from-haydes")
+        >>> king = game.creature(cardcrawl.Card.parse("KS"))
+        >>> overcome_chance(game, king, 8), overcome_chance(game, king, 1)
+        (Fraction(13, 18), Fraction(0, 1))
+    """
+    weights = game.roll_weights()
+    won = sum(w for total, w in weights if game.overcomes(creature, value, total))
+    return Fraction(won, sum(w for _, w in weights))
+
+
+def _forced(game: Any, obs: HaydesObservation, legal_actions: Sequence[Any]) -> Any:
     """The choice every Haydes bot here makes alike, or ``None``: the only legal action,
-    or at an encounter the higher characteristic the creature allows (H-8: overcome
-    when 2D6 does not exceed it)."""
+    or at an encounter the characteristic the creature allows with the best chance to
+    overcome it (H-8), the higher value on a tie."""
     if len(legal_actions) == 1:
         return legal_actions[0]
     if obs.phase is Phase.ENCOUNTER:
         me = obs.seats[obs.current]
+        assert me.cell is not None
+        card = obs.face_up[obs.layout.index(me.cell)]
+        creature = None if card is None else game.creature(card)
         choices = [a for a in legal_actions if isinstance(a, Choose)]
-        return max(choices, key=lambda a: me.value(a.characteristic))
+
+        def worth(action: Choose) -> tuple[Fraction, int]:
+            value = me.value(action.characteristic)
+            chance = Fraction(0) if creature is None else overcome_chance(game, creature, value)
+            return chance, value
+
+        return max(choices, key=worth)
     return None
+
+
+def _hopeless(game: Any, creature: Creature, me: Figure) -> bool:
+    """Whether no roll can overcome ``creature`` with any characteristic it allows, by
+    the game's hooks (H-8): a player who meets it is held there until out (H-11)."""
+    return all(overcome_chance(game, creature, me.value(ch)) == 0 for ch in creature.allowed)
 
 
 class HaydesHeuristicBot:
@@ -88,8 +120,11 @@ class HaydesHeuristicBot:
     * **When to stop.** At the start of a turn it moves if any move scores above zero;
       after a correct guess it goes on only while the best move's score stays above
       0.3, else it ends the turn (H-7).
-    * **Creatures (H-8).** It faces them with its higher characteristic (the roll of 2D6
-      must not exceed it), among those the creature allows.
+    * **Creatures (H-8).** It faces them with the characteristic the creature allows
+      that gives the best chance to overcome it, by the game's ``roll_weights`` and
+      ``overcomes``. A creature that no roll can overcome, with any characteristic it
+      allows, holds the player until out (H-11): meeting one costs as much as the way
+      out is worth.
 
     Deterministic: the seed is unused.
 
@@ -108,7 +143,8 @@ class HaydesHeuristicBot:
         # What the game's hooks say of each card alone (is it the Red Joker, a creature,
         # its value), and of each guess, asked once: a bot lives for one game, and the
         # hooks' answers for the same arguments do not change within it.
-        self._facts: dict[int, tuple[bool, bool, int]] = {}
+        self._facts: dict[int, tuple[bool, Creature | None, int]] = {}
+        self._hopeless: dict[tuple[int, int, int], bool] = {}
         self._correct: dict[tuple[Guess, int, int], bool] = {}
 
     def choose(
@@ -116,7 +152,7 @@ class HaydesHeuristicBot:
     ) -> Any:
         """The move, step, characteristic or end of turn the odds favour."""
         obs = observation
-        forced = _forced(obs, legal_actions)
+        forced = _forced(game, obs, legal_actions)
         if forced is not None:
             return forced
         me = obs.seats[obs.current]
@@ -126,7 +162,7 @@ class HaydesHeuristicBot:
         best_value = max(me.charisma, me.endurance)
         creature = _CREATURE_COST if best_value > _LOW else _CREATURE_COST_LOW
         state = haydes_state_from_observation(obs, 0, explicit_chance=True)
-        odds: dict[Any, list[tuple[tuple[bool, bool, int], float]]] = {}
+        odds: dict[Any, list[tuple[tuple[bool, Creature | None, int], float]]] = {}
         best: Any = None
         best_score = -1e9
         for action in legal_actions:
@@ -136,7 +172,7 @@ class HaydesHeuristicBot:
             if chances is None:
                 turned = game.chance_outcomes(game.step(state, action))
                 chances = odds[action.cell] = self._weighed(game, turned)
-            score = self._score(game, chances, action.guess, from_value, creature)
+            score = self._score(game, chances, action.guess, from_value, creature, me)
             if score > best_score:
                 best, best_score = action, score
         starting = any(isinstance(e, TurnStarted) for e in obs.events)
@@ -153,7 +189,7 @@ class HaydesHeuristicBot:
 
     def _weighed(
         self, game: Any, chances: Sequence[tuple[Any, Fraction]]
-    ) -> list[tuple[tuple[bool, bool, int], float]]:
+    ) -> list[tuple[tuple[bool, Creature | None, int], float]]:
         """The turned card's outcomes as (what the hooks say of the card, probability)."""
         facts = self._facts
         weighed = []
@@ -163,7 +199,7 @@ class HaydesHeuristicBot:
             if known is None:
                 known = facts[card.index] = (
                     card == Card.RED_JOKER,
-                    game.creature(card) is not None,
+                    game.creature(card),
                     game.card_value(card),
                 )
             weighed.append((known, float(probability)))
@@ -172,24 +208,28 @@ class HaydesHeuristicBot:
     def _score(
         self,
         game: Any,
-        weighed: Sequence[tuple[tuple[bool, bool, int], float]],
+        weighed: Sequence[tuple[tuple[bool, Creature | None, int], float]],
         guess: Guess,
         from_value: int,
         creature: float,
+        me: Figure | None = None,
     ) -> float:
         """Escape worth x its chance + chance the guess is right - creature cost x its
-        chance.
+        chance - escape worth x the chance of a creature that ``me`` (the figure to move;
+        ``None``: not weighed) cannot overcome.
 
         Every rule it weighs is the game's own hook (H-7, H-8, H-9), so a variant's rules
         are the ones it plays by.
         """
         correct = self._correct
-        win = right = court = 0.0
-        for (joker, is_creature, value), p in weighed:
+        win = right = court = trap = 0.0
+        for (joker, kind, value), p in weighed:
             if joker:
                 win += p if game.is_escape(guess, from_value) else 0.0
-            elif is_creature:
+            elif kind is not None:
                 court += p
+                if me is not None and self._is_hopeless(game, kind, me):
+                    trap += p
             else:
                 key = (guess, from_value, value)
                 right_guess = correct.get(key)
@@ -197,12 +237,20 @@ class HaydesHeuristicBot:
                     right_guess = correct[key] = game.guess_is_correct(guess, from_value, value)
                 if right_guess:
                     right += p
-        return _ESCAPE_WORTH * win + right - creature * court
+        return _ESCAPE_WORTH * (win - trap) + right - creature * court
+
+    def _is_hopeless(self, game: Any, creature: Creature, me: Figure) -> bool:
+        key = (id(creature), me.charisma, me.endurance)
+        known = self._hopeless.get(key)
+        if known is None:
+            known = self._hopeless[key] = _hopeless(game, creature, me)
+        return known
 
 
 #: A cell's odds, summed by what matters to a guess: (chance of the Red Joker, chance of
-#: a creature, chance of each plain value 0-13).
-_Odds = tuple[float, float, tuple[float, ...]]
+#: a creature, chance of a creature that cannot be overcome, chance of each plain value
+#: 0-13).
+_Odds = tuple[float, float, float, tuple[float, ...]]
 _VALUES = 14
 
 
@@ -262,11 +310,11 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
             )
         return table
 
-    def _odds(self, game: Any, state: HaydesState, index: int) -> _Odds:
+    def _odds(self, game: Any, state: HaydesState, index: int, me: Figure) -> _Odds:
         """The chances of what the face-down cell ``index`` holds."""
         chances = reveal_chances(state, index)
         total = sum(w for _, w in chances)
-        joker = court = 0.0
+        joker = court = trap = 0.0
         plain = [0.0] * _VALUES
         facts = self._facts
         for card, w in chances:
@@ -274,30 +322,32 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
             if known is None:
                 known = facts[card.index] = (
                     card == Card.RED_JOKER,
-                    game.creature(card) is not None,
+                    game.creature(card),
                     game.card_value(card),
                 )
             p = w / total
             if known[0]:
                 joker += p
-            elif known[1]:
+            elif known[1] is not None:
                 court += p
+                if self._is_hopeless(game, known[1], me):
+                    trap += p
             else:
                 plain[min(max(known[2], 0), _VALUES - 1)] += p
-        return joker, court, tuple(plain)
+        return joker, court, trap, tuple(plain)
 
     def _base(
         self, game: Any, odds: _Odds, guess: Guess, from_value: int, creature: float
     ) -> float:
         """The heuristic's score of turning a cell with these odds."""
-        joker, court, plain = odds
+        joker, court, trap, plain = odds
         table = self._right_table(game, guess, from_value)
         right = sum(p for p, ok in zip(plain, table, strict=True) if ok)
         if game.is_escape(guess, from_value):
             win = self.escape * joker
         else:
             win = self.found * self.escape * joker
-        return win + right - creature * court
+        return win + right - creature * court - self.escape * trap
 
     def _best_from(
         self,
@@ -321,7 +371,7 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
     ) -> Any:
         """The move, step, characteristic or end of turn worth most one reveal ahead."""
         obs = observation
-        forced = _forced(obs, legal_actions)
+        forced = _forced(game, obs, legal_actions)
         if forced is not None:
             return forced
         me = obs.seats[obs.current]
@@ -349,7 +399,7 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
         def odds_of(i: int) -> _Odds:
             odds = cell_odds.get(i)
             if odds is None:
-                odds = cell_odds[i] = self._odds(game, state, i)
+                odds = cell_odds[i] = self._odds(game, state, i, me)
             return odds
 
         follow: dict[tuple[int, int], float] = {}
@@ -363,13 +413,13 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
             nexts = [j for j in neighbours_of(t) if up[j] is None and j != t]
             for j in nexts:
                 odds_of(j)
-            joker, court, plain = odds
+            joker, court, trap, plain = odds
             table = self._right_table(game, action.guess, from_value)
             if game.is_escape(action.guess, from_value):
                 score = self.escape * joker
             else:
                 score = self.found * self.escape * joker
-            score -= creature * court
+            score -= creature * court + self.escape * trap
             for v, p in enumerate(plain):
                 if p == 0.0:
                     continue

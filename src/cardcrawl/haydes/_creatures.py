@@ -170,7 +170,8 @@ def check_table(table: Mapping[str, Any]) -> None:
 
 
 def creature_for(table: Mapping[str, Creature], card: Card) -> Creature | None:
-    """The creature a card holds: its own entry, else its rank's; ``None`` if not a court card.
+    """The creature a card holds in ``table``: its own entry, else its rank's; ``None`` for a
+    card the table names neither way (a table names the court cards, H-1).
 
     Examples:
         >>> from cardcrawl import Card
@@ -180,6 +181,4 @@ def creature_for(table: Mapping[str, Creature], card: Card) -> Creature | None:
         >>> creature_for(DENIZENS, Card.parse("KS")).name, creature_for(DENIZENS, Card.parse("9S"))
         ('Infernal captain', None)
     """
-    if card.rank < 11:
-        return None
-    return table.get(card.code) or table[RANK_NAMES[card.rank]]
+    return table.get(card.code) or table.get(RANK_NAMES[card.rank])

@@ -9,6 +9,7 @@ first, then the following seats in turn order, so one network can play every sea
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from cardcrawl.encoding import Encoding, EncodingError, LayoutBuilder
@@ -25,7 +26,7 @@ from cardcrawl.haydes._actions import (
 )
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._game import EscapeFromHaydes
-from cardcrawl.haydes._state import MIXED, Ending, HaydesObservation, Phase
+from cardcrawl.haydes._state import MIXED, Ending, HaydesObservation, Phase, setup_cards
 from cardcrawl.kit._cards import Card
 
 __all__ = ["HaydesEncoding"]
@@ -37,8 +38,6 @@ _PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
 _ENDINGS = tuple(Ending)
 _ENDING_INDEX = {e: i for i, e in enumerate(_ENDINGS)}
 _CARDS = tuple(Card(i) for i in range(54))
-# By card index: the value (H-1: ace 1 ... king 13, jokers 0).
-_VALUE = tuple(c.rank for c in _CARDS)
 _RED_JOKER = Card.RED_JOKER
 
 _PLANES = (
@@ -46,7 +45,7 @@ _PLANES = (
     ("value", "the face-up card's value over 13 (H-1: ace 1, jokers 0)"),
     ("black_joker", "1 on the Black Joker"),
     ("red_joker", "1 where the Red Joker lies face up (H-10)"),
-    ("creature", "1 on a face-up court card whose creature is not overcome (H-8)"),
+    ("creature", "1 on a face-up card whose creature is not overcome (H-1, H-8)"),
     ("creature_charisma", "1 where that creature may be faced with Charisma"),
     ("creature_endurance", "1 where that creature may be faced with Endurance"),
     ("creature_modifier", "that creature's roll modifier, (modifier + 12) / 24"),
@@ -133,8 +132,13 @@ class HaydesEncoding(Encoding):
         self._max_rounds: int | None = opts.max_rounds
         self._total_cards = opts.build_count + opts.replacement_count
         self._replacement_count = opts.replacement_count
-        # Most copies of one value among the unseen cards: every suit of every deck.
-        self._value_cap = tuple(1 if v == 0 else 4 * opts.deck_count for v in range(14))
+        # By card index, the value the game's card_value hook gives (H-1), kept within the
+        # 0-13 the planes hold.
+        self._value = tuple(min(max(game.card_value(card), 0), 13) for card in _CARDS)
+        # Most copies of one value among the unseen cards: the game's cards of that value.
+        build, replacement = setup_cards(opts.deck_count)
+        copies = Counter(self._value[card.index] for card in (*build, *replacement))
+        self._value_cap = tuple(max(1, copies[v]) for v in range(14))
 
         lay = LayoutBuilder()
         self._planes = [lay.add(name, (n,), text) for name, text in _PLANES]
@@ -253,7 +257,7 @@ class HaydesEncoding(Encoding):
                     v[mixed_at + i] = 1.0
                 continue
             k = card.index
-            v[value_at + i] = _VALUE[k] / 13
+            v[value_at + i] = self._value[k] / 13
             if card == Card.BLACK_JOKER:
                 v[bj_at + i] = 1.0
             elif k == _RED_JOKER.index:
@@ -300,11 +304,12 @@ class HaydesEncoding(Encoding):
     def _unseen_counts(self, obs: HaydesObservation, v: dict[int, float]) -> None:
         total = sum(b.weight for b in obs.beliefs)
         counts = [0] * 28
+        value = self._value
         for belief in obs.beliefs:
             for p, deck in enumerate(belief.unseen):
                 row = 0 if p == 0 else 14
                 for card in deck.cards:
-                    counts[row + _VALUE[card.index]] += belief.weight
+                    counts[row + value[card.index]] += belief.weight
         cap = self._value_cap
         base = self._unseen
         for k, count in enumerate(counts):

@@ -2,28 +2,53 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from cardcrawl.haydes._creatures import STANDARD_CREATURES, Creature, creature_for
 from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Phase
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell, bounds, cell_text
 from cardcrawl.kit._textmap import crop_note, text_map
 
-__all__ = ["render", "render_terminal"]
+__all__ = ["holder", "render", "render_terminal", "stock_creature"]
+
+
+#: A game's ``creature`` hook (H-1, H-8): the creature a card is, or ``None``.
+CreatureHook = Callable[[Card], "Creature | None"]
+
+
+def stock_creature(card: Card) -> Creature | None:
+    """The standard game's ``creature`` hook, for a picture drawn without its game."""
+    return creature_for(STANDARD_CREATURES, card)
 
 
 def _card_text(card: Card) -> str:
     return card.code if card.is_joker else card.symbol
 
 
-def render(state: HaydesState) -> str:
+def holder(state: HaydesState, cell: Cell, creature: CreatureHook) -> Card | None:
+    """The card whose creature holds a figure standing on ``cell``, if any (H-8): a
+    face-up card that the game's ``creature`` hook makes a creature, not yet overcome."""
+    card = state.card_at(cell)
+    if card is None or cell in state.overcome or creature(card) is None:
+        return None
+    return card
+
+
+def render(state: HaydesState, creature: CreatureHook | None = None) -> str:
     """The state as a map, north (larger y) at the top, then the players and the piles.
 
     Each cell shows its card: ``##`` face down, ``??`` face down in the mix the Red Joker
     was shuffled into (H-10), or the face-up card (``BJ`` the Black Joker, ``RJ`` the Red
-    Joker); a ``'`` after a court card means its creature is overcome (H-8). Then the
-    seat numbers of the figures standing there. A ``*`` marks the player to move.
+    Joker); a ``'`` after a creature's card means it is overcome (H-8). Then the seat
+    numbers of the figures standing there. A ``*`` marks the player to move; a player
+    on a creature not overcome is *held by* it.
+
+    Args:
+        state: a state of Escape from Haydes.
+        creature: the game's ``creature`` hook (``game.render`` gives its own); ``None``:
+            the standard game's.
 
     Examples:
         >>> import cardcrawl
@@ -76,8 +101,8 @@ def render(state: HaydesState) -> str:
         if state.winner == seat:
             where = "escaped"
         elif figure.cell is not None:
-            card = state.face_up[cells[figure.cell]]
-            if card is not None and card.rank >= 11 and figure.cell not in state.overcome:
+            card = holder(state, figure.cell, creature or stock_creature)
+            if card is not None:
                 where += f" · held by {_card_text(card)}"
         lines.append(
             f"{pointer} Player {seat}: Charisma {figure.charisma} · "
@@ -96,6 +121,7 @@ def render_terminal(
     *,
     width: int | None = 80,
     focus: Cell | None = None,
+    creature: CreatureHook | None = None,
 ) -> str:
     """The state for a terminal: :func:`render` with the choices numbered on the map.
 
@@ -111,6 +137,7 @@ def render_terminal(
         legal: the actions to number, in order (the game's legal actions).
         width: the most characters a line of the map may have; ``None``: the whole map.
         focus: a cell to centre the map on instead.
+        creature: the game's ``creature`` hook; ``None``: the standard game's.
 
     Returns:
         The map, a line on what its numbers mean, and the lines :func:`render` ends with.
@@ -174,7 +201,7 @@ def render_terminal(
         )
     if any(state.face_up[cells[c]] is not None for c in numbers):
         lines.append("(N) after a face-up card: choice N steps onto it.")
-    rest = render(state).splitlines()
+    rest = render(state, creature).splitlines()
     lines.extend(rest[len(rest) - len(state.seats) - 2 :])
     return "\n".join(lines)
 

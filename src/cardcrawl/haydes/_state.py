@@ -1,8 +1,9 @@
 """The data of Escape from Haydes: options, state and observation.
 
 All of them are frozen values. The state holds only data; the rules that move it from
-one state to the next live in :mod:`cardcrawl.haydes._game`, and the bookkeeping of
-face-down cards in :mod:`cardcrawl.haydes._unseen`.
+one state to the next live in :mod:`cardcrawl.haydes._play`, over a working position
+(:mod:`cardcrawl.haydes._position`) that a state is thawed into and frozen from, and the
+bookkeeping of face-down cards in :mod:`cardcrawl.haydes._unseen`.
 
 How face-down cards are kept (the *lazy deal*): shuffling a deck and dealing it face
 down is, in distribution, the same as deciding each card only when it is turned,
@@ -471,8 +472,9 @@ FACE_UP = -1
 MIXED = -2
 
 
-# Not slotted: the engine's replacer copies a state's __dict__ in C, which makes the
-# intermediate states of one step cheap (see cardcrawl.core._engine.replacer).
+# Not slotted: a frozen position is made into a state by setting its __dict__ whole
+# (cardcrawl.haydes._position.freeze), and the engine's replacer copies a state's
+# __dict__ in C (see cardcrawl.core._engine.replacer).
 @attrs.frozen(slots=False)
 class HaydesState(MemoState):
     """A position of Escape from Haydes. Immutable; build it with the game's methods.
@@ -598,14 +600,14 @@ class HaydesState(MemoState):
 #
 # Turning a card then copies ``_up``'s few entries and leaves ``_pools`` alone, and the
 # end of a turn that deals new cards copies only the parts holding them, where a tuple
-# by cell would be copied whole at every card turned: on a board of 418 cells that
-# copying was most of what made a step dearer than on the standard 106 (issue 14).
+# by cell would be copied whole at every card turned: so a step on a board of 418 cells
+# costs about what it costs on the standard 106.
 #
-# A state holds one form or both. The steps of the rules make the rules' form (and drop
-# any public form copied from the state before), the constructor the public one; each is
-# made from the other when first read, then kept in the state's ``__dict__``, where a
-# value comes before these class-level descriptors. Neither form is ever changed once a
-# state holds it.
+# A state holds one form or both. A state frozen from the rules' working position holds
+# the rules' form (see cardcrawl.haydes._position.freeze), the constructor's the public
+# one; each is made from the other when first read, then kept in the state's
+# ``__dict__``, where a value comes before these class-level descriptors. Neither form
+# is ever changed once a state holds it.
 
 
 def _face_up_of(fields: dict[str, Any]) -> tuple[Card | None, ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardcrawl.haydes._render import CreatureHook, holder, stock_creature
 from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Mix, Phase
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell, bounds, cell_code, cell_text
@@ -35,12 +36,14 @@ _GOLD = "#d39e00"
 _SEAT_COLOURS = ("#f2b705", "#1e88e5", "#43a047", "#e53935")
 
 
-def render_svg(state: HaydesState) -> str:
+def render_svg(state: HaydesState, creature: CreatureHook | None = None) -> str:
     """The state as a standalone SVG picture, north (larger y) at the top.
 
     Every cell of Haydes shows its card, face up or face down; the cells among which
-    the Red Joker was shuffled back (H-10) carry a gold ``?``. Court cards whose
-    creature has been overcome (H-8) are captioned so. Each figure is a pawn in its
+    the Red Joker was shuffled back (H-10) carry a gold ``?``. A face-up card that the
+    game's ``creature`` hook (``creature``; ``None``: the standard game's) makes a
+    creature has the class ``creature`` and says so in its title, captioned
+    ``overcome`` once it is (H-8). Each figure is a pawn in its
     seat's colour with the seat number, the player to move ringed. While a move waits
     for its card, the aimed-at cell is outlined in gold with the announcement. Under
     the map: the Replacement deck face down with its size, the top cards of the
@@ -61,9 +64,10 @@ def render_svg(state: HaydesState) -> str:
         >>> len(cards)  # 106 cells and the Replacement deck
         107
     """
+    creature = creature or stock_creature
     top = _MARGIN + _HEADER
-    body, map_width, map_bottom = _haydes(state, _MARGIN, top)
-    panel, panel_width, panel_bottom = _panel(state, _MARGIN, map_bottom + 14)
+    body, map_width, map_bottom = _haydes(state, _MARGIN, top, creature)
+    panel, panel_width, panel_bottom = _panel(state, _MARGIN, map_bottom + 14, creature)
     width = _MARGIN * 2 + max(map_width, panel_width)
     height = panel_bottom + _MARGIN
     status = _status(state)
@@ -72,15 +76,6 @@ def render_svg(state: HaydesState) -> str:
         label_svg(_MARGIN, _MARGIN + 38, status, size=13, classes="status"),
     ]
     return document(width, height, [*header, *body, *panel], title=f"Escape from Haydes: {status}")
-
-
-def _holder(state: HaydesState, cell: Cell) -> Card | None:
-    """The court card whose creature holds a figure standing on ``cell``, if any (H-8):
-    a face-up court card not yet overcome."""
-    card = state.card_at(cell)
-    if card is None or card.rank < 11 or cell in state.overcome:
-        return None
-    return card
 
 
 def _joker_mix(state: HaydesState) -> Mix | None:
@@ -110,7 +105,9 @@ def _status(state: HaydesState) -> str:
     return " · ".join(parts)
 
 
-def _haydes(state: HaydesState, left: int, top: int) -> tuple[list[str], int, int]:
+def _haydes(
+    state: HaydesState, left: int, top: int, creature: CreatureHook
+) -> tuple[list[str], int, int]:
     """The map with its axes: (SVG parts, width, bottom y)."""
     layout = state.layout
     min_x, min_y, max_x, max_y = bounds(layout)
@@ -157,6 +154,8 @@ def _haydes(state: HaydesState, left: int, top: int) -> tuple[list[str], int, in
         card = state.face_up[i]
         if card is not None:
             overcome = cell in state.overcome
+            kind = creature(card)
+            name = "" if kind is None else f", a creature ({kind.name})"
             parts.append(
                 card_svg(
                     card,
@@ -165,8 +164,12 @@ def _haydes(state: HaydesState, left: int, top: int) -> tuple[list[str], int, in
                     width=_CARD_W,
                     height=_CARD_H,
                     caption="overcome" if overcome else None,
-                    classes=["cell", *(["overcome"] if overcome else [])],
-                    title=f"{card.code if card.is_joker else card.symbol} at {where}",
+                    classes=[
+                        "cell",
+                        *(["creature"] if kind is not None else []),
+                        *(["overcome"] if overcome else []),
+                    ],
+                    title=f"{card.code if card.is_joker else card.symbol} at {where}{name}",
                     extra=data,
                 )
             )
@@ -238,23 +241,23 @@ def _haydes(state: HaydesState, left: int, top: int) -> tuple[list[str], int, in
                 ),
             )
         )
-    parts.extend(_figures(state, at))
+    parts.extend(_figures(state, at, creature))
     width = _AXIS + (max_x - min_x) * _PITCH_X + _CARD_W
     bottom = origin_y + (max_y - min_y) * _PITCH_Y + _CARD_H
     return parts, width, bottom
 
 
-def _held_text(state: HaydesState, cell: Cell, seat: int) -> str:
+def _held_text(state: HaydesState, cell: Cell, seat: int, creature: CreatureHook) -> str:
     """`` · held by K♠`` for player ``seat`` held on ``cell`` (`` · facing K♠`` while it
     is that player's encounter), else the empty string."""
-    holder = _holder(state, cell)
-    if holder is None:
+    card = holder(state, cell, creature)
+    if card is None:
         return ""
     facing = seat == state.current and state.phase in (Phase.ENCOUNTER, Phase.ROLL)
-    return f" · {'facing' if facing else 'held by'} {holder.symbol}"
+    return f" · {'facing' if facing else 'held by'} {card.symbol}"
 
 
-def _figures(state: HaydesState, at: Any) -> list[str]:
+def _figures(state: HaydesState, at: Any, creature: CreatureHook) -> list[str]:
     parts: list[str] = []
     standing: dict[Cell, list[int]] = {}
     for seat, figure in enumerate(state.seats):
@@ -267,6 +270,7 @@ def _figures(state: HaydesState, at: Any) -> list[str]:
             py = y + 2 + (k % 2) * 6
             colour = _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
             current = seat == state.current and state.ending is None
+            held = _held_text(state, cell, seat, creature)
             ring = (
                 element(
                     "circle",
@@ -293,7 +297,7 @@ def _figures(state: HaydesState, at: Any) -> list[str]:
                         size=18,
                         fill=colour,
                         classes=["player", f"seat-{seat}", *(["current"] if current else [])],
-                        title=f"Player {seat} at {cell_text(cell)}{_held_text(state, cell, seat)}",
+                        title=f"Player {seat} at {cell_text(cell)}{held}",
                     ),
                     label_svg(px + 9, py + 17, str(seat), size=7, anchor="middle", bold=True),
                 )
@@ -301,7 +305,9 @@ def _figures(state: HaydesState, at: Any) -> list[str]:
     return parts
 
 
-def _panel(state: HaydesState, left: int, top: int) -> tuple[list[str], int, int]:
+def _panel(
+    state: HaydesState, left: int, top: int, creature: CreatureHook
+) -> tuple[list[str], int, int]:
     """The piles and the players under the map: (SVG parts, width, bottom y)."""
     parts: list[str] = []
     x, y = left, top + 16
@@ -371,7 +377,7 @@ def _panel(state: HaydesState, left: int, top: int) -> tuple[list[str], int, int
         elif figure.cell is None:
             where = "out"
         else:
-            where = f"at {cell_text(figure.cell)}{_held_text(state, figure.cell, seat)}"
+            where = f"at {cell_text(figure.cell)}{_held_text(state, figure.cell, seat, creature)}"
         current = seat == state.current and state.ending is None and state.phase is not Phase.FIRST
         text = (
             f"Player {seat}: Charisma {figure.charisma} · Endurance {figure.endurance} · {where}"
@@ -389,4 +395,4 @@ def _panel(state: HaydesState, left: int, top: int) -> tuple[list[str], int, int
 
 
 def _renderer(game: Any, state: HaydesState) -> str:
-    return render_svg(state)
+    return render_svg(state, game._rules.creature_of)

@@ -21,7 +21,7 @@ def _view(
     width: int | None = 80,
     focus: Cell | None = None,
 ) -> str:
-    return render_terminal(state, legal, width=width, focus=focus)
+    return render_terminal(state, legal, width=width, focus=focus, creature=game._rules.creature_of)
 
 
 _FACE = (

@@ -1,0 +1,708 @@
+"""The rules of Escape from Haydes, each stated once, over a working position.
+
+:class:`Rules` holds one game's tables and hooks, bound when the game is built, and
+states each step of the rulebook's procedure as a method that changes a
+:class:`~cardcrawl.haydes._position.Position` in place. Every path plays through it:
+``step`` and ``initial_state`` (thaw, :meth:`Rules.apply`, :meth:`Rules.settle`,
+freeze), ``simulate`` and the bots' playouts (the rollout kernel, which calls the same
+two methods in a loop), ``legal_actions`` and ``chance_outcomes`` (:meth:`Rules.legal`,
+:meth:`Rules.chances`).
+
+The hooks are bound once (:meth:`Rules.__init__`): each is the game's own method, the
+stock one or the variant's override, and the rules call that binding. The hooks of a
+card alone (``card_value``, ``creature``), of a cell alone (``touching_cells``) and the
+dice (``roll_weights``) are asked once per card, cell and game, and their answers kept
+in tables; the others are called where their rule is decided. No hook is given the
+position: every Haydes hook takes plain values, so a hook can neither see nor change
+what the rules work on.
+
+The comments cite the rulings (``H-x``) of the project's normative reading, RULINGS.md.
+
+Examples:
+    >>> import cardcrawl
+    >>> from cardcrawl.haydes._position import thaw
+    >>> game = cardcrawl.load("escape-from-haydes")
+    >>> state = game.initial_state(seed=1, stack={"build": ["5S"]})
+    >>> position = thaw(state, game._index, [])
+    >>> rules = game._rules
+    >>> rules.apply(position, game.parse_action("higher 1,0"))
+    >>> rules.settle(position)
+    >>> [str(event) for event in position.events][1:]
+    ['The card at (1, 0) is turned: 5♠; higher than 0: correct.', 'Player 0 moves to (1, 0).']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardcrawl.core._random import rng_below, rng_choice_weighted
+from cardcrawl.haydes._actions import (
+    Action,
+    Choose,
+    EndTurn,
+    FirstPlayer,
+    Guess,
+    Move,
+    Reveal,
+    Roll,
+    Step,
+    Tuybe,
+)
+from cardcrawl.haydes._creatures import Characteristic, Creature
+from cardcrawl.haydes._events import (
+    AllTrapped,
+    AlmostThere,
+    Announced,
+    CardsReplaced,
+    EncounterBegan,
+    Escaped,
+    FirstPlayerDrawn,
+    Held,
+    JokerShuffledIn,
+    Lowered,
+    Moved,
+    Overcame,
+    Released,
+    ReplacementReshuffled,
+    Revealed,
+    Rolled,
+    TimeUp,
+    Trapped,
+    TurnedFaceDown,
+    TurnEnded,
+    TurnStarted,
+)
+from cardcrawl.haydes._position import Position
+from cardcrawl.haydes._state import MIXED, Aim, Ending, Mix, Phase
+from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances
+from cardcrawl.kit._cards import Card, standard_deck
+from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._grid import Cell
+
+__all__ = ["Rules"]
+
+_TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER = (
+    Phase.TURN,
+    Phase.ENCOUNTER,
+    Phase.REVEAL,
+    Phase.ROLL,
+    Phase.FIRST,
+    Phase.OVER,
+)
+_CARDS = standard_deck(jokers=True)
+_RED_JOKER = Card.RED_JOKER
+_RJ = _RED_JOKER.index
+_END = EndTurn()
+# Actions and most events are immutable values of small sets: made once, shared.
+_REVEALS = tuple(Reveal(c) for c in _CARDS)
+# Enum members compared by identity (hashing them is a Python-level call).
+_LOWER = Guess.LOWER
+_CHARISMA = Characteristic.CHARISMA
+# TurnStarted events are kept for reuse up to this round only: a game without a round
+# limit could otherwise grow the table without bound.
+_INTERNED_ROUNDS = 1000
+
+
+class Rules:
+    """The rules of one game of Escape from Haydes, over a working position.
+
+    Built once per game object (``EscapeFromHaydes.__init__``), from the game's options
+    and hooks. :meth:`legal_at` takes plain values, and :meth:`chances` reads only
+    attribute names that a :class:`~cardcrawl.haydes.HaydesState` has too, so both
+    answer for a state as well as for a position.
+    """
+
+    def __init__(self, game: Any) -> None:
+        opts = game.options
+        cells: tuple[Cell, ...] = opts.cells
+        index = {cell: i for i, cell in enumerate(cells)}
+        self.cells = cells
+        self.index = index
+        # Per cell, its touching cells and (Tuybe) its cells two away over a touching
+        # cell, sorted like the actions they become, so legal actions need no sorting
+        # (H-6: the game's touching_cells, asked once per cell).
+        self.adj = tuple(
+            tuple(index[n] for n in sorted(game.touching_cells(c)) if n in index) for c in cells
+        )
+        self.jumps = tuple(
+            tuple(
+                index[far]
+                for near in (cells[j] for j in adj)
+                if (far := (2 * near[0] - c[0], 2 * near[1] - c[1])) in index
+                and far in game.touching_cells(near)
+            )
+            for c, adj in zip(cells, self.adj, strict=True)
+        )
+        self.tuybe: bool = opts.tuybe
+        # Per cell, (cell index, bit) for its touching cells (bits 0-3) and, with the
+        # Tuybe, its cells two away (bits 4-7): see legal.
+        self._probes = tuple(
+            tuple((j, 1 << b) for b, j in enumerate(adj))
+            + (tuple((j, 16 << b) for b, j in enumerate(jumps)) if self.tuybe else ())
+            for adj, jumps in zip(self.adj, self.jumps, strict=True)
+        )
+        self._moves = tuple((Move(c, Guess.HIGHER), Move(c, Guess.LOWER)) for c in cells)
+        self._steps = tuple(Step(c) for c in cells)
+        self._tuybes = tuple((Tuybe(c, Guess.HIGHER), Tuybe(c, Guess.LOWER)) for c in cells)
+        self._aims = tuple(
+            tuple(Aim(c, g, t) for t in (False, True) for g in (Guess.HIGHER, Guess.LOWER))
+            for c in cells
+        )
+        self.solo = opts.players == 1
+        self.max_rounds: int | None = opts.max_rounds
+        # The hooks of a card alone, asked once per card (H-1, H-8).
+        self.values: tuple[int, ...] = tuple(game.card_value(card) for card in _CARDS)
+        self.creatures: tuple[Creature | None, ...] = tuple(game.creature(card) for card in _CARDS)
+        self._choices = tuple(
+            () if c is None else tuple(Choose(ch) for ch in c.allowed) for c in self.creatures
+        )
+        # The dice (H-8), asked once: each total with its weight, and the equally likely
+        # throws in the order of the cumulative weights, so that one uniform draw below
+        # their number picks exactly what rng_choice_weighted over the weights would.
+        weights = tuple(game.roll_weights())
+        self.rolls = {total: Roll(total) for total, _ in weights}
+        self.roll_chances: tuple[tuple[Action, int], ...] = tuple(
+            (self.rolls[t], w) for t, w in weights
+        )
+        self._throws = tuple(self.rolls[t] for t, w in weights for _ in range(w))
+        # The hooks called where their rule is decided: the game's own, bound once.
+        self.guess_is_correct = game.guess_is_correct  # H-7
+        self.is_escape = game.is_escape  # H-9
+        self.overcomes = game.overcomes  # H-8
+        self.characteristic_after = game.characteristic_after  # H-8
+        self.next_seat = game.next_seat  # H-5, H-13
+        self.stays_face_up = game.stays_face_up  # H-12
+        players = opts.players
+        self.first_chances: tuple[tuple[Action, int], ...] = tuple(
+            (FirstPlayer(seat), 1) for seat in range(players)
+        )
+        self._first_drawn = tuple(FirstPlayerDrawn(seat) for seat in range(players))
+        self._turn_ended = tuple(TurnEnded(seat) for seat in range(players))
+        self._began: tuple[list[TurnStarted], ...] = tuple([] for _ in range(players))
+        # The legal actions of a turn, by cell and face-down neighbours (see legal).
+        self._turn_legal: dict[int, tuple[Action, ...]] = {}
+        # Events of small sets (a seat announcing and moving between the same cells, the
+        # same rolls) are made once, on first use, keyed by the class and the values that
+        # determine them, enum members as booleans. Those of many more combinations
+        # (Revealed, CardsReplaced, EncounterBegan) are built every time.
+        self._interned: dict[tuple[Any, ...], Any] = {}
+        # The Moved events, by seat and the indices of the cells moved from and to.
+        self._moves_made: dict[tuple[int, int, int], Moved] = {}
+
+    # ------------------------------------------------------------ reading
+    def creature_of(self, card: Card) -> Creature | None:
+        """The creature ``card`` is, as the game's ``creature`` hook said (H-1, H-8)."""
+        return self.creatures[card.index]
+
+    def legal_at(self, i: int, phase: Phase, up: dict[int, Card]) -> tuple[Action, ...]:
+        """The legal decisions in ``phase``, the figure to move on cell ``i`` and the
+        cards ``up`` face up by cell index.
+
+        H-6: onto a touching face-down card (higher, then lower), onto a touching
+        face-up card, or (the Tuybe) two cells away; or end the turn at once. H-8: at an
+        encounter, the characteristics the creature may be faced with.
+        """
+        if phase is _ENCOUNTER:
+            return self._choices[up[i].index]
+        # They depend only on the cell and on which of its touching cells (bits 0-3)
+        # and, with the Tuybe, cells two away (bits 4-7) are face down.
+        key = i << 8
+        for j, bit in self._probes[i]:
+            if j not in up:
+                key |= bit
+        legal = self._turn_legal.get(key)
+        if legal is None:
+            legal = self._turn_legal[key] = self._turn_actions(i, up)
+        return legal
+
+    def _turn_actions(self, i: int, up: dict[int, Card]) -> tuple[Action, ...]:
+        actions: list[Action] = []
+        adj = self.adj[i]
+        for j in adj:
+            if j not in up:
+                actions.extend(self._moves[j])
+        for j in adj:
+            if j in up:
+                actions.append(self._steps[j])
+        if self.tuybe:
+            for j in self.jumps[i]:
+                if j not in up:
+                    actions.extend(self._tuybes[j])
+        actions.append(_END)
+        return tuple(actions)
+
+    def chances(self, pos: Any) -> tuple[tuple[Action, int], ...]:
+        """The outcomes of the chance event ``pos`` (a position or a state) waits for,
+        each with an integer weight: the card turned (H-6), the roll (H-8), the first
+        player (H-5). A stacked outcome is the only one."""
+        phase = pos.phase
+        if phase is _REVEAL:
+            index = self.index[pos.aim.cell]
+            return tuple((_REVEALS[c.index], w) for c, w in reveal_chances(pos, index))
+        if phase is _ROLL:
+            if pos.stacked_rolls:
+                total = pos.stacked_rolls[0]
+                return ((self.rolls.get(total) or Roll(total), 1),)
+            return self.roll_chances
+        if pos.stacked_first is not None:
+            return ((FirstPlayer(pos.stacked_first), 1),)
+        return self.first_chances
+
+    def sample(self, pos: Position) -> Action:
+        """Draw the outcome of ``pos``'s chance event with its generator, which moves on.
+
+        Exactly what ``rng_choice_weighted`` over :meth:`chances` draws, but faster
+        where it can be: a plain cell under a single belief is drawn as ``Deck.sample``
+        draws from its pool (a stacked card first, drawing nothing), a roll as one of the
+        equally likely throws, the first player as one uniform draw.
+        """
+        phase = pos.phase
+        if phase is _REVEAL:
+            aim = pos.aim
+            assert aim is not None
+            cards = pos.plain_unseen(self.index[aim.cell])
+            if cards is not None:
+                if type(cards) is Deck:
+                    if cards.stacked:
+                        return _REVEALS[cards.stacked[0].index]
+                    rest: Sequence[Card] = cards.rest
+                else:
+                    rest = cards  # type: ignore[assignment]
+                pos.rng, k = rng_below(pos.rng, len(rest))
+                return _REVEALS[rest[k].index]
+        elif phase is _ROLL:
+            if not pos.stacked_rolls:
+                pos.rng, throw = rng_below(pos.rng, len(self._throws))
+                return self._throws[throw]
+        elif phase is _FIRST and pos.stacked_first is None:
+            pos.rng, seat = rng_below(pos.rng, len(self.first_chances))
+            return self.first_chances[seat][0]
+        chances = self.chances(pos)
+        pos.rng, i = rng_choice_weighted(pos.rng, [w for _, w in chances])
+        return chances[i][0]
+
+    # ------------------------------------------------------------ playing
+    def settle(self, pos: Position) -> None:
+        """Resolve the chance events ``pos`` waits for: all of them in sampled play; in
+        explicit-chance play, only those with a single outcome."""
+        phase = pos.phase
+        while phase is _REVEAL or phase is _ROLL or phase is _FIRST:
+            if pos.explicit_chance:
+                chances = self.chances(pos)
+                if len(chances) != 1:
+                    return
+                outcome = chances[0][0]
+            else:
+                outcome = self.sample(pos)
+            self.apply(pos, outcome)
+            phase = pos.phase
+
+    def apply(self, pos: Position, action: Action) -> None:
+        """Apply a legal decision or chance outcome to ``pos``."""
+        # The action is legal (step checks it first), so the phase tells its kind: the
+        # hottest branches read its fields unchecked.
+        phase = pos.phase
+        if phase is _REVEAL:
+            self._revealed(pos, _CARDS[action.card.index])  # type: ignore[union-attr]
+            return
+        kind = type(action)
+        if phase is _TURN:
+            if kind is Move or kind is Tuybe:
+                aim = self._aims[self.index[action.cell]]  # type: ignore[union-attr]
+                lower = action.guess is _LOWER  # type: ignore[union-attr]
+                self._announce(pos, aim[lower + 2 * (kind is Tuybe)])
+            elif kind is Step:
+                assert isinstance(action, Step)
+                self._step(pos, action.cell)
+            else:
+                self._end_turn(pos)
+        elif phase is _ENCOUNTER:
+            assert isinstance(action, Choose)
+            pos.chosen = action.characteristic
+            pos.phase = _ROLL
+        elif phase is _ROLL:
+            assert isinstance(action, Roll)
+            self._rolled(pos, action.total)
+        else:
+            assert isinstance(action, FirstPlayer)
+            if pos.events is not None:
+                pos.events.append(self._first_drawn[action.seat])
+            pos.first = pos.current = action.seat
+            pos.round = 1
+            pos.stacked_first = None
+            self._begin_turn(pos)
+
+    # ------------------------------------------------------------ turns
+    def _begin_turn(self, pos: Position) -> None:
+        seat = pos.current
+        round_ = pos.round
+        pos.turns += 1
+        events = pos.events
+        if events is not None:
+            began = self._began[seat]
+            started = began[round_] if round_ < len(began) else self._turn_started(seat, round_)
+            events.append(started)
+        i = pos.at[seat]
+        card = pos._up[i]  # a figure stands on a face-up card
+        if self.creatures[card.index] is not None and self.cells[i] not in pos.overcome:
+            # H-8: a held player faces the creature again before anything else.
+            self._meet(pos, seat, i, card)
+        else:
+            pos.phase = _TURN
+
+    def _turn_started(self, seat: int, round_: int) -> TurnStarted:
+        began = self._began[seat]
+        while len(began) <= min(round_, _INTERNED_ROUNDS):
+            began.append(TurnStarted(seat, len(began)))
+        return began[round_] if round_ < len(began) else TurnStarted(seat, round_)
+
+    def _announce(self, pos: Position, aim: Aim) -> None:
+        # H-6: the announcement comes first, then the card is turned (a chance event).
+        events = pos.events
+        if events is not None:
+            seat = pos.current
+            source = self.cells[pos.at[seat]]
+            key = (Announced, seat, source, aim.cell, aim.guess is _LOWER, aim.tuybe)
+            interned = self._interned
+            events.append(
+                interned.get(key)
+                or interned.setdefault(
+                    key,
+                    Announced(seat, source, aim.cell, aim.guess, aim.tuybe),
+                )
+            )
+        pos.aim = aim
+        pos.phase = _REVEAL
+
+    def _revealed(self, pos: Position, card: Card) -> None:
+        """The card aimed at turned out to be ``card``."""
+        aim = pos.aim
+        assert aim is not None
+        cell, guess = aim.cell, aim.guess
+        index = self.index[cell]
+        seat = pos.current
+        at = pos.at
+        up = pos._up
+        values = self.values
+        from_value = values[up[at[seat]].index]  # the card the figure stands on
+        correct = self.guess_is_correct(guess, from_value, values[card.index])  # H-7
+        pos.guesses += 1
+        pos.correct += correct
+        events = pos.events
+        if events is not None:
+            events.append(Revealed(cell, card, guess, from_value, correct))
+        # What the players know of the face-down cards (see cardcrawl.haydes._unseen):
+        # almost always one draw from one pool.
+        if not pos.draw(index, card):
+            pool_of = pos.flat_pools()
+            pos.mixes, pos.beliefs = apply_reveal(pos, index, card, pool_of)  # type: ignore[arg-type]
+            pos.set_flat_pools(pool_of)
+        up[index] = card
+        pos.shown = (*pos.shown, cell)
+        pos.aim = None
+        if card.index == _RJ:
+            if self.is_escape(guess, from_value):
+                # H-9: the player escapes and wins.
+                if events is not None:
+                    events.append(Moved(seat, self.cells[at[seat]], cell))
+                    events.append(Escaped(seat, cell))
+                at[seat] = index
+                pos.frozen_seats = None
+                pos.phase = _OVER
+                pos.ending = Ending.ESCAPED
+                pos.winner = seat
+                return
+            # H-10: the figure does not move, the joker stays face up, the turn ends.
+            if events is not None:
+                events.append(AlmostThere(seat, cell))
+            self._end_turn(pos)
+            return
+        if aim.tuybe and not correct:
+            # The Tuybe: wrong or equal, the figure stays (and meets no creature).
+            self._end_turn(pos)
+            return
+        # H-6: the figure moves onto the turned card, right or wrong.
+        if events is not None:
+            self._moved_event(events, seat, at[seat], index)
+        at[seat] = index
+        pos.frozen_seats = None
+        if self.creatures[card.index] is not None:
+            self._meet(pos, seat, index, card)  # H-7, H-8
+        elif correct:
+            pos.phase = _TURN  # H-7: move again or end the turn
+        else:
+            self._end_turn(pos)
+
+    def _moved_event(self, events: list[Any], seat: int, source: int, target: int) -> None:
+        key = (seat, source, target)
+        moved = self._moves_made.get(key)
+        if moved is None:
+            moved = self._moves_made[key] = Moved(seat, self.cells[source], self.cells[target])
+        events.append(moved)
+
+    def _step(self, pos: Position, cell: Cell) -> None:
+        """H-6: a step onto a touching face-up card ends the turn, unless a creature not
+        overcome waits there (H-8)."""
+        seat = pos.current
+        index = self.index[cell]
+        card = pos._up[index]
+        if card.index == _RJ:  # pragma: no cover - never face up on a turn
+            if pos.events is not None:
+                pos.events.append(AlmostThere(seat, cell))  # H-10
+            self._end_turn(pos)
+            return
+        if pos.events is not None:
+            self._moved_event(pos.events, seat, pos.at[seat], index)
+        pos.at[seat] = index
+        pos.frozen_seats = None
+        if self.creatures[card.index] is not None and cell not in pos.overcome:
+            self._meet(pos, seat, index, card)  # H-8
+        else:
+            self._end_turn(pos)
+
+    def _meet(self, pos: Position, seat: int, index: int, card: Card) -> None:
+        """H-8: the creature of ``card``, on cell ``index``, must be faced."""
+        pos.encounters += 1
+        if pos.events is not None:
+            creature = self.creatures[card.index]
+            assert creature is not None
+            pos.events.append(EncounterBegan(seat, self.cells[index], card, creature.name))
+        pos.phase = _ENCOUNTER
+
+    def _rolled(self, pos: Position, total: int) -> None:
+        """The roll of an encounter came out ``total`` (H-8, H-11)."""
+        chosen = pos.chosen
+        assert chosen is not None
+        seat = pos.current
+        at = pos.at
+        i = at[seat]
+        cell = self.cells[i]
+        card = pos._up[i]  # the creature's card the figure stands on
+        creature = self.creatures[card.index]
+        assert creature is not None
+        on_charisma = chosen is _CHARISMA
+        value = pos.charisma[seat] if on_charisma else pos.endurance[seat]
+        overcome = self.overcomes(creature, value, total)
+        after = self.characteristic_after(creature, value, overcome)
+        events = pos.events
+        if events is not None:
+            interned = self._interned
+            modifier = creature.modifier
+            key: tuple[Any, ...] = (Rolled, seat, on_charisma, total, modifier, value, overcome)
+            events.append(
+                interned.get(key)
+                or interned.setdefault(key, Rolled(seat, chosen, total, modifier, value, overcome))
+            )
+            key = (Lowered, seat, on_charisma, value, after)
+            events.append(
+                interned.get(key) or interned.setdefault(key, Lowered(seat, chosen, value, after))
+            )
+        if on_charisma:
+            pos.charisma[seat] = after
+        else:
+            pos.endurance[seat] = after
+        pos.frozen_seats = None
+        pos.chosen = None
+        if pos.stacked_rolls:
+            pos.stacked_rolls = pos.stacked_rolls[1:]
+        if overcome:
+            # H-8: the creature is gone, its card plain ground; everyone held there is freed.
+            pos.overcame += 1
+            pos.overcome = pos.overcome | {cell}
+            if events is not None:
+                events.append(Overcame(seat, cell, card))
+                if not self.solo:
+                    freed = tuple(s for s, j in enumerate(at) if s != seat and j == i)
+                    if freed:
+                        events.append(Released(freed, cell))
+        if after == 0:
+            # H-11: out of the game, figure removed at once, turn ends.
+            if events is not None:
+                events.append(Trapped(seat, chosen))
+            at[seat] = -1
+            pos.out()
+            if max(at) < 0:
+                if events is not None:
+                    events.append(AllTrapped())  # H-11: nobody left, nobody wins
+                pos.phase = _OVER
+                pos.ending = Ending.TRAPPED
+                return
+            self._end_turn(pos)
+            return
+        if overcome:
+            pos.phase = _TURN  # H-8: move on or end, even after a wrong guess
+            return
+        if events is not None:
+            key = (Held, seat, cell)
+            interned = self._interned
+            events.append(interned.get(key) or interned.setdefault(key, Held(seat, cell)))
+        self._end_turn(pos)  # H-8: held there, the turn ends
+
+    def _end_turn(self, pos: Position) -> None:
+        """End the turn (H-12, H-13, H-5)."""
+        seat = pos.current
+        if pos.events is not None:
+            pos.events.append(self._turn_ended[seat])
+        if pos.shown:
+            self._replace_cards(pos)  # H-12
+        following = self.next_seat(seat, pos.first, pos.seats_in())
+        assert following is not None  # the last player out ends the game before this
+        nxt, new_round = following
+        if new_round:
+            limit = self.max_rounds
+            if limit is not None and pos.round >= limit:
+                if pos.events is not None:
+                    pos.events.append(TimeUp(pos.round))  # H-13
+                pos.phase = _OVER
+                pos.ending = Ending.TIME_UP
+                return
+            pos.round += 1
+        pos.current = nxt
+        self._begin_turn(pos)
+
+    def _replace_cards(self, pos: Position) -> None:
+        """H-12: replace every face-up card but the Black Joker and those that stay."""
+        occupied = pos.at
+        keep: list[Cell] = []
+        targets: list[int] = []
+        index = self.index
+        up = pos._up
+        stays = self.stays_face_up
+        for c in pos.shown:
+            i = index[c]
+            if stays(c, up[i], i in occupied):
+                keep.append(c)
+            else:
+                targets.append(i)
+        pos.shown = tuple(keep)
+        if not targets:
+            return
+        targets.sort()  # dealing order: by y, then x
+        cells = self.cells
+        discarded: list[Card] = []
+        gone: list[Card] = []
+        removed_at: dict[int, Card] = {}
+        overcome = pos.overcome
+        joker: int | None = None
+        # Discarding comes before dealing.
+        for i in targets:
+            card = up[i]
+            if card.index == _RJ:
+                joker = i  # H-10: it goes back in among the new cards
+            elif overcome and cells[i] in overcome:
+                gone.append(card)  # an overcome creature's card leaves the game
+                removed_at[i] = card
+            else:
+                discarded.append(card)
+        replaced = tuple(map(cells.__getitem__, targets))
+        if overcome:
+            pos.overcome = overcome.difference(replaced)
+        if pos.events is not None:
+            pos.events.append(CardsReplaced(replaced, tuple(discarded), tuple(gone)))
+        if discarded:
+            pos.discarded(discarded)
+        if gone:
+            pos.removed = (*pos.removed, *gone)
+        left = pos.replacement_left
+        if joker is None and left >= len(targets):
+            # The common case: the Replacement deck has enough cards, the new face-down
+            # cards all join its pool.
+            pos.face_down(targets, pos.pool_count() - 1)
+            pos.replacement_left = left - len(targets)
+        else:
+            pool_of = pos.flat_pools()
+            self._deal(pos, targets, joker, removed_at, pool_of)
+            pos.set_flat_pools(pool_of)
+
+    def _deal(
+        self,
+        pos: Position,
+        targets: list[int],
+        joker: int | None,
+        removed_at: dict[int, Card],
+        pool_of: list[int],
+    ) -> None:
+        """H-12's deal when the Replacement deck may run out, or H-10's joker goes back in.
+
+        ``removed_at`` holds, by cell, the old cards removed from the game this turn
+        (overcome creatures). When a card is needed and the Replacement deck and the
+        discard pile are both empty, H-12 turns the cell's old card face down where it
+        lies, a card everyone knows. If that card was removed from the game this turn, it
+        is the one. Otherwise it went to the discard pile, which has been shuffled and
+        dealt out in this very deal, so it lies face down on another cell already; the
+        card turned face down is then one removed from the game this turn from a cell
+        that did get a new card, the first in dealing order. There always is one (see
+        the package docstring), so every cell of Haydes keeps a card.
+        """
+        cells = self.cells
+        up = pos._up
+        events = pos.events
+        pile = list(pos.discard)
+        dealer = Dealer(pos.beliefs, pos.replacement_left, pile)
+        removed = list(pos.removed)
+        mixes: list[Mix] = []
+        dealt: list[int] = []
+        spares: list[Card] = []
+        starved = False
+
+        def turn_face_down(i: int) -> None:
+            nonlocal starved
+            if not starved:
+                # From now on the piles stay empty: every cell still waiting is turned
+                # face down, and the cards removed this turn from cells that did get a
+                # new card are the spares.
+                starved = True
+                spares.extend(removed_at[j] for j in dealt if j in removed_at)
+            card = removed_at.get(i)
+            if card is None:
+                card = spares.pop(0)
+            removed.remove(card)
+            if events is not None:
+                events.append(TurnedFaceDown(cells[i], card))
+            mixes.append(Mix((cells[i],), (card,)))
+            dealer.add_mix([])
+            pool_of[i] = MIXED
+            del up[i]
+
+        if joker is None:
+            for i in targets:
+                pool = dealer.take()
+                if pool is None:
+                    turn_face_down(i)
+                else:
+                    dealt.append(i)
+                    pool_of[i] = pool
+                    del up[i]
+        else:
+            # H-10: the joker is shuffled in among the new cards, so it lies under one of
+            # the replaced cells, nobody knows which: those cells become one mix.
+            counts: list[int] = []
+            mixed = [joker]
+            for i in targets:
+                if i == joker:
+                    continue
+                pool = dealer.take()
+                if pool is None:
+                    turn_face_down(i)
+                    continue
+                dealt.append(i)
+                counts.extend([0] * (pool + 1 - len(counts)))
+                counts[pool] += 1
+                mixed.append(i)
+            mixed.sort()
+            for i in mixed:
+                pool_of[i] = MIXED
+                del up[i]
+            mixes.append(Mix(tuple(cells[i] for i in mixed), (_RED_JOKER,)))
+            dealer.add_mix(counts)
+        if events is not None:
+            for size in dealer.reshuffles:
+                events.append(ReplacementReshuffled(size))
+            if joker is not None:
+                events.append(JokerShuffledIn(mixes[-1].cells))
+        pos.beliefs = dealer.beliefs
+        pos.replacement_left = dealer.left
+        pos.discard = tuple(pile)
+        pos.removed = tuple(removed)
+        pos.mixes = (*pos.mixes, *mixes)

@@ -1,0 +1,452 @@
+"""The working position of Escape from Haydes: the one thing the rules change.
+
+A :class:`~cardcrawl.haydes.HaydesState` is an immutable value, made for its users. The
+rules (:mod:`cardcrawl.haydes._play`) do not build states: they change a
+:class:`Position` in place, a small mutable record with the state's own field names,
+and a state is made from it once, when the rules are done (the pattern of Clojure's
+transients or pyrsistent's ``evolver``):
+
+- ``step`` thaws the state it is given (:func:`thaw`), runs the rules with their chance
+  settled, and freezes the result (:func:`freeze`);
+- ``simulate``, the bots' playouts and IS-MCTS rollouts run the very same rules on one
+  position for a whole game, and freeze only the last one, if anything.
+
+Most fields hold immutable values (tuples, frozensets, figures, decks), which a rule
+replaces rather than changes; a frozen state therefore shares every one the step did not
+touch with the state it was thawed from. The exception is what changes at almost every
+step, by cell: ``_up`` (a dict of the face-up cards by cell index: the Black Joker and
+the few cards turned or stood on) and ``_pools`` (the pool each face-down cell's card
+came from, by cell, in parts of ``POOL_PART`` cells, a part copied only when one of its
+cells changes): the state's own compact form of its ``face_up`` and ``pool_of`` (see
+:mod:`cardcrawl.haydes._state`), so that a step on a board of 418 cells costs about what
+it costs on the standard 106. And what the players know of the unseen cards, which
+changes at every card turned: while a single belief holds it (almost always, see
+:mod:`cardcrawl.haydes._unseen`), a pool a card was drawn from is a sorted list of its
+cards, changed in place, and the :class:`~cardcrawl.haydes.Belief` is made from the
+lists only when asked for (:attr:`Position.beliefs`).
+
+Examples:
+    >>> import cardcrawl
+    >>> game = cardcrawl.load("escape-from-haydes")
+    >>> state = game.initial_state(seed=1)
+    >>> position = thaw(state, game._index, list(state.events))
+    >>> position.current, position.phase.name, len(position._up)
+    (0, 'TURN', 1)
+    >>> freeze(position, game._legal_key, None) == state
+    True
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from operator import attrgetter
+from typing import Any
+
+from cardcrawl.haydes._actions import Action
+from cardcrawl.haydes._creatures import Characteristic
+from cardcrawl.haydes._events import HaydesEvent
+from cardcrawl.haydes._state import (
+    FACE_UP,
+    POOL_MASK,
+    POOL_SHIFT,
+    Aim,
+    Belief,
+    Ending,
+    Figure,
+    HaydesState,
+    Mix,
+    Phase,
+    flat_pools,
+    pool_parts,
+)
+from cardcrawl.kit._cards import Card
+from cardcrawl.kit._deck import Deck, _make
+from cardcrawl.kit._grid import Cell
+
+__all__ = ["Position", "Unseen", "freeze", "thaw"]
+
+#: The unseen cards of a pool under a single belief, in a position: the state's deck; or,
+#: once a card was drawn from it, its sorted rest, a tuple after one draw and a list,
+#: changed in place, after more.
+Unseen = Deck | tuple[Card, ...] | list[Card]
+
+
+def _deck(cards: Unseen) -> Deck:
+    """The deck of a pool's unseen cards (see :data:`Unseen`)."""
+    if isinstance(cards, Deck):
+        return cards
+    return _make((), cards if isinstance(cards, tuple) else tuple(cards))
+
+
+class Position:
+    """A position of Escape from Haydes that the rules change in place.
+
+    Its attributes are the state's fields of the same names (see
+    :class:`~cardcrawl.haydes.HaydesState`), but for the cards by cell, kept as the
+    state keeps them for the rules (``_up``, ``_pools``, see the module docstring), for
+    the seats, kept by seat as lists (``at``, the index of the figure's cell, -1 once
+    out; ``charisma``; ``endurance``), and for ``events``, a list the rules append to
+    (``None``: a rollout that keeps no events). The counters are what a simulation
+    reports of a game (see :class:`~cardcrawl.haydes.HaydesFigures`): the rules count as
+    they go, so a rollout needs no events to report them.
+
+    A position is private to the code that thawed it: the rules' hooks are never given
+    one (every Haydes hook takes plain values), and a frozen state never shares its
+    mutable parts.
+    """
+
+    __slots__ = (
+        "_beliefs",
+        "_mixed",
+        "_pools",
+        "_pools_frozen",
+        "_seats_in",
+        "_thawed",
+        "_unseen",
+        "_up",
+        "aim",
+        "at",
+        "charisma",
+        "chosen",
+        "correct",
+        "current",
+        "discard",
+        "encounters",
+        "ending",
+        "endurance",
+        "events",
+        "explicit_chance",
+        "first",
+        "frozen_seats",
+        "guesses",
+        "layout",
+        "mixes",
+        "overcame",
+        "overcome",
+        "phase",
+        "removed",
+        "replacement_left",
+        "rng",
+        "round",
+        "shown",
+        "stacked_first",
+        "stacked_rolls",
+        "turns",
+        "winner",
+    )  # fmt: skip
+
+    phase: Phase
+    at: list[int]
+    charisma: list[int]
+    endurance: list[int]
+    frozen_seats: tuple[Figure, ...] | None
+    current: int
+    first: int
+    round: int
+    layout: tuple[Cell, ...]
+    _up: dict[int, Card]
+    _pools: list[Any]
+    _pools_frozen: tuple[tuple[int, ...], ...] | None
+    _seats_in: tuple[bool, ...] | None
+    _thawed: dict[str, Any]
+    shown: tuple[Cell, ...]
+    mixes: tuple[Mix, ...]
+    _beliefs: tuple[Belief, ...] | None
+    _unseen: list[Unseen] | None
+    _mixed: tuple[tuple[int, ...], ...]
+    replacement_left: int
+    discard: tuple[Card, ...] | list[Card]
+    removed: tuple[Card, ...]
+    overcome: frozenset[Cell]
+    aim: Aim | None
+    chosen: Characteristic | None
+    stacked_first: int | None
+    stacked_rolls: tuple[int, ...]
+    ending: Ending | None
+    winner: int | None
+    rng: int
+    explicit_chance: bool
+    events: list[HaydesEvent] | None
+    turns: int
+    guesses: int
+    correct: int
+    encounters: int
+    overcame: int
+
+    @property
+    def beliefs(self) -> tuple[Belief, ...]:
+        """What the unseen cards can be, as the state holds it (see :class:`Belief`)."""
+        beliefs = self._beliefs
+        if beliefs is None:
+            assert self._unseen is not None
+            unseen = tuple([_deck(d) for d in self._unseen])
+            beliefs = self._beliefs = (Belief(1, unseen, self._mixed),)
+        return beliefs
+
+    @beliefs.setter
+    def beliefs(self, beliefs: tuple[Belief, ...]) -> None:
+        self._beliefs = beliefs
+        self._unseen = None
+
+    def pool_count(self) -> int:
+        """How many pools there are: the Build deck's, then one per Replacement deck."""
+        unseen = self._unseen
+        return len(self.beliefs[0].unseen) if unseen is None else len(unseen)
+
+    def single_pool(self, pool: int) -> Unseen | None:
+        """The unseen cards of ``pool`` under the single belief (see :data:`Unseen`);
+        ``None`` under several beliefs."""
+        unseen = self._unseen
+        if unseen is None:
+            beliefs = self.beliefs
+            if len(beliefs) != 1:
+                return None
+            unseen = self._unseen = list(beliefs[0].unseen)
+            self._mixed = beliefs[0].mixed
+        return unseen[pool]
+
+    def plain_unseen(self, index: int) -> Unseen | None:
+        """The unseen cards that face-down cell ``index`` is drawn from, where that is
+        all there is to it: a cell of a pool, under a single belief (see
+        :data:`Unseen`); else ``None``."""
+        # pool_at and single_pool, inlined: a card is turned at almost every move.
+        pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
+        unseen = self._unseen
+        if pool < 0 or index in self._up:
+            return None
+        if unseen is None:
+            return self.single_pool(pool)
+        cards: Unseen = unseen[pool]
+        return cards
+
+    def draw(self, index: int, card: Card) -> bool:
+        """Take ``card``, turned on face-down cell ``index``, out of the unseen cards of
+        its pool, where a single belief holds them; ``False`` (and nothing changed)
+        otherwise."""
+        cards = self.plain_unseen(index)
+        if cards is None:
+            return False
+        self._beliefs = None
+        if type(cards) is list:
+            i = bisect_left(cards, card.index, key=_INDEX)
+            assert cards[i].index == card.index, f"{card} is not among the unseen cards"
+            del cards[i]
+            return True
+        unseen = self._unseen
+        assert unseen is not None
+        pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
+        if type(cards) is Deck:
+            stacked = cards.stacked
+            if stacked:
+                # A stacked card comes first (Deck.take).
+                assert stacked[0].index == card.index, f"{card} is not the stacked card"
+                unseen[pool] = _make(stacked[1:], cards.rest)
+                return True
+            rest = cards.rest
+        else:
+            rest = cards  # type: ignore[assignment]
+        i = bisect_left(rest, card.index, key=_INDEX)
+        assert rest[i].index == card.index, f"{card} is not among the unseen cards"
+        if type(cards) is Deck:
+            # The first draw from this pool: one copy, as a step makes one.
+            unseen[pool] = rest[:i] + rest[i + 1 :]
+        else:
+            # The second: many may follow (a rollout), so a list, changed in place.
+            listed = list(rest)
+            del listed[i]
+            unseen[pool] = listed
+        return True
+
+    @property
+    def seats(self) -> tuple[Figure, ...]:
+        """Each player's characteristics and figure, as the state holds them."""
+        seats = self.frozen_seats
+        if seats is None:
+            layout = self.layout
+            figures = []
+            for i, c, e in zip(self.at, self.charisma, self.endurance, strict=True):
+                figures.append(_figure(None if i < 0 else layout[i], c, e))
+            seats = self.frozen_seats = tuple(figures)
+        return seats
+
+    def seats_in(self) -> tuple[bool, ...]:
+        """For each seat, whether that player is still in (H-11)."""
+        seats_in = self._seats_in
+        if seats_in is None:
+            seats_in = self._seats_in = tuple([i >= 0 for i in self.at])
+        return seats_in
+
+    def out(self) -> None:
+        """A player has just gone out (H-11): :meth:`seats_in` changes."""
+        self._seats_in = None
+
+    def discarded(self, cards: list[Card]) -> None:
+        """Put ``cards`` on the discard pile, in order (H-12)."""
+        pile = self.discard
+        if type(pile) is tuple:
+            pile = self.discard = list(pile)
+        pile.extend(cards)  # type: ignore[union-attr]
+
+    def pool_at(self, index: int) -> int:
+        """The pool of cell ``index``'s face-down card, ``MIXED`` in a mix, ``FACE_UP``."""
+        if index in self._up:
+            return FACE_UP
+        result: int = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
+        return result
+
+    def face_down(self, cells: list[int], pool: int) -> None:
+        """Deal a card face down from ``pool`` on each of these face-up ``cells``."""
+        parts = self._pools
+        up = self._up
+        for index in cells:
+            k = index >> POOL_SHIFT
+            part = parts[k]
+            if type(part) is tuple:
+                part = parts[k] = list(part)
+            part[index & POOL_MASK] = pool
+            del up[index]
+        self._pools_frozen = None
+
+    def flat_pools(self) -> list[int]:
+        """The pools by cell as one list (face-up cells' entries are stale)."""
+        return flat_pools(tuple(self._pools))
+
+    def set_flat_pools(self, pools: list[int]) -> None:
+        """Set the pools by cell from one list, as :meth:`flat_pools` gives them."""
+        self._pools = list(pool_parts(pools))
+        self._pools_frozen = None
+
+
+_new = object.__new__
+_INDEX = attrgetter("index")
+
+
+#: Figures are immutable values of a small set: each is made once and shared.
+_FIGURES: dict[tuple[Cell | None, int, int], Figure] = {}
+
+
+def _figure(cell: Cell | None, charisma: int, endurance: int) -> Figure:
+    key = (cell, charisma, endurance)
+    figure = _FIGURES.get(key)
+    if figure is None:
+        if len(_FIGURES) >= 100_000:
+            _FIGURES.clear()
+        figure = _FIGURES[key] = Figure(charisma, endurance, cell)
+    return figure
+
+
+def thaw(
+    state: HaydesState, index: dict[Cell, int], events: list[HaydesEvent] | None = None
+) -> Position:
+    """A working position of ``state``, which stays as it is.
+
+    Args:
+        state: a state of Escape from Haydes.
+        index: the index of each cell of the state's layout.
+        events: the list the rules append this step's events to, or ``None``.
+
+    Returns:
+        A new position; its counters start at 0.
+    """
+    pos: Position = _new(Position)
+    pos.phase = state.phase
+    seats = pos.frozen_seats = state.seats
+    at = pos.at = []
+    charisma = pos.charisma = []
+    endurance = pos.endurance = []
+    for figure in seats:
+        cell = figure.cell
+        at.append(-1 if cell is None else index[cell])
+        charisma.append(figure.charisma)
+        endurance.append(figure.endurance)
+    pos.current = state.current
+    pos.first = state.first
+    pos.round = state.round
+    pos.layout = state.layout
+    pos._thawed = state.__dict__
+    pos._up = state._up.copy()
+    pools = state._pools
+    pos._pools = list(pools)
+    pos._pools_frozen = pools
+    pos._seats_in = None
+    pos.shown = state.shown
+    pos.mixes = state.mixes
+    pos._beliefs = state.beliefs
+    pos._unseen = None
+    pos.replacement_left = state.replacement_left
+    pos.discard = state.discard
+    pos.removed = state.removed
+    pos.overcome = state.overcome
+    pos.aim = state.aim
+    pos.chosen = state.chosen
+    pos.stacked_first = state.stacked_first
+    pos.stacked_rolls = state.stacked_rolls
+    pos.ending = state.ending
+    pos.winner = state.winner
+    pos.rng = state.rng
+    pos.explicit_chance = state.explicit_chance
+    pos.events = events
+    pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
+    return pos
+
+
+_set = object.__setattr__
+
+
+def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> HaydesState:
+    """The state of ``pos``, which must not be used afterwards (the state takes over
+    its face-up cards).
+
+    Args:
+        pos: a working position.
+        legal_key: the game's key of a state's legal actions in its memo.
+        legal: the legal actions of ``pos``, known already, or ``None``.
+
+    Returns:
+        A new immutable state, with ``pos``'s events as its ``events``.
+    """
+    pools = pos._pools_frozen
+    if pools is None:
+        pools = tuple([p if type(p) is tuple else tuple(p) for p in pos._pools])
+    events = pos.events
+    # The state's fields in the rules' form (see cardcrawl.haydes._state): its
+    # ``face_up`` and ``pool_of`` are made from them when first read.
+    # A copy of the fields of the state thawed, which a step mostly leaves as they are:
+    # the copy keeps their compact layout (a state's instance dict shares its keys with
+    # the other states', where a new dict would hold its own).
+    fields = pos._thawed.copy()
+    if "face_up" in fields or "pool_of" in fields:
+        # The public form of the cards by cell, read from the state thawed: made again
+        # from the rules' form below when read (see cardcrawl.haydes._state).
+        fields.pop("face_up", None)
+        fields.pop("pool_of", None)
+    fields["phase"] = pos.phase
+    fields["seats"] = pos.seats
+    fields["current"] = pos.current
+    fields["first"] = pos.first
+    fields["round"] = pos.round
+    fields["layout"] = pos.layout
+    fields["_up"] = pos._up
+    fields["_pools"] = pools
+    fields["shown"] = pos.shown
+    fields["mixes"] = pos.mixes
+    fields["beliefs"] = pos.beliefs
+    fields["replacement_left"] = pos.replacement_left
+    discard = pos.discard
+    fields["discard"] = discard if type(discard) is tuple else tuple(discard)
+    fields["removed"] = pos.removed
+    fields["overcome"] = pos.overcome
+    fields["aim"] = pos.aim
+    fields["chosen"] = pos.chosen
+    fields["stacked_first"] = pos.stacked_first
+    fields["stacked_rolls"] = pos.stacked_rolls
+    fields["ending"] = pos.ending
+    fields["winner"] = pos.winner
+    fields["rng"] = pos.rng
+    fields["explicit_chance"] = pos.explicit_chance
+    fields["events"] = () if events is None else tuple(events)
+    fields["_memo"] = {} if legal is None else {legal_key: legal}
+    state: HaydesState = _new(HaydesState)
+    # A frozen attrs class refuses assignment: its instance dict is set whole, once.
+    _set(state, "__dict__", fields)
+    return state
