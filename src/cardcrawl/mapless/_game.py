@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from cardcrawl.core._engine import GameBase, replacer
@@ -184,15 +184,17 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         self._values = tuple(self.card_value(card) for card in cards)
         self._corridor = tuple(self.is_corridor(card) for card in cards)
         self._room = tuple(self.is_room(card) for card in cards)
-        self._placement_cells = self.placement_cells
-        self._exit_may_open = self.exit_may_open
-        self._exit_cells = self.exit_cells
-        self._move_cells = self.move_cells
-        self._encounter_threshold = self.encounter_threshold
-        self._encounter_total = self.encounter_total
-        self._stalker_step = self.stalker_step
-        self._club_arrival = self.club_arrival
-        self._score = self.score
+        # The hooks that read a state are given the working position (see _position):
+        # to mypy, something that answers as a state does.
+        self._placement_cells: Callable[[Any, Card], list[Cell]] = self.placement_cells
+        self._exit_may_open: Callable[[Any], bool] = self.exit_may_open
+        self._exit_cells: Callable[[Any], list[Cell]] = self.exit_cells
+        self._move_cells: Callable[[Any], list[Cell]] = self.move_cells
+        self._encounter_threshold: Callable[[Any], int] = self.encounter_threshold
+        self._encounter_total: Callable[[Any, tuple[Card, ...]], int] = self.encounter_total
+        self._stalker_step: Callable[[Any, Card, Cell], Cell] = self.stalker_step
+        self._club_arrival: Callable[[Any], Cell | None] = self.club_arrival
+        self._score: Callable[[Any], int] = self.score
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)

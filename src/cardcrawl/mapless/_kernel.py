@@ -67,10 +67,8 @@ class MaplessKernel:
         if played is None:
             return None
         position, decisions, at_exit = played
-        if start is not None and decisions == 0:
-            state = start  # nothing was played: the state keeps its own events
-        else:
-            state = freeze(position, events)
+        # With nothing played, the start is the final state, its own events kept.
+        state = start if start is not None and decisions == 0 else freeze(position, events)
         return state, decisions, figures_of(self.game, state, at_exit)
 
     def summary(

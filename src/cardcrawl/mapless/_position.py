@@ -183,10 +183,10 @@ class Position:
     """
 
     __slots__ = (
-        "phase", "turn", "table", "closed", "last_room", "narrative", "mind", "body",
-        "mind_aside", "body_aside", "refused", "held", "drawn", "mind_card", "player",
-        "exit_cell", "spade", "club", "spade_left_exit", "ran_dry", "ending", "rng",
-        "explicit_chance", "choices",
+        "body", "body_aside", "choices", "closed", "club", "drawn", "ending", "exit_cell",
+        "explicit_chance", "held", "last_room", "mind", "mind_aside", "mind_card",
+        "narrative", "phase", "player", "ran_dry", "refused", "rng", "spade",
+        "spade_left_exit", "table", "turn",
     )  # fmt: skip
 
     phase: Phase
@@ -229,7 +229,7 @@ class Position:
         table = self.table
         if type(table) is not WorkingGrid:
             table = self.table = WorkingGrid.copy_of(table)
-        return table  # type: ignore[return-value]
+        return table
 
     def __repr__(self) -> str:
         return f"<Position of {freeze(self, [])!r}>"
