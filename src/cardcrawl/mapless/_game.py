@@ -40,7 +40,14 @@ from cardcrawl.mapless._events import (
     TurnStarted,
 )
 from cardcrawl.mapless._notation import MaplessNotation
-from cardcrawl.mapless._position import Position, WorkingDeck, freeze, setup, thaw
+from cardcrawl.mapless._position import (
+    Position,
+    WorkingDeck,
+    WorkingGrid,
+    freeze,
+    setup,
+    thaw,
+)
 from cardcrawl.mapless._render import render
 from cardcrawl.mapless._rules import (
     card_value,
@@ -459,7 +466,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.move_cells(game.initial_state(seed=1))
             []
         """
-        return sorted(state.table.touching_cards(state.player))
+        cards = state.table.cards
+        left, right, down, up = neighbours(state.player)
+        return [c for c in (left, down, up, right) if c in cards]  # in sorted order
 
     def encounter_threshold(self, state: MaplessState) -> int:
         """What an Encounter's total must reach (M-15): the value of the player's card.
@@ -589,7 +598,13 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
                 # rules shuffle it back, narrate it and draw again, so what comes out
                 # is distributed exactly as the outcomes of explicit play say.
                 card, p.rng = deck.draw(p.rng)
-            self._drawn(p, card, ev)
+            if phase is _DRAW:
+                self._narrative_drawn(p, card, ev)
+            elif phase is _DRAW_MIND:
+                p.mind_card = card
+                self._enter_body_draw(p, ev)
+            else:
+                self._encounter(p, card, ev)
 
     def _outcomes(self, p: Position, deck: WorkingDeck) -> tuple[tuple[Card, int], ...]:
         """What the chance draw from ``deck`` can bring, each card with its weight."""
@@ -662,7 +677,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def _place(self, p: Position, cell: Cell, ev: Events | None) -> None:
         card = p.drawn
         assert card is not None
-        table = p.working_table()
+        table = p.table
+        if type(table) is not WorkingGrid:
+            table = p.working_table()
         table.put(cell, card)
         if ev is not None:
             ev.append(CardPlaced(card, cell, self._dread_lines[card.index]))

@@ -115,7 +115,7 @@ class MaplessKernel:
             cells = position.choices
             if decisions >= max_decisions or not cells:
                 return None  # cut off; or no legal action, which the public path reports
-            bot, index = rng_below(bot, len(cells))
+            bot, index = rng_below(bot, len(cells))  # RandomBot.choose
             decisions += 1
             if events is not None:
                 events.clear()  # the final state keeps the last step's events only

@@ -25,7 +25,7 @@ from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from cardcrawl.core._random import rng_below
+from cardcrawl.core._random import _GAMMA, _MASK, _MUL1, _MUL2, _TOPS
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid, neighbours
@@ -75,8 +75,8 @@ class WorkingDeck:
 
     It draws exactly as :meth:`cardcrawl.Deck.draw` does (the stacked top first, else
     index ``rng_below(len(rest))`` of the rest sorted by card index), and reads as a
-    :class:`~cardcrawl.Deck` does. ``source`` is the frozen deck it was thawed from,
-    while nothing has been drawn, so that freezing shares it.
+    :class:`~cardcrawl.Deck` does. Until something is drawn it only holds the frozen
+    deck it was made from (``source``), which freezing then shares.
 
     Examples:
         >>> from cardcrawl import Deck, parse_cards
@@ -87,74 +87,109 @@ class WorkingDeck:
         (True, True)
     """
 
-    __slots__ = ("rest", "source", "stacked")
+    __slots__ = ("_rest", "_stacked", "source")
 
     def __init__(self, stacked: list[Card], rest: list[Card], source: Deck | None) -> None:
-        self.stacked = stacked
-        self.rest = rest
+        self._stacked = stacked
+        self._rest = rest
         self.source = source
 
     @classmethod
     def of(cls, deck: Deck) -> WorkingDeck:
-        """A working copy of ``deck``."""
-        return cls(list(deck.stacked), list(deck.rest), deck)
+        """A working copy of ``deck`` (made lazily: its lists at the first change)."""
+        working: WorkingDeck = _new(cls)
+        working.source = deck
+        return working
 
     @classmethod
     def shuffled(cls, cards: Iterable[Card]) -> WorkingDeck:
         """A shuffled deck of ``cards`` (``Deck.of``)."""
         return cls([], sorted(cards, key=_INDEX), None)
 
+    def _own(self) -> None:
+        """Make the lists of the source, to change them."""
+        source = self.source
+        if source is not None:
+            self._stacked = list(source.stacked)
+            self._rest = list(source.rest)
+            self.source = None
+
+    @property
+    def stacked(self) -> tuple[Card, ...] | list[Card]:
+        """The stacked top, drawn first in this order."""
+        source = self.source
+        return self._stacked if source is None else source.stacked
+
+    @property
+    def rest(self) -> tuple[Card, ...] | list[Card]:
+        """The unordered rest, sorted by card index."""
+        source = self.source
+        return self._rest if source is None else source.rest
+
     def draw(self, rng: int) -> tuple[Card, int]:
         """Draw the next card with the generator state ``rng``: ``(card, new_rng)``."""
-        self.source = None
-        if self.stacked:
-            return self.stacked.pop(0), rng
-        rest = self.rest
-        rng, i = rng_below(rng, len(rest))
-        return rest.pop(i), rng
+        if self.source is not None:
+            self._own()
+        if self._stacked:
+            return self._stacked.pop(0), rng
+        rest = self._rest
+        n = len(rest)
+        # rng_below(rng, n), written out: this is every chance draw of the game.
+        top = _TOPS[n]
+        while True:
+            rng = (rng + _GAMMA) & _MASK
+            z = ((rng ^ (rng >> 30)) * _MUL1) & _MASK
+            z = ((z ^ (z >> 27)) * _MUL2) & _MASK
+            z ^= z >> 31
+            if z <= top:
+                return rest.pop(z % n), rng
 
     def take(self, card: Card) -> None:
         """Take ``card``, a possible next draw (an outcome of :meth:`outcomes`)."""
-        self.source = None
-        if self.stacked:
-            self.stacked.pop(0)
+        self._own()
+        if self._stacked:
+            self._stacked.pop(0)
             return
-        rest = self.rest
+        rest = self._rest
         del rest[bisect_left(rest, card.index, key=_INDEX)]
 
     def shuffle_in(self, card: Card) -> None:
         """Shuffle ``card`` into the unstacked rest."""
-        self.source = None
-        insort(self.rest, card, key=_INDEX)
+        self._own()
+        insort(self._rest, card, key=_INDEX)
 
     def freeze(self) -> Deck:
         """The frozen deck of these cards."""
         deck = self.source
         if deck is None:
-            deck = self.source = Deck._make(tuple(self.stacked), tuple(self.rest))
+            deck = self.source = Deck._make(tuple(self._stacked), tuple(self._rest))
         return deck
 
     @property
     def cards(self) -> tuple[Card, ...]:
         """Every card in the deck, sorted (as ``Deck.cards``)."""
-        if self.stacked:
-            return tuple(sorted(self.stacked + self.rest, key=_INDEX))
-        return tuple(self.rest)
+        source = self.source
+        if source is not None:
+            return source.cards
+        if self._stacked:
+            return tuple(sorted(self._stacked + self._rest, key=_INDEX))
+        return tuple(self._rest)
 
     def outcomes(self) -> tuple[tuple[Card, int], ...]:
         """What the next draw can be, each card with its weight (as ``Deck.outcomes``)."""
-        if self.stacked:
-            return ((self.stacked[0], 1),)
-        counts: dict[Card, int] = {}
-        for card in self.rest:
-            counts[card] = counts.get(card, 0) + 1
-        return tuple(counts.items())
+        return self.freeze().outcomes()
 
     def __len__(self) -> int:
-        return len(self.stacked) + len(self.rest)
+        source = self.source
+        if source is not None:
+            return len(source)
+        return len(self._stacked) + len(self._rest)
 
     def __bool__(self) -> bool:
-        return bool(self.stacked or self.rest)
+        source = self.source
+        if source is not None:
+            return bool(source)
+        return bool(self._stacked or self._rest)
 
     def __contains__(self, card: object) -> bool:
         return card in self.stacked or card in self.rest

@@ -109,7 +109,17 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
     for n in neighbours(placed):
         card = cards.get(n)
         if card is not None and corridors[card.index]:
-            empty = [m for m in neighbours(n) if m not in cards]
+            left, right, down, up = neighbours(n)
+            # Written out: this runs at every placement of every game.
+            empty = []
+            if left not in cards:
+                empty.append(left)
+            if right not in cards:
+                empty.append(right)
+            if down not in cards:
+                empty.append(down)
+            if up not in cards:
+                empty.append(up)
             if len(empty) <= 2:  # two touching cards or more, of its four neighbours
                 closed.update(empty)
     return closed
@@ -138,10 +148,10 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
     """
     frontier = table.frontier
     if last_room is not None and table.degree(last_room) < 2:
-        # Pulled to the room: only its four neighbours can qualify.
-        cells = [c for c in neighbours(last_room) if frontier.get(c) == 1 and c not in closed]
-    else:
-        cells = [c for c, n in frontier.items() if n == 1 and c not in closed]
+        # Pulled to the room: only its four neighbours can qualify, here in sorted order.
+        left, right, down, up = neighbours(last_room)
+        return [c for c in (left, down, up, right) if frontier.get(c) == 1 and c not in closed]
+    cells = [c for c, n in frontier.items() if n == 1 and c not in closed]
     cells.sort()
     return cells
 
@@ -196,8 +206,17 @@ def exit_candidates(table: Grid) -> list[Cell]:
     """
     # Manhattan distance from the Entrance, written out: this runs over the whole table.
     ex, ey = ENTRANCE_CELL
-    farthest = max(abs(x - ex) + abs(y - ey) for x, y in table)
-    cells = [c for c in table.frontier if abs(c[0] - ex) + abs(c[1] - ey) == farthest + 1]
+    farthest = 0
+    for x, y in table:
+        dx, dy = x - ex, y - ey
+        d = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
+        if d > farthest:
+            farthest = d
+    cells = []
+    for cell in table.frontier:
+        dx, dy = cell[0] - ex, cell[1] - ey
+        if (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy) > farthest:
+            cells.append(cell)  # one farther than the farthest card: no farther can touch
     cells.sort()
     return cells
 
