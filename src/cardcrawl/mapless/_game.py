@@ -384,6 +384,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         default a corridor goes where :meth:`corridor_cells` says and any other card
         where :meth:`room_cells` says.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -402,6 +405,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         next to the last room while it touches fewer than two cards (M-7). See
         :func:`cardcrawl.mapless.corridor_cells`.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -415,6 +421,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def room_cells(self, state: MaplessState) -> list[Cell]:
         """Where a room may go, sorted (M-5, M-6): any empty cell touching the house
         that is not closed to Narrative cards. See :func:`cardcrawl.mapless.room_cells`.
+
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
 
         Examples:
             >>> import cardcrawl
@@ -432,6 +441,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         black suit is exhausted: all twelve of its cards have left the Narrative deck.
         Otherwise the ♥A is shuffled back in (a chance event) and the next card drawn.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -447,6 +459,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         card, touching a card (:func:`cardcrawl.mapless.exit_candidates`). With one
         cell the Exit opens there; with several the player chooses.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -459,6 +474,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def move_cells(self, state: MaplessState) -> list[Cell]:
         """Where the player may move, sorted (M-14): the table cards touching theirs.
+
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
 
         Examples:
             >>> import cardcrawl
@@ -476,6 +494,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         The Entrance and the Exit are worth 0, so the player always holds their nerve
         there, although both cards are still turned.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -489,6 +510,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         of every card already holding the player, all in ``cards``.
 
         A draw that yields no card (M-17) is not among ``cards``: it adds 0.
+
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
 
         Examples:
             >>> import cardcrawl
@@ -507,6 +531,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         tie), through empty space as freely as through cards; the ♠A never steps back
         onto the Exit once it has left it (:func:`cardcrawl.mapless.stalker_step`).
         Returning ``cell`` itself means the Stalker waits.
+
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
 
         Examples:
             >>> import cardcrawl
@@ -527,6 +554,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         Asked at the end of every turn while the ♣A is off the table. By default it
         appears on the Entrance at the end of the turn in which a deck first ran dry.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -537,6 +567,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def score(self, state: MaplessState) -> int:
         """The score (M-21): the cards on the table, Entrance and Exit included.
+
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
 
         Examples:
             >>> import cardcrawl
