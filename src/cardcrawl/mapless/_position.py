@@ -28,11 +28,11 @@ from typing import Any
 from cardcrawl.core._random import _GAMMA, _MASK, _MUL1, _MUL2, _TOPS
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import Cell, Grid, neighbours
+from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._state import Ending, MaplessState, Phase
 
-__all__ = ["Position", "WorkingDeck", "WorkingGrid", "freeze", "thaw"]
+__all__ = ["Position", "WorkingDeck", "WorkingGrid", "freeze", "setup", "thaw"]
 
 _INDEX = operator.attrgetter("index")
 
@@ -62,7 +62,9 @@ class WorkingGrid(Grid):
         frontier = self._frontier
         frontier.pop(cell, None)
         get = frontier.get
-        for n in neighbours(cell):
+        # The grid's own cache of neighbours, read directly: a lookup costs less than a
+        # call, and this runs at every placement of every game.
+        for n in _NEIGHBOURS.get(cell) or neighbours(cell):
             if n not in cards:
                 frontier[n] = get(n, 0) + 1
 
@@ -378,11 +380,3 @@ def freeze(p: Position, events: list[MaplessEvent]) -> MaplessState:
     state: MaplessState = _new(MaplessState)
     _set(state, "__dict__", fields)
     return state
-
-
-def working(p: Position, **fields: Any) -> Position:
-    """``p`` with some fields set: a shorthand for the bots, which ask hooks of a
-    position changed here and there."""
-    for name, value in fields.items():
-        setattr(p, name, value)
-    return p

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import Cell, Grid, neighbours
+from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
 from cardcrawl.mapless._state import ENTRANCE_CELL
 
 __all__ = [
@@ -106,10 +106,11 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
     """
     closed: set[Cell] = set()
     cards = table.cards
-    for n in neighbours(placed):
+    around = _NEIGHBOURS.get  # the grid's cache, read directly (see WorkingGrid.put)
+    for n in around(placed) or neighbours(placed):
         card = cards.get(n)
         if card is not None and corridors[card.index]:
-            left, right, down, up = neighbours(n)
+            left, right, down, up = around(n) or neighbours(n)
             # Written out: this runs at every placement of every game.
             empty = []
             if left not in cards:
@@ -221,10 +222,6 @@ def exit_candidates(table: Grid) -> list[Cell]:
     return cells
 
 
-def _sign(n: int) -> int:
-    return (n > 0) - (n < 0)
-
-
 def stalker_step(stalker: Cell, player: Cell, forbidden: Cell | None = None) -> Cell:
     """Where a Stalker on ``stalker`` steps toward ``player`` (M-18, M-19).
 
@@ -248,14 +245,17 @@ def stalker_step(stalker: Cell, player: Cell, forbidden: Cell | None = None) -> 
         >>> stalker_step((0, 0), (0, 3), forbidden=(0, 1))
         (0, 0)
     """
-    dx = player[0] - stalker[0]
-    dy = player[1] - stalker[1]
-    if abs(dy) >= abs(dx):
-        step = (stalker[0], stalker[1] + _sign(dy))
-        other = (stalker[0] + _sign(dx), stalker[1]) if dx else stalker
+    x, y = stalker
+    dx = player[0] - x
+    dy = player[1] - y
+    sx = (dx > 0) - (dx < 0)  # the signs, written out: this runs every turn
+    sy = (dy > 0) - (dy < 0)
+    if (dy if dy >= 0 else -dy) >= (dx if dx >= 0 else -dx):
+        step = (x, y + sy)
+        other = (x + sx, y) if dx else stalker
     else:
-        step = (stalker[0] + _sign(dx), stalker[1])
-        other = (stalker[0], stalker[1] + _sign(dy)) if dy else stalker
+        step = (x + sx, y)
+        other = (x, y + sy) if dy else stalker
     if step == forbidden:
         return other
     return step
