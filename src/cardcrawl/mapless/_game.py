@@ -631,13 +631,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
                 # rules shuffle it back, narrate it and draw again, so what comes out
                 # is distributed exactly as the outcomes of explicit play say.
                 card, p.rng = deck.draw(p.rng)
-            if phase is _DRAW:
-                self._narrative_drawn(p, card, ev)
-            elif phase is _DRAW_MIND:
-                p.mind_card = card
-                self._enter_body_draw(p, ev)
-            else:
-                self._encounter(p, card, ev)
+            self._drawn(p, card, ev)
 
     def _outcomes(self, p: Position, deck: WorkingDeck) -> tuple[tuple[Card, int], ...]:
         """What the chance draw from ``deck`` can bring, each card with its weight."""
