@@ -301,7 +301,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def _chances(self, state: MaplessState) -> tuple[tuple[Action, int], ...]:
         position = thaw(state)
-        outcomes = self._outcomes(position, _deck_drawn(position))
+        outcomes = self._outcomes(position, position.drawing())
         return tuple((_DRAWS[card.index], w) for card, w in outcomes)
 
     def _describe(self, state: MaplessState) -> str:
@@ -590,7 +590,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         if isinstance(action, Draw):
             card = action.card
             p.choices = None
-            _deck_drawn(p).take(card)
+            p.drawing().take(card)
             self._drawn(p, card, ev)
         else:
             self._decide(p, action.cell, ev)
@@ -612,14 +612,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         those with a single outcome, stopping at the first with several."""
         while True:
             phase = p.phase
-            if phase is _DRAW:
-                deck = p.narrative
-            elif phase is _DRAW_MIND:
-                deck = p.mind
-            elif phase is _DRAW_BODY:
-                deck = p.body
-            else:
+            if phase is not _DRAW and phase is not _DRAW_MIND and phase is not _DRAW_BODY:
                 return
+            deck = p.drawing()
             if p.explicit_chance:
                 outcomes = self._outcomes(p, deck)
                 if len(outcomes) != 1:
@@ -674,7 +669,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
                 # M-10: too early; back into the deck, and the next draw is chance again.
                 if ev is not None:
                     ev.append(_SHUFFLED_BACK)
-                p.narrative.shuffle_in(EXIT)
+                p.drawing().shuffle_in(EXIT)
                 return
             candidates = self._exit_cells(p)
             if not candidates:
@@ -998,14 +993,6 @@ def _black_suit_exhausted(narrative: Deck) -> bool:
     # exactly when the highest is. This is asked at every early draw of the Exit.
     cards = narrative.cards
     return not cards or cards[0].suit is not _SPADES or cards[-1].suit is not _CLUBS
-
-
-def _deck_drawn(p: Position) -> WorkingDeck:
-    """The deck the chance event of a position draws from."""
-    phase = p.phase
-    if phase is _DRAW:
-        return p.narrative
-    return p.mind if phase is _DRAW_MIND else p.body
 
 
 def _closed_cells(table: Grid, corridors: Sequence[bool]) -> frozenset[Cell]:

@@ -35,6 +35,7 @@ from cardcrawl.mapless._state import Ending, MaplessState, Phase
 __all__ = ["Position", "WorkingDeck", "WorkingGrid", "freeze", "setup", "thaw"]
 
 _INDEX = operator.attrgetter("index")
+_DRAW, _DRAW_MIND = Phase.DRAW, Phase.DRAW_MIND
 
 
 class WorkingGrid(Grid):
@@ -204,8 +205,9 @@ class Position:
     """One position of The Mapless House, changed in place by the rules.
 
     Its attributes are the fields of :class:`~cardcrawl.mapless.MaplessState` (but
-    ``events``), with a :class:`WorkingGrid` or frozen grid for ``table``,
-    :class:`WorkingDeck` decks, and ``choices``: the cells of the decision the
+    ``events``), with a :class:`WorkingGrid` or frozen grid for ``table``, a
+    :class:`WorkingDeck` or frozen deck for each deck (:meth:`drawing` makes the one
+    drawn from a working deck), and ``choices``: the cells of the decision the
     position waits for, once the rules have asked the hooks for them (else ``None``).
 
     Examples:
@@ -231,9 +233,9 @@ class Position:
     table: Grid
     closed: frozenset[Cell]
     last_room: Cell | None
-    narrative: WorkingDeck
-    mind: WorkingDeck
-    body: WorkingDeck
+    narrative: Deck | WorkingDeck
+    mind: Deck | WorkingDeck
+    body: Deck | WorkingDeck
     mind_aside: tuple[Card, ...]
     body_aside: tuple[Card, ...]
     refused: tuple[Card, ...]
@@ -261,6 +263,23 @@ class Position:
         """True once the Exit is on the table (M-12), as ``MaplessState.is_hunting``."""
         return self.exit_cell is not None
 
+    def drawing(self) -> WorkingDeck:
+        """The deck the chance event of the position draws from, made a working deck."""
+        phase = self.phase
+        if phase is _DRAW:
+            deck = self.narrative
+            if isinstance(deck, Deck):
+                deck = self.narrative = WorkingDeck.of(deck)
+        elif phase is _DRAW_MIND:
+            deck = self.mind
+            if isinstance(deck, Deck):
+                deck = self.mind = WorkingDeck.of(deck)
+        else:
+            deck = self.body
+            if isinstance(deck, Deck):
+                deck = self.body = WorkingDeck.of(deck)
+        return deck
+
     def working_table(self) -> WorkingGrid:
         """The table, made a working grid of the position's own if it is not one."""
         table = self.table
@@ -285,9 +304,9 @@ def thaw(state: MaplessState) -> Position:
     p.table = fields["table"]
     p.closed = fields["closed"]
     p.last_room = fields["last_room"]
-    p.narrative = WorkingDeck.of(fields["narrative"])
-    p.mind = WorkingDeck.of(fields["mind"])
-    p.body = WorkingDeck.of(fields["body"])
+    p.narrative = fields["narrative"]  # each deck becomes a working deck when drawn from
+    p.mind = fields["mind"]
+    p.body = fields["body"]
     p.mind_aside = fields["mind_aside"]
     p.body_aside = fields["body_aside"]
     p.refused = fields["refused"]
@@ -315,9 +334,9 @@ def setup(rng: int, explicit_chance: bool, decks: Mapping[str, Deck], table: Gri
     p.table = table
     p.closed = frozenset()
     p.last_room = None
-    p.narrative = WorkingDeck.of(decks["narrative"])
-    p.mind = WorkingDeck.of(decks["mind"])
-    p.body = WorkingDeck.of(decks["body"])
+    p.narrative = decks["narrative"]
+    p.mind = decks["mind"]
+    p.body = decks["body"]
     p.mind_aside = p.body_aside = p.refused = p.held = ()
     p.drawn = p.mind_card = None
     p.player = (0, 0)
@@ -357,9 +376,12 @@ def freeze(p: Position, events: list[MaplessEvent]) -> MaplessState:
     fields["table"] = table
     fields["closed"] = p.closed
     fields["last_room"] = p.last_room
-    fields["narrative"] = p.narrative.freeze()
-    fields["mind"] = p.mind.freeze()
-    fields["body"] = p.body.freeze()
+    deck = p.narrative
+    fields["narrative"] = deck.freeze() if type(deck) is WorkingDeck else deck
+    deck = p.mind
+    fields["mind"] = deck.freeze() if type(deck) is WorkingDeck else deck
+    deck = p.body
+    fields["body"] = deck.freeze() if type(deck) is WorkingDeck else deck
     fields["mind_aside"] = p.mind_aside
     fields["body_aside"] = p.body_aside
     fields["refused"] = p.refused
