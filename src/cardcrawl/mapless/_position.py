@@ -25,6 +25,8 @@ from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import attrs
+
 from cardcrawl.core._random import _GAMMA, _MASK, _MUL1, _MUL2, _TOPS
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
@@ -201,6 +203,7 @@ class WorkingDeck:
         return f"<WorkingDeck {self.freeze()!r}>"
 
 
+@attrs.define(eq=False, repr=False)
 class Position:
     """One position of The Mapless House, changed in place by the rules.
 
@@ -219,14 +222,14 @@ class Position:
         (Card.parse('KS'), 1, 24)
         >>> freeze(position, list(state.events)) == state
         True
-    """
 
-    __slots__ = (
-        "body", "body_aside", "choices", "closed", "club", "drawn", "ending", "exit_cell",
-        "explicit_chance", "held", "last_room", "mind", "mind_aside", "mind_card",
-        "narrative", "phase", "player", "ran_dry", "refused", "rng", "spade",
-        "spade_left_exit", "table", "turn",
-    )  # fmt: skip
+        It is an attrs class, so a hook that asks another hook of a changed copy
+        (``attrs.evolve(state, last_room=None)``) is given a position too:
+
+        >>> import attrs
+        >>> attrs.evolve(position, last_room=(1, 0)).last_room, position.last_room
+        ((1, 0), None)
+    """
 
     phase: Phase
     turn: int
@@ -251,7 +254,7 @@ class Position:
     ending: Ending | None
     rng: int
     explicit_chance: bool
-    choices: list[Cell] | None
+    choices: list[Cell] | None = None
 
     @property
     def score(self) -> int:
