@@ -438,8 +438,8 @@ def check_kernel(
 ) -> int:
     """Prove, seed by seed, that a game's rollout kernel plays the games of the public path.
 
-    A rollout kernel (each built-in game has one) plays a whole game of
-    uniform-random play on a private mutable representation, and ``simulate`` lets it
+    A rollout kernel (each built-in game has one) plays a whole game of uniform-random
+    play on the game's own rules, over a mutable working position, and ``simulate`` lets it
     play every seat that is the random bot. It may only do so where it plays exactly
     the games that ``initial_state(seed)``, ``legal_actions``,
     :class:`~cardcrawl.bots.RandomBot` (seed ``seed``, one per seat) and ``step`` play: for each
@@ -453,9 +453,10 @@ def check_kernel(
 
     Args:
         game: the game, a variant included: one whose rules the kernel does not play
-            (a variant overriding a rule step, or a hook its kernel does not honour)
-            has no kernel, and nothing is checked. Run it on your own variant of
-            Escape from Haydes, whose kernel calls the hooks you changed.
+            (for Escape from Haydes, a variant overriding a rule step, or a hook its
+            kernel does not honour) has no kernel, and nothing is checked. Run it on
+            your own variants: The Mapless House's kernel plays every variant, with
+            its hooks.
         seeds: the seeds to play.
         max_decisions: the decisions after which a game is cut off, as in
             :func:`cardcrawl.simulate.play_game`.
@@ -476,8 +477,8 @@ def check_kernel(
         >>> class Patient(MaplessHouse):  # a variant: the Stalkers never move
         ...     def stalker_step(self, state, stalker, cell):
         ...         return cell
-        >>> check_kernel(Patient(), seeds=range(20))
-        0
+        >>> check_kernel(Patient({"max_turns": 50}), seeds=range(20))
+        20
     """
     make_kernel = tools_for(game).rollout
     kernel = make_kernel(game) if make_kernel is not None else None

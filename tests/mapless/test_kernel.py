@@ -1,4 +1,5 @@
-"""The rollout kernel of The Mapless House plays the public path's games, seed by seed."""
+"""The rollout kernel of The Mapless House plays the public path's games, seed by seed,
+for the stock game and for variants overriding any hook."""
 
 from __future__ import annotations
 
@@ -10,15 +11,10 @@ import cardcrawl
 from cardcrawl.bots import RandomBot
 from cardcrawl.core import _registry
 from cardcrawl.errors import ConformanceError
-from cardcrawl.mapless import MaplessHouse, _kernel
+from cardcrawl.mapless import ENTRANCE_CELL, MaplessHouse, _kernel, corridor_cells
+from cardcrawl.mapless._figures import MaplessFigures
 from cardcrawl.simulate import simulate
 from cardcrawl.testing import check_kernel
-
-# Where the kernel is compiled, its own calls to _run never look the name up again, so a
-# patched _run would go unseen: these faults are planted in the pure-Python kernel only.
-python_kernel_only = pytest.mark.skipif(
-    "mapless-house" in cardcrawl.compiled_kernels(), reason="the kernel is compiled"
-)
 
 
 @pytest.mark.parametrize(("max_turns", "seeds"), [(200, 1200), (1, 300), (6, 300), (40, 300)])
@@ -36,7 +32,8 @@ def test_games_cut_off_by_max_decisions_are_left_to_the_public_path() -> None:
     game = cardcrawl.load("mapless-house", max_turns=200)
     # Random games take about 35 decisions: with 30, many are cut off, some end.
     assert check_kernel(game, seeds=range(200), max_decisions=30) == 200
-    outcomes = {_kernel.play_random(game, seed, 30) is None for seed in range(200)}
+    kernel = _kernel.MaplessKernel(game)
+    outcomes = {kernel.play(seed, 30) is None for seed in range(200)}
     assert outcomes == {True, False}
 
 
@@ -45,66 +42,148 @@ def test_dread_lines_of_its_own_word_the_last_events_as_the_public_path_does() -
 
     lines = {code: f"{code} creaks." for code in STANDARD_DREAD_LINES}
     game = cardcrawl.load("mapless-house", max_turns=30, dread_lines=lines)
-    assert _kernel.kernel_for(game) is not None
     assert check_kernel(game, seeds=range(200)) == 200
+
+
+# One variant per hook, each answering otherwise than the stock rules.
+class Heavy(MaplessHouse):
+    def card_value(self, card: Any) -> int:
+        return super().card_value(card) + 1
+
+
+class TensAreNoCorridors(MaplessHouse):
+    def is_corridor(self, card: Any) -> bool:
+        return super().is_corridor(card) and card.rank != 10
+
+
+class OnlyKingsPull(MaplessHouse):
+    def is_room(self, card: Any) -> bool:
+        return card.rank == 13
+
+
+class AnywhereGoes(MaplessHouse):
+    def placement_cells(self, state: Any, card: Any) -> list[Any]:
+        return self.room_cells(state)
+
+
+class NoPull(MaplessHouse):
+    def corridor_cells(self, state: Any) -> list[Any]:
+        return corridor_cells(state.table, state.closed, None)
+
+
+class NorthernRooms(MaplessHouse):
+    def room_cells(self, state: Any) -> list[Any]:
+        return [c for c in super().room_cells(state) if c[1] >= 0]
+
+
+class EarlyExit(MaplessHouse):
+    def exit_may_open(self, state: Any) -> bool:
+        return len(state.narrative) <= 18
+
+
+class ExitByTheDoor(MaplessHouse):
+    def exit_cells(self, state: Any) -> list[Any]:
+        cells = sorted(c for c in cardcrawl.neighbours(ENTRANCE_CELL) if c not in state.table)
+        return cells or super().exit_cells(state)
+
+
+class NeverBack(MaplessHouse):
+    def move_cells(self, state: Any) -> list[Any]:
+        cells = super().move_cells(state)
+        return [c for c in cells if c != ENTRANCE_CELL] or cells
+
+
+class Brave(MaplessHouse):
+    def encounter_threshold(self, state: Any) -> int:
+        return super().encounter_threshold(state) // 2
+
+
+class Shaky(MaplessHouse):
+    def encounter_total(self, state: Any, cards: Any) -> int:
+        return super().encounter_total(state, cards) - 3
 
 
 class Patient(MaplessHouse):
     """The Stalkers never move (M-18 overridden)."""
 
-    rules_version = f"{MaplessHouse.rules_version}-patient.1"
-
     def stalker_step(self, state: Any, stalker: Any, cell: Any) -> Any:
         return cell
 
 
-class Heavy(MaplessHouse):
-    """Every card is worth one more (M-1 overridden)."""
-
-    def card_value(self, card: Any) -> int:
-        return super().card_value(card) + 1
+class ClubAtTheExit(MaplessHouse):
+    def club_arrival(self, state: Any) -> Any:
+        return state.exit_cell if state.ran_dry else None
 
 
-class Renamed(MaplessHouse):
-    """The stock rules under another name: they may keep the kernel."""
-
-    game_name = "mapless-house-renamed"
-    title = "The Mapless House, renamed"
+class Doubled(MaplessHouse):
+    def score(self, state: Any) -> int:
+        return 2 * super().score(state)
 
 
-def _public(game: Any, seed: int) -> tuple[str, int, int]:
-    """One random game through legal_actions and step: outcome, decisions, turns."""
+VARIANTS = [
+    Heavy, TensAreNoCorridors, OnlyKingsPull, AnywhereGoes, NoPull, NorthernRooms, EarlyExit,
+    ExitByTheDoor, NeverBack, Brave, Shaky, Patient, ClubAtTheExit, Doubled,
+]  # fmt: skip
+
+
+def _public(game: Any, seed: int) -> tuple[str, int, int, int]:
+    """One random game through legal_actions and step: outcome, decisions, turns, score."""
     state, bot, decisions = game.initial_state(seed), RandomBot(game, seed, 0), 0
     while not game.is_terminal(state):
         state = game.step(state, bot.choose(game, None, game.legal_actions(state)))
         decisions += 1
-    return game.outcome(state).label, decisions, state.turn
+    outcome = game.outcome(state)
+    return outcome.label, decisions, state.turn, outcome.scores[0]
 
 
-@pytest.mark.parametrize("variant", [Patient, Heavy])
-def test_a_variant_that_overrides_a_hook_has_no_kernel(variant: type[MaplessHouse]) -> None:
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.__name__)
+def test_every_variant_is_played_by_the_kernel_as_by_the_public_path(
+    variant: type[MaplessHouse],
+) -> None:
     game = variant(cardcrawl.load("mapless-house", max_turns=25).options)
-    assert _kernel.kernel_for(game) is None
-    assert check_kernel(game, seeds=range(5)) == 0
-    run = simulate(game, "random", games=40, seed=3, workers=1)
-    assert [(r.outcome, r.decisions, r.figure("turns")) for r in run.results] == [
+    assert _kernel.rollout_kernel(game) is not None
+    assert check_kernel(game, seeds=range(60)) == 60
+    run = simulate(game, "random", games=30, seed=3, workers=1)
+    assert [(r.outcome, r.decisions, r.figure("turns"), r.scores[0]) for r in run.results] == [
         _public(game, r.seed) for r in run.results
     ]
 
 
-def test_the_variants_results_are_their_own() -> None:
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.__name__)
+def test_every_variant_plays_games_of_its_own(variant: type[MaplessHouse]) -> None:
     stock = cardcrawl.load("mapless-house", max_turns=25)
-    patient = Patient(stock.options)
-    ours = simulate(patient, "random", games=40, seed=3, workers=1).results
-    theirs = simulate(stock, "random", games=40, seed=3, workers=1).results
-    # The Stalkers that never move consume no one who keeps away from the Exit.
-    assert [r.outcome for r in ours] != [r.outcome for r in theirs]
+    game = variant(stock.options)
+    ours = [_public(game, seed) for seed in range(40)]
+    theirs = [_public(stock, seed) for seed in range(40)]
+    assert ours != theirs
 
 
-def test_an_instance_that_shadows_a_hook_has_no_kernel() -> None:
+def test_the_kernel_asks_the_hooks_it_is_given() -> None:
+    calls: dict[str, int] = {}
+
+    class Counted(MaplessHouse):
+        def stalker_step(self, state: Any, stalker: Any, cell: Any) -> Any:
+            calls["stalker_step"] = calls.get("stalker_step", 0) + 1
+            return super().stalker_step(state, stalker, cell)
+
+    game = Counted(cardcrawl.load("mapless-house", max_turns=25).options)
+    _kernel.MaplessKernel(game).summary(5, 10_000, MaplessFigures)
+    assert calls["stalker_step"] > 0
+
+
+def test_an_instance_that_shadows_a_hook_is_played_with_it_on_every_path() -> None:
     game = cardcrawl.load("mapless-house", max_turns=25)
     game.stalker_step = lambda state, stalker, cell: cell  # type: ignore[method-assign]
-    assert _kernel.kernel_for(game) is None
+    patient = Patient(game.options)
+    assert check_kernel(game, seeds=range(30)) == 30
+    assert [_public(game, s) for s in range(30)] == [_public(patient, s) for s in range(30)]
+
+
+class Renamed(MaplessHouse):
+    """The stock rules under another name."""
+
+    game_name = "mapless-house-renamed"
+    title = "The Mapless House, renamed"
 
 
 @pytest.fixture
@@ -116,56 +195,45 @@ def registry_kept() -> Any:
     _registry._REGISTRY.update(before)
 
 
-def test_a_class_that_only_renames_the_game_keeps_the_kernel(registry_kept: Any) -> None:
+def test_a_class_registered_with_the_games_tools_has_the_kernel(registry_kept: Any) -> None:
     game = Renamed(cardcrawl.load("mapless-house", max_turns=25).options)
-    assert _kernel.kernel_for(game) is not None
     # Unregistered, it has no tools, so no kernel; registered with the game's, it has.
     assert check_kernel(game, seeds=range(5)) == 0
     cardcrawl.register_game(Renamed.game_name, Renamed, tools=cardcrawl.tools_for("mapless-house"))
     assert check_kernel(game, seeds=range(50)) == 50
 
 
-def test_playing_a_game_keeps_the_kernel() -> None:
-    # Playing fills in caches on the game (its dread lines): they are no rules.
-    game = cardcrawl.load("mapless-house", max_turns=25)
-    _public(game, 1)
-    assert _kernel.kernel_for(game) is not None
-
-
-def test_a_broken_kernel_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kernel_that_chooses_otherwise_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     game = cardcrawl.load("mapless-house", max_turns=200)
-    # The Encounter's totals one higher: some player holds their nerve who should not.
-    monkeypatch.setattr(
-        _kernel, "_VALUE", tuple(v + (13 <= i <= 38) for i, v in enumerate(_kernel._VALUE))
-    )
-    with pytest.raises(ConformanceError, match="seed"):
-        check_kernel(game, seeds=range(200))
+    original = _kernel.MaplessKernel._run
+
+    def shifted(self: Any, seed: int, *args: Any) -> Any:
+        return original(self, (seed + 1) % (1 << 64), *args)
+
+    monkeypatch.setattr(_kernel.MaplessKernel, "_run", shifted)
+    with pytest.raises(ConformanceError, match="seed 0"):
+        check_kernel(game, seeds=range(5))
 
 
 def test_a_kernel_whose_last_events_differ_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     game = cardcrawl.load("mapless-house", max_turns=200)
-    build = list(_kernel._BUILD)
-    build[_kernel._E_MOVED] = lambda game, source, target: _kernel.Moved(
-        _kernel._CELL[target], _kernel._CELL[source]
-    )
-    monkeypatch.setattr(_kernel, "_BUILD", tuple(build))
+    original = _kernel.freeze
+    monkeypatch.setattr(_kernel, "freeze", lambda position, events: original(position, events[1:]))
     with pytest.raises(ConformanceError, match="events differ"):
         check_kernel(game, seeds=range(50))
 
 
-@python_kernel_only
-def test_a_kernel_that_draws_in_another_order_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kernel_that_tells_simulate_other_figures_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     game = cardcrawl.load("mapless-house", max_turns=200)
-    # Drawing Mind and Body cards from a generator one step ahead changes the games.
-    original = _kernel._run
+    original = _kernel.figures_of
 
-    def shifted(game: Any, state: Any, seed: int, kind: int, max_decisions: int) -> Any:
-        return original(
-            game, state, (seed + 1) % (1 << 64) if state is None else seed, kind, max_decisions
-        )
+    def miscounted(game: Any, state: Any, house_at_exit: int) -> Any:
+        return original(game, state, house_at_exit + (state.events == ()))
 
-    monkeypatch.setattr(_kernel, "_run", shifted)
-    with pytest.raises(ConformanceError, match="seed 0"):
+    monkeypatch.setattr(_kernel, "figures_of", miscounted)
+    with pytest.raises(ConformanceError, match="gives simulate"):
         check_kernel(game, seeds=range(5))
 
 
@@ -175,18 +243,18 @@ def test_simulate_gives_the_public_paths_results(
 ) -> None:
     game = cardcrawl.load("mapless-house", max_turns=max_turns)
     used = []
+    summary = _kernel.MaplessKernel.summary
 
-    def spy(*args: Any) -> Any:
-        played = rollout(*args)
+    def spy(self: Any, *args: Any) -> Any:
+        played = summary(self, *args)
         used.append(played is not None)
         return played
 
-    rollout = _kernel.random_rollout
-    monkeypatch.setattr(_kernel, "random_rollout", spy)
+    monkeypatch.setattr(_kernel.MaplessKernel, "summary", spy)
     fast = simulate(game, "random", games=150, seed=9, workers=1).results
     assert used
     assert all(used)  # the kernel played every game
-    monkeypatch.setattr(_kernel, "random_rollout", lambda *args: None)
+    monkeypatch.setattr(_kernel.MaplessKernel, "summary", lambda self, *args: None)
     assert simulate(game, "random", games=150, seed=9, workers=1).results == fast
 
 
@@ -194,7 +262,7 @@ def test_simulate_with_another_bot_or_a_position_plays_the_public_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     game = cardcrawl.load("mapless-house", max_turns=50)
-    monkeypatch.setattr(_kernel, "random_rollout", _refuse)
+    monkeypatch.setattr(_kernel.MaplessKernel, "summary", _refuse)
     simulate(game, "heuristic", games=3, seed=1, workers=1)
     position = game.notation(game.initial_state(4))
     simulate(game, "random", games=3, seed=1, workers=1, position=position)
@@ -204,26 +272,7 @@ def _refuse(*args: Any) -> Any:
     raise AssertionError("the kernel was asked to play")
 
 
-@python_kernel_only
-def test_a_kernel_that_tells_simulate_other_figures_is_caught(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    game = cardcrawl.load("mapless-house", max_turns=200)
-    original = _kernel._run
-
-    def miscounted(*args: Any, **options: Any) -> Any:
-        played = original(*args, **options)
-        if options.get("build", True) or played is None:
-            return played
-        facts, decisions, house_at_exit = played
-        return facts, decisions, house_at_exit + 1
-
-    monkeypatch.setattr(_kernel, "_run", miscounted)
-    with pytest.raises(ConformanceError, match="gives simulate"):
-        check_kernel(game, seeds=range(5))
-
-
-def test_a_class_patched_before_its_first_game_has_no_kernel(
+def test_a_class_patched_before_its_first_game_is_played_with_the_patch(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(MaplessHouse, "stalker_step", Patient.stalker_step)
@@ -231,4 +280,5 @@ def test_a_class_patched_before_its_first_game_has_no_kernel(
     class Later(MaplessHouse):
         """Made after the patch: it inherits the patched hook."""
 
-    assert _kernel.kernel_for(Later()) is None
+    game = Later(cardcrawl.load("mapless-house", max_turns=25).options)
+    assert check_kernel(game, seeds=range(20)) == 20

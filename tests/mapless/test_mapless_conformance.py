@@ -21,11 +21,11 @@ def test_checker_catches_a_game_that_hides_no_legal_action() -> None:
     from cardcrawl.mapless import MaplessHouse
 
     class Broken(MaplessHouse):
-        def _decisions(self, state):  # type: ignore[no-untyped-def]
-            return ()
+        def move_cells(self, state):  # type: ignore[no-untyped-def]
+            return []
 
     with pytest.raises(ConformanceError, match="no action is legal"):
-        check_game(Broken(cardcrawl.load("mapless-house", max_turns=5).options), games=1)
+        check_game(Broken(cardcrawl.load("mapless-house", max_turns=5).options), games=3)
 
 
 def test_checker_catches_an_observation_that_leaks_the_deck_order() -> None:

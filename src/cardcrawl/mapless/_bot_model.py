@@ -6,33 +6,34 @@
   a multiset), so the rebuilt state is exactly what ``game.determinize`` would give for
   the real one: the exact posterior, not an approximation.
 * :class:`HuntPlanner`: an expectimax over the hunt (phase two) in a small model of it:
-  the table as it stands, the Stalkers' steps exactly as M-18 and M-19 say (with
-  :func:`cardcrawl.mapless.stalker_step`), the ♣A's arrival (M-17), and the chance of
+  the table as it stands, the Stalkers' steps as the game's ``stalker_step`` hook says
+  (M-18, M-19), the ♣A's arrival (M-17), and the chance of
   being held (M-15, M-16) from the Mind and Body cards still unseen.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from cardcrawl.core._engine import replacer
 from cardcrawl.core._random import rng_from_seed
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid, neighbours
 from cardcrawl.mapless._game import MaplessHouse
-from cardcrawl.mapless._rules import card_value, is_corridor, stalker_step
+from cardcrawl.mapless._position import setup, thaw
+from cardcrawl.mapless._rules import card_value, is_corridor
 from cardcrawl.mapless._state import (
     CLUB_STALKER,
     ENTRANCE_CELL,
     SPADE_STALKER,
     MaplessObservation,
     MaplessState,
+    Phase,
 )
 
-_evolve = replacer(MaplessState)
 #: Steps a Stalker: (the Stalker's card, its cell, the player's cell, the ♠A has left the
 #: Exit) -> its new cell.
 StalkerStepper = Callable[[Card, Cell, Cell, bool], Cell]
@@ -236,7 +237,9 @@ class HuntPlanner:
         game: Any = None,
         observation: MaplessObservation | None = None,
     ) -> None:
-        self._threshold, self._stalker_step = _hunt_rules(game, observation, table, exit_cell)
+        self._threshold, self._stalker_step, self._arrival = _hunt_rules(
+            game, observation, table, exit_cell
+        )
         self._touching = {c: tuple(n for n in neighbours(c) if n in table) for c in table}
         self._exit = exit_cell
         self._odds = odds
@@ -323,7 +326,7 @@ class HuntPlanner:
         if club is not None:
             club = self._stalker_step(CLUB_STALKER, club, player, left)
         elif done == self._club_arrives:
-            club = ENTRANCE_CELL
+            club = self._arrival
         if club == player:
             return 0.0
         if self._max_turns is not None and done >= self._max_turns:
@@ -355,39 +358,39 @@ def _hunt_rules(
     observation: MaplessObservation | None,
     table: Mapping[Cell, Card],
     exit_cell: Cell,
-) -> tuple[dict[Cell, int], StalkerStepper]:
-    """Each table card's Encounter threshold, and the Stalkers' step, by the game's hooks.
-
-    A hook left as the standard rules have it is asked in its plain form (the planner
-    asks thousands of steps); one a variant overrides is asked with a state rebuilt from
-    the observation, as the hook expects.
-    """
-
-    def standard_step(stalker: Card, cell: Cell, player: Cell, left: bool) -> Cell:
-        forbidden = exit_cell if left and stalker == SPADE_STALKER else None
-        return stalker_step(cell, player, forbidden)
-
+) -> tuple[dict[Cell, int], StalkerStepper, Cell | None]:
+    """Each table card's Encounter threshold, the Stalkers' step and where the ♣A
+    arrives once a deck has run dry (M-17), by the game's hooks
+    (the standard game's without a game), asked of one position rebuilt from the
+    observation, changed for each question: the planner asks thousands of steps."""
     if game is None:
-        return {c: card_value(card) for c, card in table.items()}, standard_step
-    kind = type(game)
-    own_threshold = kind.encounter_threshold is not MaplessHouse.encounter_threshold
-    own_step = kind.stalker_step is not MaplessHouse.stalker_step
-    if not (own_threshold or own_step):
-        return {c: game.card_value(card) for c, card in table.items()}, standard_step
-    if observation is None:
-        raise ValueError("a game with its own hunt rules needs the observation")
-    base = _evolve(
-        state_from_observation(observation, 0, game=game),
-        table=table if isinstance(table, Grid) else Grid(table),
-        exit_cell=exit_cell,
-    )
-    threshold = {c: game.encounter_threshold(_evolve(base, player=c)) for c in table}
-    if not own_step:
-        return threshold, standard_step
+        game = _standard_game()
+    if observation is not None:
+        view = thaw(state_from_observation(observation, 0, game=game))
+    else:
+        empty = {name: Deck() for name in game.stack_sources}
+        view = setup(0, False, empty, Grid())
+    view.table = table if isinstance(table, Grid) else Grid(table)
+    view.exit_cell = exit_cell
+    view.phase = Phase.DRAW_BODY  # asked, as the rules ask, at the Encounter
+    threshold_of = game.encounter_threshold
+    threshold = {}
+    for cell in table:
+        view.player = cell
+        threshold[cell] = threshold_of(view)
+    ask = game.stalker_step
 
-    def hooked_step(stalker: Card, cell: Cell, player: Cell, left: bool) -> Cell:
-        position = _evolve(base, player=player, spade_left_exit=left)
-        target: Cell = game.stalker_step(position, stalker, cell)
+    def step(stalker: Card, cell: Cell, player: Cell, left: bool) -> Cell:
+        view.player = player
+        view.spade_left_exit = left
+        target: Cell = ask(view, stalker, cell)
         return target
 
-    return threshold, hooked_step
+    view.player, view.club, view.ran_dry = ENTRANCE_CELL, None, True
+    return threshold, step, game.club_arrival(view)
+
+
+@functools.cache
+def _standard_game() -> MaplessHouse:
+    """The standard game, whose hooks a planner given no game asks."""
+    return MaplessHouse()

@@ -6,9 +6,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardcrawl.core._engine import replacer
 from cardcrawl.core._protocol import CHANCE
-from cardcrawl.kit._cards import Card, Suit
+from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell, Grid, distance
 from cardcrawl.mapless._actions import Action, Move, Place, PlaceExit
 from cardcrawl.mapless._bot_model import (
@@ -17,8 +16,8 @@ from cardcrawl.mapless._bot_model import (
     closed_cells,
     state_from_observation,
 )
-from cardcrawl.mapless._game import MaplessHouse
-from cardcrawl.mapless._rules import corridor_cells, newly_closed
+from cardcrawl.mapless._position import WorkingDeck, thaw
+from cardcrawl.mapless._rules import newly_closed
 from cardcrawl.mapless._state import (
     ENTRANCE_CELL,
     EXIT,
@@ -26,8 +25,6 @@ from cardcrawl.mapless._state import (
     MaplessState,
     Phase,
 )
-
-_evolve = replacer(MaplessState)
 
 __all__ = [
     "MaplessHeuristicBot",
@@ -320,9 +317,8 @@ def _best(legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
 def _build(game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
     """Phase one: the legal cell of lowest cost under the building plan.
 
-    The rules it weighs are the game's hooks (M-1, M-3, M-6, M-7, M-10). Where a variant
-    overrides one that reads a state, the hook is asked on a state rebuilt from the
-    observation; the standard ones are asked in their plain form, which is faster.
+    The rules it weighs are the game's hooks (M-1, M-3, M-6, M-7, M-10), asked of a
+    position rebuilt from the observation.
     """
     return min(legal, key=_build_costs(game, obs, legal).__getitem__)
 
@@ -338,19 +334,13 @@ def _build_costs(
     spine = 0
     while (0, spine + 1) in table:
         spine += 1
-    kind = type(game)
-    position = None
-    if (
-        kind.exit_may_open is not MaplessHouse.exit_may_open
-        or kind.corridor_cells is not MaplessHouse.corridor_cells
-    ):
-        position = state_from_observation(obs, 0, game=game)
-    if kind.exit_may_open is MaplessHouse.exit_may_open:
-        suits = {c.suit for c in obs.narrative_left}
-        exit_may_come = Suit.SPADES not in suits or Suit.CLUBS not in suits  # M-10
-    else:
-        assert position is not None
-        exit_may_come = game.exit_may_open(position)
+    # The rules weighed are the game's hooks, asked of a position rebuilt from the
+    # observation (a view changed here and there, never kept by a hook).
+    view = thaw(state_from_observation(obs, 0, game=game))
+    # M-10: may the Exit open if the ♥A comes now? Asked as the rules ask it, of the
+    # Narrative deck without the ♥A.
+    view.narrative = WorkingDeck.shuffled(c for c in obs.narrative_left if c != EXIT)
+    exit_may_come = game.exit_may_open(view)
     # An even reach already forced on the house is rounded up to the next odd one.
     target = max(_TARGET_REACH, reach | 1)
     value = game.card_value(card)
@@ -359,11 +349,8 @@ def _build_costs(
     corridor_table = tuple(game.is_corridor(Card(i)) for i in range(52))
 
     def corridors_after(after: Grid, after_closed: frozenset[Cell], last: Cell | None) -> Any:
-        if position is None:
-            return corridor_cells(after, after_closed, last)
-        return game.corridor_cells(
-            _evolve(position, table=after, closed=after_closed, last_room=last)
-        )
+        view.table, view.closed, view.last_room = after, after_closed, last
+        return game.corridor_cells(view)
 
     def cost(action: Action) -> tuple[float, Cell]:
         cell = _cell(action)

@@ -47,8 +47,6 @@ _PHASES = tuple(Phase)
 _PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
 _ENDINGS = tuple(Ending)
 _ENDING_INDEX = {e: i for i, e in enumerate(_ENDINGS)}
-# By card index: the card's value over 13 (M-1: aces 0), and whether it is a room.
-_VALUE = tuple((Card(i).rank if Card(i).rank >= 2 else 0) / 13 for i in range(52))
 assert len(NARRATIVE_CARDS) + 1 == len(PLACEABLE_CARDS) == 26
 
 
@@ -117,7 +115,9 @@ class MaplessEncoding(Encoding):
 
     def __init__(self, game: MaplessHouse) -> None:
         super().__init__(game)
-        # Which cards are rooms, as the game's hook says (M-3).
+        # By card index, as the game's hooks say: the value over 13 (M-1: a king is 1,
+        # the aces 0) and whether the card is a room (M-3).
+        self._value = tuple(game.card_value(Card(i)) / 13 for i in range(52))
         self._room = tuple(game.is_room(Card(i)) for i in range(52))
         self.num_actions = len(_KINDS) * _CELLS
         self.num_chance_outcomes = 52
@@ -212,7 +212,7 @@ class MaplessEncoding(Encoding):
             if n < 0:
                 raise EncodingError(f"a card lies on {cell}, outside the encoded square")
             v[card_at + n] = 1.0
-            v[value_at + n] = _VALUE[card.index]
+            v[value_at + n] = self._value[card.index]
             if self._room[card.index]:
                 v[room_at + n] = 1.0
         tokens: tuple[tuple[int, Cell | None], ...] = (

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
-
-import attrs
 
 from cardcrawl.core._engine import GameBase, replacer
 from cardcrawl.core._notation import MAX_COUNT
@@ -42,6 +40,14 @@ from cardcrawl.mapless._events import (
     TurnStarted,
 )
 from cardcrawl.mapless._notation import MaplessNotation
+from cardcrawl.mapless._position import (
+    Position,
+    WorkingDeck,
+    WorkingGrid,
+    freeze,
+    setup,
+    thaw,
+)
 from cardcrawl.mapless._render import render
 from cardcrawl.mapless._rules import (
     card_value,
@@ -118,39 +124,16 @@ _IS_DIAMOND = tuple(Card(i).suit is Suit.DIAMONDS for i in range(52))
 
 
 _evolve = replacer(MaplessState)
-_FIELDS = frozenset(a.name for a in attrs.fields(MaplessState) if a.init)
-_SIZE = len(_FIELDS) + 1  # the fields and the private _memo
-_new = object.__new__
-_set = object.__setattr__
 
 
-def _next(state: MaplessState, events: Events, **changes: Any) -> MaplessState:
-    """The state after ``changes``, in the middle of a step whose events are ``events``.
-
-    A step of sampled play runs through several rule steps and chance draws, and each
-    rule step used to build a state of its own. Only the step's first state is built
-    now: it holds the step's own ``events`` list (a finished state holds a tuple), and
-    a state holding that very list was made during this step and has been seen by
-    nobody else, so the later changes of the step are made to it in place. The engine
-    then finishes it (generator, events tuple) before anyone sees it. The state the
-    step was given is never changed: it holds an older events tuple.
-    """
-    fields = state.__dict__
-    if fields["events"] is events:
-        fields.update(changes)
-        # An unknown name would have added a key (cheaper to test than the names).
-        assert len(fields) == _SIZE, f"unknown fields {set(changes) - _FIELDS}"
-        if fields["_memo"]:
-            fields["_memo"] = {}  # nothing derived from the old values may survive
-        return state
-    fields = fields.copy()
-    fields.update(changes)
-    assert len(fields) == _SIZE, f"unknown fields {set(changes) - _FIELDS}"
-    fields["events"] = events
-    fields["_memo"] = {}
-    result: MaplessState = _new(MaplessState)
-    _set(result, "__dict__", fields)
-    return result
+# The hooks a game binds when it is built (see MaplessHouse._bind_hooks).
+_HOOKS = frozenset(
+    {
+        "card_value", "is_corridor", "is_room", "placement_cells", "corridor_cells",
+        "room_cells", "exit_may_open", "exit_cells", "move_cells", "encounter_threshold",
+        "encounter_total", "stalker_step", "club_arrival", "score",
+    }
+)  # fmt: skip
 
 
 class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
@@ -161,6 +144,13 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     Stacked decks: ``initial_state(seed, stack={...})`` takes the sources
     ``"narrative"``, ``"mind"`` and ``"body"``, each a sequence of cards (or card codes)
     from that deck, drawn first and in that order; the rest of each deck stays shuffled.
+
+    The rules are stated once, as the methods of the section *play* below, over a
+    working :class:`~cardcrawl.mapless._position.Position`: ``step`` thaws a state into
+    a position, plays the action and the chance that follows, and freezes the result;
+    ``simulate`` and the bots' playouts (the rollout kernel) play whole games on one
+    position with the very same methods. The rules ask the hooks through the binding
+    made when the game is built, so every path honours a variant's hooks.
 
     Examples:
         >>> import cardcrawl
@@ -179,9 +169,6 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     options_type: ClassVar[type[Any]] = MaplessOptions
     state_type: ClassVar[type[Any]] = MaplessState
     action_type: ClassVar[Any] = (Place, PlaceExit, Move, Draw)
-    # Every rule step below builds its result with _next, never returning a state
-    # it was given, so the engine may finish each step's last state in place.
-    _fresh_states: ClassVar[bool] = True
     notation_format: ClassVar[Any] = MaplessNotation()  # the position notation's hook
     rule_hooks: ClassVar[tuple[str, ...]] = (
         "card_value", "is_corridor", "is_room", "placement_cells", "corridor_cells",
@@ -199,14 +186,32 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def __init__(self, options: Any = None, *, name: str | None = None) -> None:
         super().__init__(options, name=name)
-        # The hooks of a card alone, asked once per card (see "rules" below).
+        self._max_turns = self.options.max_turns
+        self._bind_hooks()
+
+    def _bind_hooks(self) -> None:
+        """Bind the rule hooks, the stock ones or a variant's: the rules call these."""
+        # The hooks of a card alone are asked once per card, and their answers kept.
         cards = [Card(i) for i in range(52)]
         self._values = tuple(self.card_value(card) for card in cards)
         self._corridor = tuple(self.is_corridor(card) for card in cards)
         self._room = tuple(self.is_room(card) for card in cards)
-        # The rule steps fill in a new state's legal actions when they know them
-        # already: only while they are what _decisions would find.
-        self._prefill = type(self)._decisions is MaplessHouse._decisions
+        # The hooks that read a state are given the working position (see _position):
+        # to mypy, something that answers as a state does.
+        self._placement_cells: Callable[[Any, Card], list[Cell]] = self.placement_cells
+        self._exit_may_open: Callable[[Any], bool] = self.exit_may_open
+        self._exit_cells: Callable[[Any], list[Cell]] = self.exit_cells
+        self._move_cells: Callable[[Any], list[Cell]] = self.move_cells
+        self._encounter_threshold: Callable[[Any], int] = self.encounter_threshold
+        self._encounter_total: Callable[[Any, tuple[Card, ...]], int] = self.encounter_total
+        self._stalker_step: Callable[[Any, Card, Cell], Cell] = self.stalker_step
+        self._club_arrival: Callable[[Any], Cell | None] = self.club_arrival
+        self._score: Callable[[Any], int] = self.score
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in _HOOKS and "_score" in vars(self):
+            self._bind_hooks()  # an instance's own hook counts on every path too
 
     @functools.cached_property
     def _dread_lines(self) -> dict[int, str]:
@@ -219,23 +224,52 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         return 1
 
     # ------------------------------------------------------------- setup
-    def _new_state(
+    def _setup(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
-    ) -> MaplessState:
+    ) -> Position:
         # The engine has refused any source not in stack_sources already.
         decks = {
             name: Deck.stacked_from(name, cards, stack.get(name, ()))
             for name, cards in self.stack_sources.items()
         }
         # M-2: the Entrance at (0, 0) with the player on it; Stalkers off the table.
-        return MaplessState(
-            phase=_DRAW, turn=0, table=Grid({ENTRANCE_CELL: ENTRANCE}), closed=frozenset(),
-            last_room=None, narrative=decks["narrative"], mind=decks["mind"],
-            body=decks["body"], mind_aside=(), body_aside=(), refused=(), held=(), drawn=None,
-            mind_card=None, player=ENTRANCE_CELL, exit_cell=None, spade=None, club=None,
-            spade_left_exit=False, ran_dry=False, ending=None, rng=rng,
-            explicit_chance=explicit_chance, events=(),
-        )  # fmt: skip
+        return setup(rng, explicit_chance, decks, Grid({ENTRANCE_CELL: ENTRANCE}))
+
+    def _new_state(
+        self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
+    ) -> MaplessState:
+        return freeze(self._setup(rng, explicit_chance, stack), [])
+
+    def _begin(
+        self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
+    ) -> MaplessState:
+        position = self._setup(rng, explicit_chance, stack)
+        events: Events = []
+        self._resolve(position, events)
+        return self._frozen(position, events)
+
+    def _advance(self, state: MaplessState, action: Action) -> MaplessState:
+        position = thaw(state)
+        events: Events = []
+        self._act(position, action, events)
+        self._resolve(position, events)
+        return self._frozen(position, events)
+
+    def _frozen(self, position: Position, events: Events) -> MaplessState:
+        """The state of ``position``, its legal actions filled in when the rules know
+        them (the cells the hooks gave for the decision it waits on)."""
+        state = freeze(position, events)
+        cells = position.choices
+        if cells is not None:
+            phase = position.phase
+            if phase is _PLACE:
+                legal: tuple[Action, ...] = tuple(map(_PLACES.__getitem__, cells))
+            elif phase is _MOVE:
+                legal = tuple(map(_MOVES.__getitem__, cells))
+            else:
+                legal = tuple(PlaceExit(c) for c in cells)
+            state._memo[self._legal_key] = legal
+        return state
 
     # ---------------------------------------------------- protocol hooks
     def is_terminal(self, state: MaplessState) -> bool:
@@ -251,44 +285,29 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def _decisions(self, state: MaplessState) -> tuple[Action, ...]:
         phase = state.phase
+        cells = self._decision_cells(state)
         if phase is _MOVE:
-            return tuple(map(_MOVES.__getitem__, self.move_cells(state)))
+            return tuple(map(_MOVES.__getitem__, cells))
         if phase is _PLACE:
-            assert state.drawn is not None
-            return tuple(map(_PLACES.__getitem__, self.placement_cells(state, state.drawn)))
-        if phase is _PLACE_EXIT:
-            return tuple(PlaceExit(c) for c in self.exit_cells(state))
-        return ()
+            return tuple(map(_PLACES.__getitem__, cells))
+        return tuple(PlaceExit(c) for c in cells)
 
-    def _deck_drawn(self, state: MaplessState) -> Deck:
-        phase = state.phase
-        if phase is _DRAW:
-            return state.narrative
-        return state.mind if phase is _DRAW_MIND else state.body
+    def _decision_cells(self, view: MaplessState | Position) -> list[Cell]:
+        """The cells of the decision a state or position waits on, as the hooks give them."""
+        phase = view.phase
+        if phase is _MOVE:
+            return self._move_cells(view)
+        if phase is _PLACE:
+            assert view.drawn is not None
+            return self._placement_cells(view, view.drawn)
+        if phase is _PLACE_EXIT:
+            return self._exit_cells(view)
+        return []
 
     def _chances(self, state: MaplessState) -> tuple[tuple[Action, int], ...]:
-        deck = self._deck_drawn(state)
-        outcomes = deck.outcomes()
-        # M-10 folded: while the Exit may not open, drawing the ♥A only shuffles it back
-        # and draws again, so what the draw brings is one of the other cards, each as
-        # likely. Listing the ♥A would make the chance tree loop forever.
-        if (
-            state.phase is _DRAW
-            and len(outcomes) > 1
-            and any(c == EXIT for c, _ in outcomes)
-            and not self.exit_may_open(_evolve(state, narrative=deck.take(EXIT)))
-        ):
-            outcomes = tuple((c, w) for c, w in outcomes if c != EXIT)
+        position = thaw(state)
+        outcomes = self._outcomes(position, position.drawing())
         return tuple((_DRAWS[card.index], w) for card, w in outcomes)
-
-    def _sample(self, state: MaplessState, rng: int) -> tuple[Action, int]:
-        # The one sanctioned difference from drawing among _chances: sampled play may
-        # draw the ♥A while the Exit may not open. The rule step then shuffles it back
-        # (and narrates it) and the engine draws again, so the card that comes out is
-        # distributed exactly as _chances says; sampled games stay what they have
-        # always been, narration included.
-        card, rng = self._deck_drawn(state).sample(rng)
-        return _DRAWS[card.index], rng
 
     def _describe(self, state: MaplessState) -> str:
         phase = state.phase
@@ -303,28 +322,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         }[phase]
 
     def _apply(self, state: MaplessState, action: Action, events: Events) -> MaplessState:
-        phase = state.phase
-        if phase is _PLACE:
-            assert isinstance(action, Place)
-            return self._place(state, action.cell, events)
-        if phase is _PLACE_EXIT:
-            assert isinstance(action, PlaceExit)
-            return self._open_exit(state, action.cell, events)
-        if phase is _MOVE:
-            assert isinstance(action, Move)
-            return self._move(state, action.cell, events)
-        assert isinstance(action, Draw)
-        card = action.card
-        return self._drawn(state, card, self._deck_drawn(state).take(card), events)
-
-    def _drawn(self, state: MaplessState, card: Card, deck: Deck, events: Events) -> MaplessState:
-        """``card`` was drawn from the deck the state waits on, which ``deck`` now is."""
-        phase = state.phase
-        if phase is _DRAW:
-            return self._narrative_drawn(state, card, deck, events)
-        if phase is _DRAW_MIND:
-            return self._enter_body_draw(state, events, mind=deck, mind_card=card)
-        return self._encounter(state, card, events, body=deck)
+        position = thaw(state)
+        self._act(position, action, events)
+        return self._frozen(position, events)
 
     # ------------------------------------------------------------ rules
     # The public hooks. Each decides one rule of the rulebook, cites its ruling and is
@@ -333,8 +333,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     #
     # A hook that depends on a card alone (card_value, is_corridor, is_room) is asked
     # once per card when the game is built, and its answers are kept in tables. The
-    # others are asked every time, with the state as the rules have left it so far in
-    # the step: a hook reads that state and must not keep it.
+    # others are asked every time. Called by the rules, a hook is given the working
+    # position as the rules have left it so far in the step (or the rollout): a
+    # read-only view that answers the state's attribute names (see
+    # cardcrawl.mapless._position). A hook reads it; it keeps none of it (the position
+    # changes next) and changes none of it. Called by anyone else, it is given a state.
 
     def card_value(self, card: Card | None) -> int:
         """A card's value (M-1): 2-10 face value, J 11, Q 12, K 13; the aces 0.
@@ -386,6 +389,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         default a corridor goes where :meth:`corridor_cells` says and any other card
         where :meth:`room_cells` says.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -404,6 +410,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         next to the last room while it touches fewer than two cards (M-7). See
         :func:`cardcrawl.mapless.corridor_cells`.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -417,6 +426,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def room_cells(self, state: MaplessState) -> list[Cell]:
         """Where a room may go, sorted (M-5, M-6): any empty cell touching the house
         that is not closed to Narrative cards. See :func:`cardcrawl.mapless.room_cells`.
+
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
 
         Examples:
             >>> import cardcrawl
@@ -434,6 +446,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         black suit is exhausted: all twelve of its cards have left the Narrative deck.
         Otherwise the ♥A is shuffled back in (a chance event) and the next card drawn.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -449,6 +464,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         card, touching a card (:func:`cardcrawl.mapless.exit_candidates`). With one
         cell the Exit opens there; with several the player chooses.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -462,19 +480,27 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def move_cells(self, state: MaplessState) -> list[Cell]:
         """Where the player may move, sorted (M-14): the table cards touching theirs.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
             >>> game.move_cells(game.initial_state(seed=1))
             []
         """
-        return sorted(state.table.touching_cards(state.player))
+        cards = state.table.cards
+        left, right, down, up = neighbours(state.player)
+        return [c for c in (left, down, up, right) if c in cards]  # in sorted order
 
     def encounter_threshold(self, state: MaplessState) -> int:
         """What an Encounter's total must reach (M-15): the value of the player's card.
 
         The Entrance and the Exit are worth 0, so the player always holds their nerve
         there, although both cards are still turned.
+
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
 
         Examples:
             >>> import cardcrawl
@@ -489,6 +515,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         of every card already holding the player, all in ``cards``.
 
         A draw that yields no card (M-17) is not among ``cards``: it adds 0.
+
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
 
         Examples:
             >>> import cardcrawl
@@ -507,6 +536,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         tie), through empty space as freely as through cards; the ♠A never steps back
         onto the Exit once it has left it (:func:`cardcrawl.mapless.stalker_step`).
         Returning ``cell`` itself means the Stalker waits.
+
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
 
         Examples:
             >>> import cardcrawl
@@ -527,6 +559,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         Asked at the end of every turn while the ♣A is off the table. By default it
         appears on the Entrance at the end of the turn in which a deck first ran dry.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -538,6 +573,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def score(self, state: MaplessState) -> int:
         """The score (M-21): the cards on the table, Entrance and Exit included.
 
+        The rules give ``state`` as their working position, which reads as a state
+        does: read it, never keep or change it (see the how-to *Write a variant*).
+
         Examples:
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
@@ -546,236 +584,306 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         """
         return state.score
 
-    # ---------------------------------------------------------- building
-    def _narrative_drawn(
-        self, state: MaplessState, card: Card, narrative: Deck, events: Events
-    ) -> MaplessState:
-        """``card`` was drawn from the Narrative deck, which ``narrative`` now is."""
-        events.append(_CARDS_DRAWN[card.index])
+    # -------------------------------------------------------------- play
+    # The rules, each stated once, over a working position ``p``: ``step`` runs them on
+    # a position thawed from a state, the rollout kernel on one position for a whole
+    # game. ``ev`` is the list the step's events go to, or ``None`` when nobody will
+    # read them (a rollout keeping only the outcome): the game is the same either way.
+
+    def _act(self, p: Position, action: Action, ev: Events | None) -> None:
+        """A legal decision, or at a chance event one of its outcomes."""
+        if isinstance(action, Draw):
+            card = action.card
+            p.choices = None
+            p.drawing().take(card)
+            self._drawn(p, card, ev)
+        else:
+            self._decide(p, action.cell, ev)
+
+    def _decide(self, p: Position, cell: Cell, ev: Events | None) -> None:
+        """The decision the position waits on, by its cell: one of ``p.choices``."""
+        phase = p.phase
+        p.choices = None
+        if phase is _PLACE:
+            self._place(p, cell, ev)
+        elif phase is _MOVE:
+            self._move(p, cell, ev)
+        else:
+            self._open_exit(p, cell, self._exit_cells(p), ev)  # M-11: the player's choice
+
+    def _resolve(self, p: Position, ev: Events | None) -> None:
+        """Play the chance events that follow: every one in sampled play, with the
+        position's generator (as ``Deck.draw`` draws); in explicit-chance play only
+        those with a single outcome, stopping at the first with several."""
+        while True:
+            phase = p.phase
+            if phase is not _DRAW and phase is not _DRAW_MIND and phase is not _DRAW_BODY:
+                return
+            deck = p.drawing()
+            if p.explicit_chance:
+                outcomes = self._outcomes(p, deck)
+                if len(outcomes) != 1:
+                    return
+                card = outcomes[0][0]
+                deck.take(card)
+            else:
+                # Sampled play may draw the ♥A while the Exit may not open (M-10): the
+                # rules shuffle it back, narrate it and draw again, so what comes out
+                # is distributed exactly as the outcomes of explicit play say.
+                card, p.rng = deck.draw(p.rng)
+            self._drawn(p, card, ev)
+
+    def _outcomes(self, p: Position, deck: WorkingDeck) -> tuple[tuple[Card, int], ...]:
+        """What the chance draw from ``deck`` can bring, each card with its weight."""
+        outcomes = deck.outcomes()
+        # M-10 folded: while the Exit may not open, drawing the ♥A only shuffles it back
+        # and draws again, so what the draw brings is one of the other cards, each as
+        # likely. Listing the ♥A would make the chance tree loop forever.
+        if (
+            p.phase is _DRAW
+            and len(outcomes) > 1
+            and any(c.index == _EXIT_INDEX for c, _ in outcomes)
+        ):
+            # exit_may_open is asked as it is when the ♥A has just been drawn.
+            rest = [c for c in deck.rest if c.index != _EXIT_INDEX]
+            p.narrative = WorkingDeck(list(deck.stacked), rest, None)
+            try:
+                may_open = self._exit_may_open(p)
+            finally:
+                p.narrative = deck
+            if not may_open:
+                outcomes = tuple((c, w) for c, w in outcomes if c.index != _EXIT_INDEX)
+        return outcomes
+
+    def _drawn(self, p: Position, card: Card, ev: Events | None) -> None:
+        """``card`` was drawn from the deck the position waits on, and taken from it."""
+        phase = p.phase
+        if phase is _DRAW:
+            self._narrative_drawn(p, card, ev)
+        elif phase is _DRAW_MIND:
+            p.mind_card = card
+            self._enter_body_draw(p, ev)
+        else:
+            self._encounter(p, card, ev)
+
+    def _narrative_drawn(self, p: Position, card: Card, ev: Events | None) -> None:
+        if ev is not None:
+            ev.append(_CARDS_DRAWN[card.index])
         if card.index == _EXIT_INDEX:
-            state = _next(state, events, narrative=narrative)
-            if not self.exit_may_open(state):
+            if not self._exit_may_open(p):
                 # M-10: too early; back into the deck, and the next draw is chance again.
-                events.append(_SHUFFLED_BACK)
-                return _next(state, events, narrative=narrative.shuffle_in((EXIT,)))
-            candidates = self.exit_cells(state)
+                if ev is not None:
+                    ev.append(_SHUFFLED_BACK)
+                p.drawing().shuffle_in(EXIT)
+                return
+            candidates = self._exit_cells(p)
             if not candidates:
                 raise HookError(
                     f"{type(self).__name__}.exit_cells returned no cell: the Exit must open "
                     "somewhere once it may (M-11); return at least one empty cell"
                 )
+            p.drawn = EXIT
             if len(candidates) == 1:
-                state = _next(state, events, drawn=EXIT)
-                return self._open_exit(state, candidates[0], events, candidates)
-            # M-11: the player breaks the tie.
-            state = _next(state, events, drawn=EXIT, phase=_PLACE_EXIT)
-            if self._prefill:
-                state._memo[self._legal_key] = tuple(PlaceExit(c) for c in candidates)
-            return state
-        cells = self.placement_cells(state, card)
+                self._open_exit(p, candidates[0], candidates, ev)
+            else:
+                p.phase = _PLACE_EXIT  # M-11: the player breaks the tie
+                p.choices = candidates
+            return
+        cells = self._placement_cells(p, card)
         if not cells:
-            events.append(CardRefused(card))  # M-8
-            refused = (*state.refused, card)
-            return self._after_narrative(state, events, narrative=narrative, refused=refused)
-        # M-8: a decision even when only one cell is legal. The cells are known already,
-        # so the new state's legal actions are filled in rather than found again.
-        state = _next(state, events, narrative=narrative, drawn=card, phase=_PLACE)
-        if self._prefill:
-            state._memo[self._legal_key] = tuple(map(_PLACES.__getitem__, cells))
-        return state
+            if ev is not None:
+                ev.append(CardRefused(card))  # M-8
+            p.refused += (card,)
+            self._after_narrative(p, ev)
+            return
+        # M-8: a decision even when only one cell is legal.
+        p.drawn = card
+        p.phase = _PLACE
+        p.choices = cells
 
-    def _place(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
-        card = state.drawn
+    def _place(self, p: Position, cell: Cell, ev: Events | None) -> None:
+        card = p.drawn
         assert card is not None
-        table = state.table.place(cell, card)
-        events.append(CardPlaced(card, cell, self._dread_lines[card.index]))
-        closed = state.closed
-        closing = newly_closed(table, cell, self._corridor)
+        table = p.table
+        if type(table) is not WorkingGrid:
+            table = p.working_table()
+        table.put(cell, card)
+        if ev is not None:
+            ev.append(CardPlaced(card, cell, self._dread_lines[card.index]))
+        closing = newly_closed(table, cell, self._corridor)  # M-6
         if closing:  # most placements close nothing: then the frozen set is shared
-            closed = closed | closing
-        return self._after_narrative(
-            state,
-            events,
-            table=table,
-            closed=closed,
-            last_room=cell if self._room[card.index] else state.last_room,
-            drawn=None,
-        )
+            p.closed = p.closed | closing
+        if self._room[card.index]:
+            p.last_room = cell  # M-7
+        p.drawn = None
+        self._after_narrative(p, ev)
 
-    def _after_narrative(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
-        """The drawn card is dealt with: apply ``changes`` and go on to what follows."""
-        if state.exit_cell is None:  # not hunting yet
-            return _next(state, events, phase=_DRAW, **changes)  # M-9: phase one draws again
-        return self._move_step(_next(state, events, **changes), events)  # M-12: step 2 follows
+    def _after_narrative(self, p: Position, ev: Events | None) -> None:
+        """The drawn card is dealt with: go on to what follows."""
+        if p.exit_cell is None:
+            p.phase = _DRAW  # M-9: phase one draws again
+        else:
+            self._move_step(p, ev)  # M-12: step 2 follows
 
     def _open_exit(
-        self,
-        state: MaplessState,
-        cell: Cell,
-        events: Events,
-        candidates: Sequence[Cell] | None = None,
-    ) -> MaplessState:
-        if candidates is None:
-            candidates = self.exit_cells(state)
-        table = state.table.place(cell, EXIT)
-        events.append(ExitPlaced(cell, tuple(candidates), self.options.dread_line(EXIT)))
+        self, p: Position, cell: Cell, candidates: Sequence[Cell], ev: Events | None
+    ) -> None:
+        table = p.working_table()
+        table.put(cell, EXIT)
+        if ev is not None:
+            ev.append(ExitPlaced(cell, tuple(candidates), self._dread_lines[_EXIT_INDEX]))
+        # The Exit may lie on a closed cell, which it reopens; it may close others (M-6).
+        p.closed = (p.closed - {cell}) | newly_closed(table, cell, self._corridor)
+        p.drawn = None
         # M-11: the ♠A waits on the Exit; M-12: the hunt opens with a lone Move.
-        return _next(
-            state,
-            events,
-            table=table,
-            closed=(state.closed - {cell}) | newly_closed(table, cell, self._corridor),
-            drawn=None,
-            exit_cell=cell,
-            spade=cell,
-            phase=_MOVE,
-        )
+        p.exit_cell = p.spade = cell
+        p.phase = _MOVE
+        p.choices = self._move_cells(p)
 
     # ------------------------------------------------------------- hunt
-    def _begin_turn(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
-        turn = state.turn + 1
-        events.append(_TURNS_STARTED[turn] if turn < _TURNS else TurnStarted(turn))
-        if state.narrative:
-            return _next(state, events, turn=turn, phase=_DRAW, **changes)  # M-13: Expand
-        return self._move_step(_next(state, events, turn=turn, **changes), events)  # M-13: no draw
+    def _begin_turn(self, p: Position, ev: Events | None) -> None:
+        turn = p.turn = p.turn + 1
+        if ev is not None:
+            ev.append(_TURNS_STARTED[turn] if turn < _TURNS else TurnStarted(turn))
+        if p.narrative:
+            p.phase = _DRAW  # M-13: Expand
+        else:
+            self._move_step(p, ev)  # M-13: no draw
 
-    def _move_step(self, state: MaplessState, events: Events) -> MaplessState:
-        if state.held:
-            events.append(MoveSkipped(state.player))  # M-16
-            return self._enter_mind_draw(state, events)
-        return _next(state, events, phase=_MOVE)
+    def _move_step(self, p: Position, ev: Events | None) -> None:
+        if p.held:
+            if ev is not None:
+                ev.append(MoveSkipped(p.player))  # M-16
+            self._enter_mind_draw(p, ev)
+        else:
+            p.phase = _MOVE
+            p.choices = self._move_cells(p)
 
-    # From here on, the steps of a turn hand each other the ``changes`` made so far
-    # instead of building a state at every step: one state is built where the turn
-    # stops (a decision, a chance event or the end), which keeps ``step`` cheap.
-
-    def _move(self, state: MaplessState, cell: Cell, events: Events) -> MaplessState:
-        events.append(Moved(state.player, cell))
+    def _move(self, p: Position, cell: Cell, ev: Events | None) -> None:
+        if ev is not None:
+            ev.append(Moved(p.player, cell))
+        p.player = cell
         # M-14, M-20: walking into a Stalker is fatal; the Exit is only safe when empty.
-        for stalker, where in ((SPADE_STALKER, state.spade), (CLUB_STALKER, state.club)):
-            if where == cell:
-                return self._finish(state, _CONSUMED, events, stalker, player=cell)
-        if cell == state.exit_cell:
-            return self._finish(state, _ESCAPED, events, player=cell)
-        if state.turn == 0:
-            return self._begin_turn(state, events, player=cell)  # M-12: a lone opening Move
-        return self._enter_mind_draw(state, events, player=cell)
+        if cell == p.spade:
+            self._finish(p, _CONSUMED, ev, SPADE_STALKER)
+        elif cell == p.club:
+            self._finish(p, _CONSUMED, ev, CLUB_STALKER)
+        elif cell == p.exit_cell:
+            self._finish(p, _ESCAPED, ev)
+        elif p.turn == 0:
+            self._begin_turn(p, ev)  # M-12: a lone opening Move
+        else:
+            self._enter_mind_draw(p, ev)
 
-    def _enter_mind_draw(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
-        if state.mind:
-            return _next(state, events, phase=_DRAW_MIND, **changes)
-        mind, aside = _refill(state.mind_aside, "Mind", events)
-        state = _next(
-            state,
-            events,
-            mind=mind,
-            mind_aside=aside,
-            ran_dry=True,
-            phase=_DRAW_MIND,
-            **changes,
-        )
-        if not mind:
-            return self._enter_body_draw(state, events, mind_card=None)  # M-17: 0
-        return state
+    def _enter_mind_draw(self, p: Position, ev: Events | None) -> None:
+        p.phase = _DRAW_MIND
+        if p.mind:
+            return
+        # M-17: an empty deck takes its shuffled Aside pile; an empty pile gives no card.
+        if ev is not None:
+            ev.append(DeckRanDry("Mind", len(p.mind_aside)))
+        p.mind = WorkingDeck.shuffled(p.mind_aside)
+        p.mind_aside = ()
+        p.ran_dry = True
+        if not p.mind:
+            p.mind_card = None  # M-17: 0
+            self._enter_body_draw(p, ev)
 
-    def _enter_body_draw(self, state: MaplessState, events: Events, **changes: Any) -> MaplessState:
-        if state.body:
-            return _next(state, events, phase=_DRAW_BODY, **changes)
-        body, aside = _refill(state.body_aside, "Body", events)
-        state = _next(
-            state,
-            events,
-            body=body,
-            body_aside=aside,
-            ran_dry=True,
-            phase=_DRAW_BODY,
-            **changes,
-        )
-        if not body:
-            return self._encounter(state, None, events)  # M-17: 0
-        return state
+    def _enter_body_draw(self, p: Position, ev: Events | None) -> None:
+        p.phase = _DRAW_BODY
+        if p.body:
+            return
+        if ev is not None:
+            ev.append(DeckRanDry("Body", len(p.body_aside)))
+        p.body = WorkingDeck.shuffled(p.body_aside)
+        p.body_aside = ()
+        p.ran_dry = True
+        if not p.body:
+            self._encounter(p, None, ev)  # M-17: 0
 
-    def _encounter(
-        self, state: MaplessState, body_card: Card | None, events: Events, **changes: Any
-    ) -> MaplessState:
+    def _encounter(self, p: Position, body_card: Card | None, ev: Events | None) -> None:
         # M-15: the turned cards plus every card already holding the player.
-        mind_card, holding = state.mind_card, state.held
+        mind_card, holding = p.mind_card, p.held
         involved = holding
         if mind_card is not None:
             involved += (mind_card,)
         if body_card is not None:
             involved += (body_card,)
-        total = self.encounter_total(state, involved)
-        threshold = self.encounter_threshold(state)
+        total = self._encounter_total(p, involved)
+        threshold = self._encounter_threshold(p)
         held = total < threshold
-        events.append(Encounter(mind_card, body_card, holding, total, threshold, held))
-        changes["mind_card"] = None
+        if ev is not None:
+            ev.append(Encounter(mind_card, body_card, holding, total, threshold, held))
+        p.mind_card = None
         if held:
-            changes["held"] = involved  # M-16
+            p.held = involved  # M-16
         else:
-            changes["held"] = ()
-            changes["mind_aside"] = state.mind_aside + tuple(
-                [c for c in involved if _IS_HEART[c.index]]
-            )
-            changes["body_aside"] = state.body_aside + tuple(
-                [c for c in involved if _IS_DIAMOND[c.index]]
-            )
-        return self._stalkers(_next(state, events, **changes), events)
+            p.held = ()
+            p.mind_aside += tuple([c for c in involved if _IS_HEART[c.index]])
+            p.body_aside += tuple([c for c in involved if _IS_DIAMOND[c.index]])
+        self._stalkers(p, ev)
 
-    def _stalkers(self, state: MaplessState, events: Events) -> MaplessState:
+    def _stalkers(self, p: Position, ev: Events | None) -> None:
         # M-18: each Stalker on the table steps, the ♠A first.
-        player = state.player
-        spade = state.spade
+        player = p.player
+        spade = p.spade
         if spade is not None:
-            target = self.stalker_step(state, SPADE_STALKER, spade)  # M-19 inside
+            target = self._stalker_step(p, SPADE_STALKER, spade)  # M-19 inside
             if target == spade:
-                events.append(StalkerWaited(SPADE_STALKER, spade))
+                if ev is not None:
+                    ev.append(StalkerWaited(SPADE_STALKER, spade))
             else:
-                events.append(StalkerStepped(SPADE_STALKER, spade, target))
-                state = _next(state, events, spade=target, spade_left_exit=True)
+                if ev is not None:
+                    ev.append(StalkerStepped(SPADE_STALKER, spade, target))
+                p.spade = target
+                p.spade_left_exit = True
             if target == player:
-                return self._finish(state, _CONSUMED, events, SPADE_STALKER)
-        club = state.club
+                self._finish(p, _CONSUMED, ev, SPADE_STALKER)
+                return
+        club = p.club
         if club is not None:
-            target = self.stalker_step(state, CLUB_STALKER, club)
+            target = self._stalker_step(p, CLUB_STALKER, club)
             if target == club:  # never in the standard rules: the ♣A always closes in
-                events.append(StalkerWaited(CLUB_STALKER, club))
+                if ev is not None:
+                    ev.append(StalkerWaited(CLUB_STALKER, club))
             else:
-                events.append(StalkerStepped(CLUB_STALKER, club, target))
-                state = _next(state, events, club=target)
+                if ev is not None:
+                    ev.append(StalkerStepped(CLUB_STALKER, club, target))
+                p.club = target
             if target == player:
-                return self._finish(state, _CONSUMED, events, CLUB_STALKER)
+                self._finish(p, _CONSUMED, ev, CLUB_STALKER)
+                return
         else:
             # M-17: the ♣A arrives at the end of the turn the first deck ran dry.
-            arrival = self.club_arrival(state)
+            arrival = self._club_arrival(p)
             if arrival is not None:
-                events.append(StalkerArrived(CLUB_STALKER, arrival))
-                state = _next(state, events, club=arrival)
+                if ev is not None:
+                    ev.append(StalkerArrived(CLUB_STALKER, arrival))
+                p.club = arrival
                 if arrival == player:
-                    return self._finish(state, _CONSUMED, events, CLUB_STALKER)
-        limit = self.options.max_turns
-        if limit is not None and state.turn >= limit:
-            return self._finish(state, _LOST, events)  # M-22
-        return self._begin_turn(state, events)
+                    self._finish(p, _CONSUMED, ev, CLUB_STALKER)
+                    return
+        limit = self._max_turns
+        if limit is not None and p.turn >= limit:
+            self._finish(p, _LOST, ev)  # M-22
+        else:
+            self._begin_turn(p, ev)
 
     def _finish(
-        self,
-        state: MaplessState,
-        ending: Ending,
-        events: Events,
-        stalker: Card | None = None,
-        **changes: Any,
-    ) -> MaplessState:
-        score = self.score(state)  # M-21: the table is never among the changes of a finish
-        player = changes.get("player", state.player)
-        if ending is _ESCAPED:
-            events.append(Escaped(player, score))
-        elif ending is _CONSUMED:
-            assert stalker is not None
-            events.append(Consumed(stalker, player, score))
-        else:
-            events.append(LostInTheHouse(state.turn, score))
-        return _next(state, events, ending=ending, phase=_OVER, **changes)
+        self, p: Position, ending: Ending, ev: Events | None, stalker: Card | None = None
+    ) -> None:
+        if ev is not None:
+            score = self._score(p)  # M-21
+            if ending is _ESCAPED:
+                ev.append(Escaped(p.player, score))
+            elif ending is _CONSUMED:
+                assert stalker is not None
+                ev.append(Consumed(stalker, p.player, score))
+            else:
+                ev.append(LostInTheHouse(p.turn, score))
+        p.ending = ending
+        p.phase = _OVER
+        p.choices = None
 
     # ------------------------------------------------------- the rest
     def outcome(self, state: MaplessState) -> Outcome | None:
@@ -890,12 +998,6 @@ def _black_suit_exhausted(narrative: Deck) -> bool:
     # exactly when the highest is. This is asked at every early draw of the Exit.
     cards = narrative.cards
     return not cards or cards[0].suit is not _SPADES or cards[-1].suit is not _CLUBS
-
-
-def _refill(aside: tuple[Card, ...], name: str, events: Events) -> tuple[Deck, tuple[Card, ...]]:
-    """M-17: an empty deck takes its shuffled Aside pile; returns (new deck, new aside)."""
-    events.append(DeckRanDry(name, len(aside)))
-    return Deck.of(aside), ()
 
 
 def _closed_cells(table: Grid, corridors: Sequence[bool]) -> frozenset[Cell]:

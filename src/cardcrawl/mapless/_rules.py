@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import Cell, Grid, neighbours
+from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
 from cardcrawl.mapless._state import ENTRANCE_CELL
 
 __all__ = [
@@ -106,10 +106,21 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
     """
     closed: set[Cell] = set()
     cards = table.cards
-    for n in neighbours(placed):
+    around = _NEIGHBOURS.get  # the grid's cache, read directly (see WorkingGrid.put)
+    for n in around(placed) or neighbours(placed):
         card = cards.get(n)
         if card is not None and corridors[card.index]:
-            empty = [m for m in neighbours(n) if m not in cards]
+            left, right, down, up = around(n) or neighbours(n)
+            # Written out: this runs at every placement of every game.
+            empty = []
+            if left not in cards:
+                empty.append(left)
+            if right not in cards:
+                empty.append(right)
+            if down not in cards:
+                empty.append(down)
+            if up not in cards:
+                empty.append(up)
             if len(empty) <= 2:  # two touching cards or more, of its four neighbours
                 closed.update(empty)
     return closed
@@ -138,10 +149,10 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
     """
     frontier = table.frontier
     if last_room is not None and table.degree(last_room) < 2:
-        # Pulled to the room: only its four neighbours can qualify.
-        cells = [c for c in neighbours(last_room) if frontier.get(c) == 1 and c not in closed]
-    else:
-        cells = [c for c, n in frontier.items() if n == 1 and c not in closed]
+        # Pulled to the room: only its four neighbours can qualify, here in sorted order.
+        left, right, down, up = neighbours(last_room)
+        return [c for c in (left, down, up, right) if frontier.get(c) == 1 and c not in closed]
+    cells = [c for c, n in frontier.items() if n == 1 and c not in closed]
     cells.sort()
     return cells
 
@@ -196,14 +207,19 @@ def exit_candidates(table: Grid) -> list[Cell]:
     """
     # Manhattan distance from the Entrance, written out: this runs over the whole table.
     ex, ey = ENTRANCE_CELL
-    farthest = max(abs(x - ex) + abs(y - ey) for x, y in table)
-    cells = [c for c in table.frontier if abs(c[0] - ex) + abs(c[1] - ey) == farthest + 1]
+    farthest = 0
+    for x, y in table:
+        dx, dy = x - ex, y - ey
+        d = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
+        if d > farthest:
+            farthest = d
+    cells = []
+    for cell in table.frontier:
+        dx, dy = cell[0] - ex, cell[1] - ey
+        if (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy) > farthest:
+            cells.append(cell)  # one farther than the farthest card: no farther can touch
     cells.sort()
     return cells
-
-
-def _sign(n: int) -> int:
-    return (n > 0) - (n < 0)
 
 
 def stalker_step(stalker: Cell, player: Cell, forbidden: Cell | None = None) -> Cell:
@@ -229,14 +245,17 @@ def stalker_step(stalker: Cell, player: Cell, forbidden: Cell | None = None) -> 
         >>> stalker_step((0, 0), (0, 3), forbidden=(0, 1))
         (0, 0)
     """
-    dx = player[0] - stalker[0]
-    dy = player[1] - stalker[1]
-    if abs(dy) >= abs(dx):
-        step = (stalker[0], stalker[1] + _sign(dy))
-        other = (stalker[0] + _sign(dx), stalker[1]) if dx else stalker
+    x, y = stalker
+    dx = player[0] - x
+    dy = player[1] - y
+    sx = (dx > 0) - (dx < 0)  # the signs, written out: this runs every turn
+    sy = (dy > 0) - (dy < 0)
+    if (dy if dy >= 0 else -dy) >= (dx if dx >= 0 else -dx):
+        step = (x, y + sy)
+        other = (x + sx, y) if dx else stalker
     else:
-        step = (stalker[0] + _sign(dx), stalker[1])
-        other = (stalker[0], stalker[1] + _sign(dy)) if dy else stalker
+        step = (x + sx, y)
+        other = (x, y + sy) if dy else stalker
     if step == forbidden:
         return other
     return step
