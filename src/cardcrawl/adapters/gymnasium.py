@@ -230,8 +230,9 @@ def register_envs() -> tuple[str, ...]:
     Examples:
         >>> import gymnasium
         >>> from cardcrawl.adapters.gymnasium import ENV_IDS, register_envs
-        >>> register_envs()  # the built-in games' environments are registered on import
-        ()
+        >>> added = register_envs()  # only what is new: the built-in games' came on import
+        >>> "cardcrawl/MaplessHouse-v0" in added, "cardcrawl/MaplessHouse-v0" in gymnasium.registry
+        (False, True)
         >>> ENV_IDS["cardcrawl/MaplessHouse-v0"]
         {'game': 'mapless-house', 'max_turns': 200}
     """
