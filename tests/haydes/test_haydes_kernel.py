@@ -270,6 +270,7 @@ def test_a_kernel_whose_last_events_differ_is_caught(monkeypatch: pytest.MonkeyP
         check_kernel(_haydes(players=2), seeds=range(50))
 
 
+@python_kernel_only
 def test_a_kernel_that_draws_in_another_order_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     original = _kernel._run
 
