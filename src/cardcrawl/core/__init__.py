@@ -4,7 +4,9 @@ registry.
 - ``_protocol``: the :class:`~cardcrawl.Game` protocol, ``CHANCE``, ``TERMINAL``,
   :class:`~cardcrawl.Outcome`;
 - ``_engine``: :class:`~cardcrawl.GameBase`, the protocol written once over a game's hooks
-  (legality, stepping, chance sampled or explicit, validation, saving);
+  (legality, stepping, chance sampled or explicit), with its checks, saving and notation
+  mixed in from modules of their own:
+- ``_validation``: ``validate``, ``state_problems``, ``census_problems``, ``check_player``;
 - ``_options``: :class:`~cardcrawl.OptionsBase`, frozen validated options;
 - ``_codec``: the type-directed JSON codec that checks every field it reads;
 - ``_random``: SplitMix64 as an integer carried in every state;

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from cardcrawl.core._engine import CENSUS_PROBLEM
+from cardcrawl.core._validation import CENSUS_PROBLEM
 from cardcrawl.errors import InvalidStateError, NotationError, ParseError
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell, cell_code, parse_cell_code
