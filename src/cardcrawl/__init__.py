@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from cardcrawl._version import __version__
 from cardcrawl.core._compiled import compiled_kernels, compiled_modules
-from cardcrawl.core._engine import FORMAT_VERSION, GameBase
+from cardcrawl.core._engine import GameBase
 from cardcrawl.core._options import OptionsBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Game, GameState, Outcome
 from cardcrawl.core._random import (
@@ -58,6 +58,7 @@ from cardcrawl.core._registry import (
     register_variant,
     tools_for,
 )
+from cardcrawl.core._saving import FORMAT_VERSION
 from cardcrawl.core._terminal import TerminalPlay
 from cardcrawl.core._tools import GameTools, OpenSpielSettings, RolloutKernel
 from cardcrawl.errors import (

@@ -7,6 +7,8 @@ registry.
   (legality, stepping, chance sampled or explicit), with its checks, saving and notation
   mixed in from modules of their own:
 - ``_validation``: ``validate``, ``state_problems``, ``census_problems``, ``check_player``;
+- ``_saving``: states, actions and observations as JSON-compatible data, and their schemas
+  (``_schema`` generates them);
 - ``_options``: :class:`~cardcrawl.OptionsBase`, frozen validated options;
 - ``_codec``: the type-directed JSON codec that checks every field it reads;
 - ``_random``: SplitMix64 as an integer carried in every state;

@@ -299,7 +299,7 @@ def state_schema(game: Any) -> dict[str, Any]:
     Returns:
         A draft 2020-12 schema, generated from the game's state class.
     """
-    from cardcrawl.core._engine import FORMAT_VERSION
+    from cardcrawl.core._saving import FORMAT_VERSION
 
     extra = {"format": {"description": "The saved-state format.", "const": FORMAT_VERSION}}
     body = _header_schema(game, extra, "state", game.state_type)
