@@ -9,6 +9,8 @@ registry.
 - ``_validation``: ``validate``, ``state_problems``, ``census_problems``, ``check_player``;
 - ``_saving``: states, actions and observations as JSON-compatible data, and their schemas
   (``_schema`` generates them);
+- ``_notation``: the position notation's protocol, its shared pieces, and ``notation``,
+  ``position`` and ``build``;
 - ``_options``: :class:`~cardcrawl.OptionsBase`, frozen validated options;
 - ``_codec``: the type-directed JSON codec that checks every field it reads;
 - ``_random``: SplitMix64 as an integer carried in every state;

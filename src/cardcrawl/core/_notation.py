@@ -1,4 +1,5 @@
-"""What a game's position notation is made of: the protocol and the shared pieces.
+"""What a game's position notation is made of: the protocol, the shared pieces, and the
+game's methods that read and write it (:class:`NotationMixin`, mixed into ``GameBase``).
 
 A *position notation* writes a state as one line of text a person can read and write,
 as FEN does for chess; :meth:`~cardcrawl.GameBase.notation` writes it and
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from cardcrawl.core._validation import CENSUS_PROBLEM
 from cardcrawl.errors import InvalidStateError, NotationError, ParseError
@@ -26,6 +27,7 @@ from cardcrawl.kit._grid import Cell, cell_code, parse_cell_code
 __all__ = [
     "MAX_COUNT",
     "NotationFormat",
+    "NotationMixin",
     "cards_text",
     "check_parts",
     "fail",
@@ -37,6 +39,9 @@ __all__ = [
     "rng_text",
     "validated",
 ]
+
+S = TypeVar("S")
+O = TypeVar("O")  # noqa: E741
 
 # The longest notation read: far beyond any real position (a few hundred characters),
 # short enough that hostile text costs nothing to refuse.
@@ -270,3 +275,169 @@ def validated(game: Any, state: Any, field_of: Callable[[str], str]) -> Any:
         shown = "; ".join(problems) if problems else str(exc)
         raise fail(field, f"not a legal position: {shown}") from None
     return state
+
+
+class NotationMixin(Generic[S, O]):
+    """The position notation's methods of :class:`~cardcrawl.GameBase` (see there):
+    ``notation`` and ``position``, ``build``, and the same for observations, each
+    asking the game's ``notation_format``.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.core._notation import NotationMixin
+        >>> game = cardcrawl.load("mapless-house")
+        >>> isinstance(game, NotationMixin), game.notation(game.initial_state(seed=1))[:2]
+        (True, 'AD')
+    """
+
+    if TYPE_CHECKING:
+        # What the notation asks of the game it is mixed into (GameBase has them all).
+        name: str
+        title: ClassVar[str]
+
+    #: How the game writes positions as text (a :class:`~cardcrawl.core._notation.
+    #: NotationFormat`, kept in the game's own module); ``None``: it has no notation.
+    notation_format: ClassVar[Any] = None
+
+    def _notation_format(self) -> Any:
+        fmt = self.notation_format
+        if fmt is None:
+            raise NotationError(f"{self.title or self.name} has no position notation")
+        return fmt
+
+    def notation(self, state: S) -> str:
+        """The state as one line of text, its *position notation*, which :meth:`position`
+        reads back (see the documentation's page *Position notation*).
+
+        The notation holds everything that decides the game from this state on,
+        generator included; not the events of the step that made it.
+
+        Args:
+            state: a state of this game.
+
+        Returns:
+            The notation.
+
+        Raises:
+            NotationError: the game has no notation.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+            >>> game.notation(state)
+            'AD phase=place:KS player=0,0 rng=0000000000000001'
+            >>> state
+            <MaplessState 'AD phase=place:KS player=0,0 rng=0000000000000001'>
+
+            Read back, it is the same state but for the events of the step before:
+
+            >>> import attrs
+            >>> game.position(game.notation(state)) == attrs.evolve(state, events=())
+            True
+        """
+        text: str = self._notation_format().write(self, state)
+        return text
+
+    def position(self, text: str) -> S:
+        """The state that ``text``, a position notation, writes; checked by :meth:`validate`.
+
+        Args:
+            text: a notation, as :meth:`notation` writes it.
+
+        Returns:
+            The state, with no events.
+
+        Raises:
+            NotationError: the text is malformed, or writes a state the rules cannot
+                reach (``field`` names the field at fault, when one is), or the game has
+                no notation.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> game.position("AD phase=draw player=1,0 rng=0000000000000001")  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            cardcrawl.errors.NotationError: player: not a legal position: the player is not on ...
+            >>> try:
+            ...     game.position("AD phase=draw player=1,0 rng=0000000000000001")
+            ... except cardcrawl.errors.NotationError as error:
+            ...     print(error.field)
+            player
+        """
+        fmt = self._notation_format()
+        state: S = validated(self, fmt.read(self, text), fmt.field_of)
+        return state
+
+    def build(self, **parts: Any) -> S:
+        """A position built from its parts, such as the cards on the table, where the
+        player stands and what each deck holds; checked by :meth:`validate`.
+
+        Each game names its parts (The Mapless House: see the documentation's page
+        *Position notation*); a part left out takes its value at the start of a game.
+        The state is the one :meth:`position` reads from the same parts written as
+        notation, so a part at fault is named as a field of the notation is.
+
+        Args:
+            parts: the game's parts, by name.
+
+        Returns:
+            The state, with no events.
+
+        Raises:
+            NotationError: a part is unknown or malformed, or the parts make a state
+                the rules cannot reach (``field`` names the part at fault); or the game
+                has no notation.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.build(table={(1, 0): "KS"}, drawn="5C", narrative=["9S"], rng=3)
+            >>> state
+            <MaplessState 'ADKS phase=place:5C player=0,0 narrative=9S rng=0000000000000003'>
+            >>> game.legal_actions(state)[:2]
+            (Place(cell=(-1, 0)), Place(cell=(0, -1)))
+        """
+        compose = getattr(self._notation_format(), "compose", None)
+        if compose is None:
+            raise NotationError(f"{self.title or self.name} has no position builder")
+        return self.position(compose(self, parts))
+
+    def observation_notation(self, observation: O) -> str:
+        """An observation as one line of text: the notation of what its seat may know,
+        which :meth:`observation_position` reads back.
+
+        Args:
+            observation: what :meth:`observe` gave.
+
+        Returns:
+            The redacted notation: the position's, without what the seat cannot know.
+
+        Raises:
+            NotationError: the game has no notation.
+
+        Examples:
+            >>> import cardcrawl
+            >>> game = cardcrawl.load("mapless-house")
+            >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
+            >>> game.observation_notation(game.observe(state, 0))
+            'AD phase=place:KS player=0,0'
+        """
+        text: str = self._notation_format().write_observation(self, observation)
+        return text
+
+    def observation_position(self, text: str) -> O:
+        """The observation that ``text``, an observation's notation, writes.
+
+        Args:
+            text: a notation, as :meth:`observation_notation` writes it.
+
+        Returns:
+            The observation, with no events; checked as :meth:`position` checks a state.
+
+        Raises:
+            NotationError: as for :meth:`position`.
+        """
+        observation: O = self._notation_format().read_observation(self, text)
+        return observation
