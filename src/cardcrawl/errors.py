@@ -4,15 +4,22 @@ Each class also derives from the built-in exception a caller would naturally cat
 (``ValueError`` for bad values, ``LookupError`` for unknown names), so code written
 against the standard library keeps working.
 
-Every error class the library defines is defined here, whatever part of the library
-raises it, so that a traceback names it by this public path
-(``cardcrawl.errors.EncodingError``). The packages that raise one also re-export it
-(``cardcrawl.UndoError``, ``cardcrawl.encoding.EncodingError``,
-``cardcrawl.bots.UnknownBotError``, ``cardcrawl.testing.ConformanceError``).
+The core's errors, those any part of the library may raise, are defined here, so that
+a traceback names them by this public path (``cardcrawl.errors.EncodingError``). The
+packages that raise one also re-export it (``cardcrawl.UndoError``,
+``cardcrawl.encoding.EncodingError``, ``cardcrawl.bots.UnknownBotError``,
+``cardcrawl.testing.ConformanceError``). The errors of a surface live with it, still
+under :class:`CardcrawlError`: the engine protocol's and the language-model seat's in
+:mod:`cardcrawl.bots` (``EngineError``, ``EngineTimeoutError``, ``ModelReplyError``),
+the web app's in :mod:`cardcrawl.web` (``RequestError``, ``StorageError``). Their old
+names here still work for one release, with a ``DeprecationWarning``, and import their
+surface only when asked, so that importing this module imports nothing of the library.
 """
 
 from __future__ import annotations
 
+import importlib
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,13 +28,10 @@ __all__ = [
     "CardcrawlError",
     "ConformanceError",
     "EncodingError",
-    "EngineError",
-    "EngineTimeoutError",
     "HookError",
     "IllegalActionError",
     "InvalidStateError",
     "MissingExtraError",
-    "ModelReplyError",
     "NoRendererError",
     "NotationError",
     "OptionsError",
@@ -36,12 +40,10 @@ __all__ = [
     "PluginError",
     "RecordError",
     "RecordFileError",
-    "RequestError",
     "SamplingError",
     "SerializationError",
     "SolverBudgetError",
     "StackError",
-    "StorageError",
     "UndoError",
     "UnknownBotError",
     "UnknownFigureError",
@@ -587,70 +589,6 @@ class UnsolvableError(CardcrawlError, ValueError):
         self.state = state
 
 
-class EngineError(CardcrawlError, RuntimeError):
-    """An engine, a program playing a seat over the JSON-lines protocol, failed its seat.
-
-    It answered with something that is not a protocol message, named an action that is
-    not legal, broke the handshake, or exited. The game it played is never changed: the
-    bot raises before any action is taken. :class:`EngineTimeoutError` is the case of an
-    answer that came too late.
-
-    Attributes:
-        reason: one word for what went wrong: ``"garbage"``, ``"protocol"``,
-            ``"illegal"``, ``"exited"``, ``"timeout"`` or ``"start"``.
-        command: the engine's command line.
-        seat: the seat it played, or ``None``.
-
-    Examples:
-        >>> from cardcrawl.errors import EngineError
-        >>> error = EngineError("engine sent 'hello?'", reason="garbage", command=("bot",))
-        >>> error.reason, error.command, isinstance(error, RuntimeError)
-        ('garbage', ('bot',), True)
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: str = "protocol",
-        command: Sequence[str] = (),
-        seat: int | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.command = tuple(command)
-        self.seat = seat
-
-
-class EngineTimeoutError(EngineError, TimeoutError):
-    """An engine gave no answer within its time limit (it has been stopped).
-
-    Examples:
-        >>> from cardcrawl.errors import EngineError, EngineTimeoutError
-        >>> error = EngineTimeoutError("no answer in 0.5 s", reason="timeout")
-        >>> isinstance(error, EngineError), isinstance(error, TimeoutError)
-        (True, True)
-    """
-
-
-class ModelReplyError(CardcrawlError, ValueError):
-    """A language model's replies named no legal action, every retry used up.
-
-    Attributes:
-        replies: every reply the model gave for the decision, in order.
-
-    Examples:
-        >>> from cardcrawl.errors import ModelReplyError
-        >>> error = ModelReplyError("no legal action in 2 replies", replies=("hm", "?"))
-        >>> error.replies, isinstance(error, ValueError)
-        (('hm', '?'), True)
-    """
-
-    def __init__(self, message: str, *, replies: Sequence[str] = ()) -> None:
-        super().__init__(message)
-        self.replies = tuple(replies)
-
-
 class NotationError(ParseError):
     """A position's notation (see :meth:`~cardcrawl.GameBase.position`) is malformed,
     names no legal position, or the game has no notation.
@@ -703,31 +641,28 @@ class SamplingError(CardcrawlError, NotImplementedError):
     """
 
 
-class RequestError(CardcrawlError, ValueError):
-    """A request the web app (:mod:`cardcrawl.web`) refuses: a sentence saying why, and
-    the HTTP status it is answered with.
+#: The errors that moved to the surface raising them, each with its new home.
+_MOVED = {
+    "EngineError": "cardcrawl.bots",
+    "EngineTimeoutError": "cardcrawl.bots",
+    "ModelReplyError": "cardcrawl.bots",
+    "RequestError": "cardcrawl.web",
+    "StorageError": "cardcrawl.web",
+}
 
-    Attributes:
-        status: the HTTP status, 400 to 499 (400 unless given).
 
-    Examples:
-        >>> from cardcrawl.errors import RequestError
-        >>> error = RequestError("no table 'x' on this server", status=404)
-        >>> error.status, str(error)
-        (404, "no table 'x' on this server")
+def __getattr__(name: str) -> Any:
+    """The deprecated old names of the errors that moved to their surfaces.
+
+    The surface is imported only here, when an old name is asked for: a web error's
+    needs the web extra, which nothing else in this module imports.
     """
-
-    def __init__(self, message: str, *, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-class StorageError(CardcrawlError, OSError):
-    """The web app's database of tables (:mod:`cardcrawl.web`) cannot be opened, read
-    or written.
-
-    Examples:
-        >>> from cardcrawl.errors import StorageError
-        >>> isinstance(StorageError("the disk is full"), OSError)
-        True
-    """
+    home = _MOVED.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(
+        f"cardcrawl.errors.{name} is deprecated; import it from {home} (from {home} import {name})",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module(home), name)

@@ -1,9 +1,13 @@
-"""One public home for every error: ``cardcrawl.errors``.
+"""One root and a public home for every error.
 
-Every error class the library defines is importable from :mod:`cardcrawl.errors`, is
-defined in a public module (so that a traceback names a path a user can import), and
-derives from a built-in exception besides :class:`~cardcrawl.CardcrawlError`, so that
-code catching ``ValueError``, ``LookupError`` and the like keeps working.
+The core's errors live in :mod:`cardcrawl.errors`; the errors of a surface (the engine
+protocol's and the language-model seat's in :mod:`cardcrawl.bots`, the web app's in
+:mod:`cardcrawl.web`) live with that surface. Every error class the library defines is
+named by a public module that exports it (so that a traceback names a path a user can
+import), and derives from a built-in exception besides
+:class:`~cardcrawl.CardcrawlError`, so that code catching ``ValueError``,
+``LookupError`` and the like keeps working. The surface errors' old names in
+``cardcrawl.errors`` still work, with a ``DeprecationWarning``.
 
 The checks are functions returning the problems they find, so that the last tests can
 show each of them failing on a class made to break it.
@@ -14,7 +18,10 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import subprocess
+import sys
 import traceback
+import warnings
 from collections.abc import Iterable, Iterator
 from types import ModuleType
 
@@ -23,6 +30,12 @@ import pytest
 import cardcrawl
 from cardcrawl import errors
 from cardcrawl.errors import CardcrawlError
+
+# Each surface whose errors live with it, and those errors. (The web needs its extra.)
+SURFACES = {
+    "cardcrawl.bots": ("EngineError", "EngineTimeoutError", "ModelReplyError"),
+    "cardcrawl.web": ("RequestError", "StorageError"),
+}
 
 PUBLIC_MODULES = (
     "cardcrawl",
@@ -70,13 +83,30 @@ def hierarchy_problems(cls: type) -> list[str]:
     return problems
 
 
-def home_problems(classes: Iterable[type], home: ModuleType = errors) -> list[str]:
-    """The error classes among ``classes`` that ``home`` does not export, in words."""
-    return [
-        f"{cls.__module__}.{cls.__qualname__} is not importable from {home.__name__}"
-        for cls in classes
-        if getattr(home, cls.__name__, None) is not cls or cls.__name__ not in home.__all__
-    ]
+def home_of(cls: type) -> str:
+    """Where ``cls`` should live: its surface, if it is a surface's error; else the core's
+    :mod:`cardcrawl.errors`."""
+    for surface, names in SURFACES.items():
+        if cls.__name__ in names:
+            return surface
+    return "cardcrawl.errors"
+
+
+def home_problems(classes: Iterable[type], home: ModuleType | None = None) -> list[str]:
+    """The error classes among ``classes`` that their home (``home``, else
+    :func:`home_of`) does not define and export, in words."""
+    problems = []
+    for cls in classes:
+        module = home or importlib.import_module(home_of(cls))
+        if (
+            getattr(module, cls.__name__, None) is not cls
+            or cls.__name__ not in module.__all__
+            or cls.__module__ != module.__name__
+        ):
+            problems.append(
+                f"{cls.__module__}.{cls.__qualname__} is not importable from {module.__name__}"
+            )
+    return problems
 
 
 def error_classes_of(module: ModuleType) -> Iterator[type]:
@@ -129,6 +159,21 @@ def defined_error_classes() -> set[type]:
 EXPORTED = [getattr(errors, name) for name in errors.__all__]
 
 
+def surface_errors() -> list[type]:
+    """The errors of every surface that imports here (the web needs its extra)."""
+    found = []
+    for surface, names in SURFACES.items():
+        try:
+            module = importlib.import_module(surface)
+        except ImportError:
+            continue
+        found.extend(getattr(module, name) for name in names)
+    return found
+
+
+SURFACE_ERRORS = surface_errors()
+
+
 def test_the_walkers_find_the_errors() -> None:
     # A guard against checks that pass because they look at nothing.
     assert len(EXPORTED) >= 20
@@ -157,18 +202,66 @@ def test_every_error_reachable_from_a_public_module_lives_in_errors() -> None:
     assert home_problems(reachable_error_classes()) == []
 
 
-def test_every_error_the_library_defines_lives_in_errors() -> None:
+def test_every_error_the_library_defines_lives_in_its_home() -> None:
     # Stronger than the public walk: an error raised from a private module but not
     # re-exported anywhere would still reach users in a traceback.
     defined = defined_error_classes()
     assert home_problems(defined) == []
-    assert sorted(cls.__name__ for cls in defined) == sorted(errors.__all__)
+    core = sorted(cls.__name__ for cls in defined if home_of(cls) == "cardcrawl.errors")
+    assert core == sorted(errors.__all__)
+    assert {cls for cls in defined if home_of(cls) != "cardcrawl.errors"} == set(SURFACE_ERRORS)
 
 
 @pytest.mark.parametrize("cls", sorted(reachable_error_classes(), key=lambda c: c.__name__))
 def test_every_error_is_defined_in_a_public_module(cls: type) -> None:
     assert is_public_module(cls.__module__), cls.__module__
-    assert cls.__module__ == "cardcrawl.errors"
+    assert cls.__module__ == home_of(cls)
+
+
+def test_the_surface_errors_are_found() -> None:
+    # The bots' are always there; the web's with its extra (the test extra has it).
+    assert len(SURFACE_ERRORS) == 5
+    assert not set(SURFACE_ERRORS) & set(EXPORTED)
+
+
+@pytest.mark.parametrize("cls", SURFACE_ERRORS, ids=lambda cls: cls.__name__)
+def test_a_surface_error_derives_from_the_root_and_a_builtin(cls: type) -> None:
+    assert hierarchy_problems(cls) == []
+
+
+@pytest.mark.parametrize("cls", SURFACE_ERRORS, ids=lambda cls: cls.__name__)
+def test_a_surface_errors_old_name_in_errors_warns_and_is_the_class(cls: type) -> None:
+    with pytest.warns(DeprecationWarning, match=rf"import it from {cls.__module__}"):
+        old = getattr(errors, cls.__name__)
+    assert old is cls
+    assert cls.__name__ not in errors.__all__
+    with pytest.warns(DeprecationWarning, match=cls.__name__):
+        exec(f"from cardcrawl.errors import {cls.__name__} as imported", {})
+
+
+def test_an_unknown_name_in_errors_is_still_an_attribute_error() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError, match="no attribute 'NoSuchError'"):
+            errors.NoSuchError  # type: ignore[attr-defined]  # noqa: B018
+        assert not hasattr(errors, "NoSuchError")
+
+
+def test_the_errors_module_imports_no_surface_nor_extra() -> None:
+    # Importing every core error (the star import reads __all__) loads neither a surface
+    # nor an optional extra; only an old surface name, when asked for, loads its surface.
+    code = (
+        "import sys\n"
+        "from cardcrawl.errors import *\n"
+        "import cardcrawl\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('starlette', 'uvicorn', 'websockets', 'httpx') or m.startswith('cardcrawl.web')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def example(cls: type[BaseException]) -> BaseException:
@@ -178,10 +271,10 @@ def example(cls: type[BaseException]) -> BaseException:
     return cls("what went wrong")
 
 
-@pytest.mark.parametrize("cls", EXPORTED, ids=lambda cls: cls.__name__)
+@pytest.mark.parametrize("cls", EXPORTED + SURFACE_ERRORS, ids=lambda cls: cls.__name__)
 def test_a_traceback_names_the_public_path(cls: type[BaseException]) -> None:
     line = traceback.format_exception_only(cls, example(cls))[-1]
-    assert line.startswith(f"cardcrawl.errors.{cls.__name__}: ")
+    assert line.startswith(f"{home_of(cls)}.{cls.__name__}: ")
     assert "what went wrong" in line
 
 
@@ -194,6 +287,12 @@ def test_the_checks_fail_on_an_error_without_a_builtin_base_in_a_private_module(
     ]
     assert home_problems([bare]) == [
         "cardcrawl.play._match.BareError is not importable from cardcrawl.errors"
+    ]
+    # A surface's error named by the core's module, where it no longer lives.
+    strayed = type("StorageError", (CardcrawlError, OSError), {"__module__": "cardcrawl.errors"})
+    assert home_of(strayed) == "cardcrawl.web"
+    assert home_problems([strayed]) == [
+        "cardcrawl.errors.StorageError is not importable from cardcrawl.web"
     ]
 
 

@@ -24,9 +24,9 @@ from typing import Any
 import pytest
 
 import cardcrawl
-from cardcrawl.bots import EngineBot
+from cardcrawl.bots import EngineBot, EngineError, EngineTimeoutError
 from cardcrawl.cli import main
-from cardcrawl.errors import CardcrawlError, EngineError, EngineTimeoutError, OptionsError
+from cardcrawl.errors import CardcrawlError, OptionsError
 from cardcrawl.simulate import GameResult, play_game, simulate
 from cardcrawl.tournament import HeadToHead, tournament
 

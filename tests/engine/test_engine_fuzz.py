@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardcrawl
-from cardcrawl.bots import EngineBot, decide_message, hello_message, serve_engine
-from cardcrawl.errors import CardcrawlError, EngineError
+from cardcrawl.bots import EngineBot, EngineError, decide_message, hello_message, serve_engine
+from cardcrawl.errors import CardcrawlError
 from fuzz._fuzz import mutate
 
 GAME = cardcrawl.load("mapless-house", max_turns=40)

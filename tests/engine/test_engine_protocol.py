@@ -21,8 +21,16 @@ from typing import Any
 import pytest
 
 import cardcrawl
-from cardcrawl.bots import EngineBot, decide_message, hello_message, make_bot, serve_engine
-from cardcrawl.errors import EngineError, EngineTimeoutError, OptionsError
+from cardcrawl.bots import (
+    EngineBot,
+    EngineError,
+    EngineTimeoutError,
+    decide_message,
+    hello_message,
+    make_bot,
+    serve_engine,
+)
+from cardcrawl.errors import OptionsError
 from cardcrawl.simulate import play_game, simulate
 
 ENGINES = Path(__file__).parent / "engines"

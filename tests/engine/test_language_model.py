@@ -3,7 +3,7 @@
 A fake model reads the legal actions from the prompt and answers as scripted; the bot
 plays whole games with it, in-process and over the engine protocol (the reference
 engine serving it), retries a bounded number of times on replies that name no legal
-action, and then raises :class:`~cardcrawl.errors.ModelReplyError`, or falls back.
+action, and then raises :class:`~cardcrawl.bots.ModelReplyError`, or falls back.
 """
 
 from __future__ import annotations
@@ -17,8 +17,15 @@ from typing import Any
 import pytest
 
 import cardcrawl
-from cardcrawl.bots import LanguageModelBot, decide_message, hello_message, make_bot, serve_engine
-from cardcrawl.errors import ModelReplyError, OptionsError
+from cardcrawl.bots import (
+    LanguageModelBot,
+    ModelReplyError,
+    decide_message,
+    hello_message,
+    make_bot,
+    serve_engine,
+)
+from cardcrawl.errors import OptionsError
 from cardcrawl.simulate import play_game
 
 MAPLESS = cardcrawl.load("mapless-house", max_turns=40)

@@ -424,5 +424,5 @@ def test_create_app_refuses_bad_settings(tmp_path: Path) -> None:
     with pytest.raises(cardcrawl.OptionsError, match="expire_after"):
         create_app(expire_after=-1)
     (tmp_path / "folder.sqlite3").mkdir()
-    with pytest.raises(cardcrawl.errors.StorageError, match="cannot open"):
+    with pytest.raises(cardcrawl.web.StorageError, match="cannot open"):
         create_app(db=tmp_path / "folder.sqlite3")

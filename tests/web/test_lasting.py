@@ -468,7 +468,7 @@ def test_a_change_the_database_refuses_is_not_kept(tmp_path: Path) -> None:
         failing = storage.save
 
         def refuse(*args: Any, **kwargs: Any) -> None:
-            raise cardcrawl.errors.StorageError("the disk is full")
+            raise cardcrawl.web.StorageError("the disk is full")
 
         token = made["seats"][0]["token"]
         address = f"/ws/tables/{made['table']}?seat=0&token={token}"

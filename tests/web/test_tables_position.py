@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import cardcrawl
-from cardcrawl.errors import RequestError
+from cardcrawl.web import RequestError
 from cardcrawl.web._tables import match_of
 
 PUZZLE = "AD phase=place:KS player=0,0 rng=0000000000000001"

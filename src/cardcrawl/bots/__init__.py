@@ -47,12 +47,14 @@ from cardcrawl.bots._base import (
 from cardcrawl.bots._engine_bot import (
     ENGINE_PROTOCOL,
     EngineBot,
+    EngineError,
+    EngineTimeoutError,
     decide_message,
     hello_message,
     serve_engine,
 )
 from cardcrawl.bots._ismcts import ActionStats, ISMCTSBot, LineStep, SearchResult
-from cardcrawl.bots._language_model import LanguageModelBot
+from cardcrawl.bots._language_model import LanguageModelBot, ModelReplyError
 from cardcrawl.bots._params import (
     Parameter,
     bot_parameters,
@@ -61,7 +63,6 @@ from cardcrawl.bots._params import (
 )
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.bots._search import SearchBot, SearchModel, register_search_model, search_model
-from cardcrawl.errors import EngineError, EngineTimeoutError
 
 __all__ = [
     "ENGINE_PROTOCOL",
@@ -75,6 +76,7 @@ __all__ = [
     "ISMCTSBot",
     "LanguageModelBot",
     "LineStep",
+    "ModelReplyError",
     "Parameter",
     "RandomBot",
     "SearchBot",

@@ -37,21 +37,70 @@ from typing import Any, TextIO
 
 from cardcrawl.core._codec import encode
 from cardcrawl.core._random import rng_below, rng_derive
-from cardcrawl.errors import (
-    EngineError,
-    EngineTimeoutError,
-    OptionsError,
-    ParseError,
-    short_repr,
-)
+from cardcrawl.errors import CardcrawlError, OptionsError, ParseError, short_repr
 
 __all__ = [
     "ENGINE_PROTOCOL",
     "EngineBot",
+    "EngineError",
+    "EngineTimeoutError",
     "decide_message",
     "hello_message",
     "serve_engine",
 ]
+
+
+class EngineError(CardcrawlError, RuntimeError):
+    """An engine, a program playing a seat over the JSON-lines protocol, failed its seat.
+
+    It answered with something that is not a protocol message, named an action that is
+    not legal, broke the handshake, or exited. The game it played is never changed: the
+    bot raises before any action is taken. :class:`EngineTimeoutError` is the case of an
+    answer that came too late.
+
+    Attributes:
+        reason: one word for what went wrong: ``"garbage"``, ``"protocol"``,
+            ``"illegal"``, ``"exited"``, ``"timeout"`` or ``"start"``.
+        command: the engine's command line.
+        seat: the seat it played, or ``None``.
+
+    Examples:
+        >>> from cardcrawl.bots import EngineError
+        >>> error = EngineError("engine sent 'hello?'", reason="garbage", command=("bot",))
+        >>> error.reason, error.command, isinstance(error, RuntimeError)
+        ('garbage', ('bot',), True)
+    """
+
+    # Named by its public path in tracebacks and pickles: cardcrawl.bots.EngineError.
+    __module__ = "cardcrawl.bots"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str = "protocol",
+        command: Sequence[str] = (),
+        seat: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.command = tuple(command)
+        self.seat = seat
+
+
+class EngineTimeoutError(EngineError, TimeoutError):
+    """An engine gave no answer within its time limit (it has been stopped).
+
+    Examples:
+        >>> from cardcrawl.bots import EngineError, EngineTimeoutError
+        >>> error = EngineTimeoutError("no answer in 0.5 s", reason="timeout")
+        >>> isinstance(error, EngineError), isinstance(error, TimeoutError)
+        (True, True)
+    """
+
+    # Named by its public path in tracebacks and pickles: cardcrawl.bots.EngineTimeoutError.
+    __module__ = "cardcrawl.bots"
+
 
 #: The version of the engine protocol spoken here.
 ENGINE_PROTOCOL = 1
@@ -364,7 +413,7 @@ class EngineBot:
     one of the legal actions. Whatever it does, the game is never touched by a bad
     answer: a line that is not a protocol message, an action that is not legal, an
     engine that exits, or no answer in time raises an :class:`~cardcrawl.EngineError`
-    (:class:`~cardcrawl.errors.EngineTimeoutError` for the last) before any action is
+    (:class:`EngineTimeoutError` for the last) before any action is
     taken, and the engine is stopped. With ``on_error="fallback"`` the error is kept in
     :attr:`faults` instead, and this decision and every later one are chosen uniformly
     at random with the bot's own generator, as :class:`~cardcrawl.bots.RandomBot` would.

@@ -17,9 +17,31 @@ from typing import Any
 
 from cardcrawl.bots._engine_bot import _legal_named, decide_message
 from cardcrawl.core._random import rng_below, rng_derive
-from cardcrawl.errors import ModelReplyError, OptionsError, short_repr
+from cardcrawl.errors import CardcrawlError, OptionsError, short_repr
 
-__all__ = ["LanguageModelBot"]
+__all__ = ["LanguageModelBot", "ModelReplyError"]
+
+
+class ModelReplyError(CardcrawlError, ValueError):
+    """A language model's replies named no legal action, every retry used up.
+
+    Attributes:
+        replies: every reply the model gave for the decision, in order.
+
+    Examples:
+        >>> from cardcrawl.bots import ModelReplyError
+        >>> error = ModelReplyError("no legal action in 2 replies", replies=("hm", "?"))
+        >>> error.replies, isinstance(error, ValueError)
+        (('hm', '?'), True)
+    """
+
+    # Named by its public path in tracebacks and pickles: cardcrawl.bots.ModelReplyError.
+    __module__ = "cardcrawl.bots"
+
+    def __init__(self, message: str, *, replies: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.replies = tuple(replies)
+
 
 #: A model: a function from a prompt to its reply.
 Model = Callable[[str], str]
@@ -43,7 +65,7 @@ class LanguageModelBot:
     observation, and the legal actions one a line, and asks for one line
     ``ACTION: <action>``. :meth:`parse_action` reads the reply. A reply that names no
     legal action is followed by a prompt that quotes it and asks again, at most
-    ``retries`` times; then :class:`~cardcrawl.errors.ModelReplyError` is raised (or,
+    ``retries`` times; then :class:`ModelReplyError` is raised (or,
     with ``on_error="fallback"``, kept in :attr:`faults` and a random legal action is
     taken, drawn with the bot's own generator). Nothing is stepped before an action is
     chosen, so a failure never changes the game.

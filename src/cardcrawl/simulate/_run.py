@@ -217,8 +217,8 @@ def play_game(
     :class:`~cardcrawl.bots.Bot`): an engine hears it in its ``end`` message.
 
     A bot that fails its seat raises a :class:`~cardcrawl.CardcrawlError` from its
-    ``choose`` (an engine's :class:`~cardcrawl.EngineError`, a language model's
-    :class:`~cardcrawl.errors.ModelReplyError`...), before any action is taken, so the
+    ``choose`` (an engine's :class:`~cardcrawl.bots.EngineError`, a language model's
+    :class:`~cardcrawl.bots.ModelReplyError`...), before any action is taken, so the
     game is never changed by it. With ``on_bot_error="raise"`` the error propagates;
     with ``"forfeit"`` the game ends there, recorded with the outcome ``"forfeit"``: the
     seat in ``forfeited`` and the error in ``error``, every return 0.0, no score and no
@@ -625,7 +625,7 @@ def simulate(
         max_decisions: a safety cap on decisions per game (see :func:`play_game`).
         on_bot_error: what a bot that fails its seat (raises a
             :class:`~cardcrawl.CardcrawlError`, such as an engine's
-            :class:`~cardcrawl.EngineError`) does: ``"raise"`` (the default) stops the
+            :class:`~cardcrawl.bots.EngineError`) does: ``"raise"`` (the default) stops the
             simulation with the error; ``"forfeit"`` ends that game only, recorded with
             the outcome ``"forfeit"`` and the seat and the error kept (see
             :func:`play_game`), and the simulation goes on.

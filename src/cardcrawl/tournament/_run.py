@@ -120,7 +120,7 @@ def tournament(
         max_decisions: a safety cap on decisions per game.
         on_bot_error: ``"raise"`` (the default): a bot that fails its seat (raises a
             :class:`~cardcrawl.CardcrawlError`, such as an engine's
-            :class:`~cardcrawl.EngineError`) stops the tournament with the error;
+            :class:`~cardcrawl.bots.EngineError`) stops the tournament with the error;
             ``"forfeit"``: that game ends as a ``"forfeit"`` (see
             :func:`~cardcrawl.simulate.play_game`), counted as a loss for the bot that
             forfeited (see :func:`compare_games`), and the tournament goes on.
