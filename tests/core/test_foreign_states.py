@@ -50,6 +50,9 @@ def test_another_games_state_is_refused_naming_what_was_expected(
 def test_rendering_another_games_state_is_refused() -> None:
     with pytest.raises(InvalidStateError, match="is a MaplessState, not HaydesState"):
         MAPLESS.render(HAYDES_STATE)
+    for given, name in ((MAPLESS_STATE, "MaplessState"), (None, "NoneType")):
+        with pytest.raises(InvalidStateError, match=f"is a HaydesState, not {name}$"):
+            HAYDES.render(given)
 
 
 def test_an_own_state_still_plays_and_checks() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cardcrawl.errors import InvalidStateError
 from cardcrawl.haydes._creatures import STANDARD_CREATURES, Creature, creature_for
 from cardcrawl.haydes._state import MIXED, Ending, HaydesState, Phase
 from cardcrawl.kit._cards import Card
@@ -50,6 +51,9 @@ def render(state: HaydesState, creature: CreatureHook | None = None) -> str:
         creature: the game's ``creature`` hook (``game.render`` gives its own); ``None``:
             the standard game's.
 
+    Raises:
+        InvalidStateError: ``state`` is not a state of Escape from Haydes.
+
     Examples:
         >>> import cardcrawl
         >>> game = cardcrawl.load("escape-from-haydes", players=2)
@@ -63,6 +67,11 @@ def render(state: HaydesState, creature: CreatureHook | None = None) -> str:
         * Player 1: Charisma 8 · Endurance 8 · at (0, 0)
         Round 1 · Replacement deck 104 · discard 0 · removed 0
     """
+    if not isinstance(state, HaydesState):
+        # Another game's state has none of these fields: say so rather than fail inside.
+        raise InvalidStateError(
+            f"a state of Escape from Haydes is a HaydesState, not {type(state).__name__}"
+        )
     layout = state.layout
     marks: dict[tuple[int, int], str] = {}
     for seat, figure in enumerate(state.seats):
