@@ -30,18 +30,20 @@ Examples:
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
 
-from cardcrawl.bots import bot_names, get_bot_spec
+from cardcrawl.bots import get_bot_spec
 from cardcrawl.cli import _simulate
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
-    GAME_HELP,
+    Commands,
     Console,
     Parser,
+    Shortcuts,
     UsageError,
-    add_import_option,
+    add_bot_option,
+    add_command,
     add_option_arguments,
+    add_run_options,
     add_start_arguments,
     start_position,
 )
@@ -50,28 +52,17 @@ from cardcrawl.errors import CardcrawlError
 from cardcrawl.solve import best_response_gains
 
 
-def add_parser(
-    commands: argparse._SubParsersAction[Parser],
-    shortcuts: Mapping[str, Mapping[str, Sequence[str]]],
-) -> Parser:
+def add_parser(commands: Commands, shortcuts: Shortcuts) -> Parser:
     """Add the ``best-response`` command to ``commands``; its parser."""
-    p = commands.add_parser(
+    p = add_command(
+        commands,
         "best-response",
         help="each seat's gain from best-responding to the others' bots",
         description="Each seat's exact gain from best-responding to the other seats' bots "
         "in a position small enough to solve, or with --games a sampled estimate on whole "
         "games, each seat played by --responder in turn.",
     )
-    p.add_argument("game", metavar="GAME", help=GAME_HELP)
-    add_import_option(p)
-    p.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="[SEAT=]NAME",
-        help=f"the bot of every seat, or SEAT=NAME for one (default: random); bots: "
-        f"{', '.join(bot_names())}",
-    )
+    add_bot_option(p, "the bot of every seat, or SEAT=NAME for one (default: random)")
     add_start_arguments(p, seed_help="the seed (0): of the start solved, or of the games")
     add_option_arguments(p, shortcuts)
     p.add_argument(
@@ -95,7 +86,7 @@ def add_parser(
         metavar="BOT",
         help="the bot that replaces each seat's in turn, with --games (ismcts)",
     )
-    p.add_argument("--workers", type=int, metavar="N", help="worker processes, with --games")
+    add_run_options(p, workers="worker processes, with --games")
     p.set_defaults(run=run)
     return p
 

@@ -6,6 +6,9 @@
   exiting, and :class:`Console`, the streams of one run;
 * ``--import MODULE`` (:func:`add_import_option`, :func:`imports_in`,
   :func:`import_modules`);
+* the arguments the commands that play many games share: a command with its GAME
+  (:func:`add_command`), ``--bot`` (:func:`add_bot_option`), ``--workers``,
+  ``--output`` and ``--plot``, ``--progress`` (:func:`add_run_options`);
 * game options: ``-o NAME=VALUE`` and the shortcut flags that registered games declare
   in their :class:`~cardcrawl.GameTools` (:func:`registered_shortcuts`,
   :func:`add_option_arguments`, :func:`game_options`);
@@ -31,8 +34,9 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeAlias
 
+from cardcrawl.bots import bot_names
 from cardcrawl.core._codec import saved_fields
 from cardcrawl.core._protocol import Game
 from cardcrawl.core._registry import PluginError, _import_module, _known_names, get_spec
@@ -184,6 +188,59 @@ class Console:
         if self.echo:
             self.write(self.stdout, answer + "\n")
         return answer
+
+
+# --------------------------------------------------------- shared arguments
+#: What every command's ``add_parser`` is given: the subcommands to add to, and the
+#: shortcut flags of the registered games (:func:`registered_shortcuts`).
+Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
+Shortcuts: TypeAlias = Mapping[str, Mapping[str, Sequence[str]]]
+
+#: The help of ``--progress``.
+PROGRESS_HELP = "the progress display on standard error (auto: rich on a terminal if installed)"
+
+
+def add_command(commands: Commands, name: str, *, help: str, description: str) -> Parser:
+    """Add the command ``name`` to ``commands`` with its GAME argument and ``--import``."""
+    parser = commands.add_parser(name, help=help, description=description)
+    # No `choices`: the names plug-ins register are only known once they are loaded.
+    parser.add_argument("game", metavar="GAME", help=GAME_HELP)
+    add_import_option(parser)
+    return parser
+
+
+def add_bot_option(
+    parser: argparse.ArgumentParser, help: str, metavar: str = "[SEAT=]NAME"
+) -> None:
+    """Add ``--bot`` (repeatable, collected in order) with ``help`` and the bots' names."""
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar=metavar,
+        help=f"{help}; bots: {', '.join(bot_names())}",
+    )
+
+
+def add_run_options(
+    parser: argparse.ArgumentParser,
+    *,
+    workers: str = "worker processes (default: the CPUs)",
+    output: str | None = None,
+    plot: str | None = None,
+    progress: str | None = None,
+) -> None:
+    """Add ``--workers``, and where a help is given ``--output`` (``--out``), ``--plot``
+    and ``--progress``: the options of a command that plays many games."""
+    parser.add_argument("--workers", type=int, metavar="N", help=workers)
+    if output is not None:
+        parser.add_argument("--output", "--out", dest="out", metavar="FILE", help=output)
+    if plot is not None:
+        parser.add_argument("--plot", metavar="FILE", help=plot)
+    if progress is not None:
+        parser.add_argument(
+            "--progress", choices=("auto", "rich", "plain", "none"), default="auto", help=progress
+        )
 
 
 # ----------------------------------------------------------------- --import

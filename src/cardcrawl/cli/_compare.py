@@ -40,24 +40,27 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from cardcrawl.bots import bot_names
 from cardcrawl.cli import _simulate
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
     GAME_HELP,
     AnyGame,
+    Commands,
     Console,
     Parser,
+    Shortcuts,
     UsageError,
+    add_bot_option,
     add_import_option,
     add_option_arguments,
+    add_run_options,
     check_output_path,
     game_options,
 )
@@ -68,10 +71,7 @@ from cardcrawl.errors import CardcrawlError
 from cardcrawl.simulate import Progress
 
 
-def add_parser(
-    commands: argparse._SubParsersAction[Parser],
-    shortcuts: Mapping[str, Mapping[str, Sequence[str]]],
-) -> Parser:
+def add_parser(commands: Commands, shortcuts: Shortcuts) -> Parser:
     """Add the ``compare`` command to ``commands``, with the shortcut flags; its parser."""
     p = commands.add_parser(
         "compare",
@@ -90,13 +90,10 @@ def add_parser(
         f"the one the others are compared with. {GAME_HELP}",
     )
     add_import_option(p)
-    p.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="[SEAT=]NAME",
-        help="the bot of every seat, or SEAT=NAME for one seat (the others random); "
-        f"the same in every game (default: random); bots: {', '.join(bot_names())}",
+    add_bot_option(
+        p,
+        "the bot of every seat, or SEAT=NAME for one seat (the others random); "
+        "the same in every game (default: random)",
     )
     p.add_argument(
         "--games",
@@ -107,7 +104,12 @@ def add_parser(
         help="games per game compared (1000)",
     )
     p.add_argument("--seed", type=int, default=0, help="the seed of every game's games (0)")
-    p.add_argument("--workers", type=int, metavar="N", help="worker processes (default: the CPUs)")
+    add_run_options(
+        p,
+        output="write the comparison to FILE (.json)",
+        plot="draw the differences to FILE (.png, .svg, .pdf; needs matplotlib)",
+        progress="the progress display on standard error",
+    )
     p.add_argument(
         "--until",
         metavar="KEY=WIDTH",
@@ -123,20 +125,6 @@ def add_parser(
         help=f"the most games per game compared that --until may play ({DEFAULT_MAX_GAMES:,})",
     )
     add_option_arguments(p, shortcuts)
-    p.add_argument(
-        "--output", "--out", dest="out", metavar="FILE", help="write the comparison to FILE (.json)"
-    )
-    p.add_argument(
-        "--plot",
-        metavar="FILE",
-        help="draw the differences to FILE (.png, .svg, .pdf; needs matplotlib)",
-    )
-    p.add_argument(
-        "--progress",
-        choices=("auto", "rich", "plain", "none"),
-        default="auto",
-        help="the progress display on standard error",
-    )
     _simulate.add_bot_error_arguments(p)
     p.set_defaults(run=run)
     return p

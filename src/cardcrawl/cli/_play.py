@@ -48,8 +48,10 @@ from cardcrawl.cli._common import (
     EXIT_INTERRUPTED,
     GAME_HELP,
     AnyGame,
+    Commands,
     Console,
     Parser,
+    Shortcuts,
     UsageError,
     add_import_option,
     add_option_arguments,
@@ -73,10 +75,7 @@ class _Quit(Exception):  # noqa: N818
     """The person at the keyboard typed ``q``."""
 
 
-def add_parser(
-    commands: argparse._SubParsersAction[Parser],
-    shortcuts: Mapping[str, Mapping[str, Sequence[str]]],
-) -> Parser:
+def add_parser(commands: Commands, shortcuts: Shortcuts) -> Parser:
     """Add the ``play`` command to ``commands``, with the shortcut flags; its parser."""
     play = commands.add_parser(
         "play",

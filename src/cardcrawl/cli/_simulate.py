@@ -41,22 +41,26 @@ import importlib
 import math
 import shlex
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from cardcrawl.bots import EngineBot, bot_names, get_bot_spec
+from cardcrawl.bots import EngineBot, get_bot_spec
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
-    GAME_HELP,
     MANY_POSITION_HELP,
+    PROGRESS_HELP,
     AnyGame,
+    Commands,
     Console,
     Parser,
+    Shortcuts,
     UsageError,
-    add_import_option,
+    add_bot_option,
+    add_command,
     add_option_arguments,
+    add_run_options,
     add_start_arguments,
     check_output_path,
     game_options,
@@ -80,12 +84,10 @@ from cardcrawl.simulate._table import format_table
 _OUT_SUFFIXES = (".csv", ".json")
 
 
-def add_parser(
-    commands: argparse._SubParsersAction[Parser],
-    shortcuts: Mapping[str, Mapping[str, Sequence[str]]],
-) -> Parser:
+def add_parser(commands: Commands, shortcuts: Shortcuts) -> Parser:
     """Add the ``simulate`` command to ``commands``, with the shortcut flags; its parser."""
-    p = commands.add_parser(
+    p = add_command(
+        commands,
         "simulate",
         help="play many games with bots and summarize them",
         description=(
@@ -93,16 +95,10 @@ def add_parser(
             "outcomes with 95% confidence intervals. Several --bot NAME compare bots."
         ),
     )
-    # No `choices`: the names plug-ins register are only known once they are loaded.
-    p.add_argument("game", metavar="GAME", help=GAME_HELP)
-    add_import_option(p)
-    p.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="[SEAT=]NAME",
-        help="a bot for every seat (repeat to compare bots), or SEAT=NAME for one seat "
-        f"(default: random); bots: {', '.join(bot_names())}",
+    add_bot_option(
+        p,
+        "a bot for every seat (repeat to compare bots), or SEAT=NAME for one seat "
+        "(default: random)",
     )
     p.add_argument("--games", type=int, default=1000, metavar="N", help="games per bot (1000)")
     add_start_arguments(
@@ -112,31 +108,20 @@ def add_parser(
         position_help=MANY_POSITION_HELP,
         exclusive=False,
     )
-    p.add_argument("--workers", type=int, metavar="N", help="worker processes (default: the CPUs)")
+    add_run_options(
+        p,
+        output="write every game to FILE (.csv or .json)",
+        plot="draw a report to FILE (.png, .pdf, .svg; needs matplotlib)",
+        progress=PROGRESS_HELP,
+    )
     p.add_argument("--batch-size", type=int, metavar="N", help="games per task")
     add_option_arguments(p, shortcuts)
-    p.add_argument(
-        "--output",
-        "--out",
-        dest="out",
-        metavar="FILE",
-        help="write every game to FILE (.csv or .json)",
-    )
-    p.add_argument(
-        "--plot", metavar="FILE", help="draw a report to FILE (.png, .pdf, .svg; needs matplotlib)"
-    )
     p.add_argument(
         "--by",
         action="append",
         default=[],
         metavar="FIGURE",
         help="also tabulate the main outcome's rate by a figure, such as house_size (repeatable)",
-    )
-    p.add_argument(
-        "--progress",
-        choices=("auto", "rich", "plain", "none"),
-        default="auto",
-        help="the progress display on standard error (auto: rich on a terminal if installed)",
     )
     add_bot_error_arguments(p)
     p.set_defaults(run=run)

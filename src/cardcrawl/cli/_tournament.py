@@ -36,21 +36,25 @@ Examples:
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
-from cardcrawl.bots import bot_names, get_bot_spec
+from cardcrawl.bots import get_bot_spec
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
-    GAME_HELP,
     MANY_POSITION_HELP,
+    PROGRESS_HELP,
     AnyGame,
+    Commands,
     Console,
     Parser,
+    Shortcuts,
     UsageError,
-    add_import_option,
+    add_bot_option,
+    add_command,
     add_option_arguments,
+    add_run_options,
     add_start_arguments,
     check_output_path,
     sampled_position,
@@ -70,12 +74,10 @@ from cardcrawl.tournament import KINDS, TournamentResult, plot_tournament, sched
 _OUT_SUFFIXES = (".csv", ".json")
 
 
-def add_parser(
-    commands: argparse._SubParsersAction[Parser],
-    shortcuts: Mapping[str, Mapping[str, Sequence[str]]],
-) -> Parser:
+def add_parser(commands: Commands, shortcuts: Shortcuts) -> Parser:
     """Add the ``tournament`` command to ``commands``, with the shortcut flags; its parser."""
-    p = commands.add_parser(
+    p = add_command(
+        commands,
         "tournament",
         help="play bots against each other on the same deals and rate them",
         description=(
@@ -83,15 +85,7 @@ def add_parser(
             "seats rotated, and rate them (Bradley-Terry, Elo scale, 95% intervals)."
         ),
     )
-    p.add_argument("game", metavar="GAME", help=GAME_HELP)
-    add_import_option(p)
-    p.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help=f"a bot to enter (two or more); bots: {', '.join(bot_names())}",
-    )
+    add_bot_option(p, "a bot to enter (two or more)", metavar="NAME")
     p.add_argument("--games", type=int, default=100, metavar="N", help="deals per lineup (100)")
     add_start_arguments(
         p,
@@ -106,27 +100,14 @@ def add_parser(
         default="round-robin",
         help="every pair meets, or the first bot meets each other (round-robin)",
     )
-    p.add_argument("--workers", type=int, metavar="N", help="worker processes (default: the CPUs)")
+    add_run_options(
+        p,
+        output="write every game (.csv) or everything (.json) to FILE",
+        plot="draw the results to FILE (.png, .pdf, .svg; needs matplotlib)",
+        progress=PROGRESS_HELP,
+    )
     p.add_argument("--batch-size", type=int, metavar="N", help="games per task")
     add_option_arguments(p, shortcuts)
-    p.add_argument(
-        "--output",
-        "--out",
-        dest="out",
-        metavar="FILE",
-        help="write every game (.csv) or everything (.json) to FILE",
-    )
-    p.add_argument(
-        "--plot",
-        metavar="FILE",
-        help="draw the results to FILE (.png, .pdf, .svg; needs matplotlib)",
-    )
-    p.add_argument(
-        "--progress",
-        choices=("auto", "rich", "plain", "none"),
-        default="auto",
-        help="the progress display on standard error (auto: rich on a terminal if installed)",
-    )
     add_bot_error_arguments(p)
     p.set_defaults(run=run)
     return p

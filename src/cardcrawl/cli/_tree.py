@@ -34,17 +34,17 @@ Examples:
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardcrawl.cli import _simulate
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
-    GAME_HELP,
+    Commands,
     Console,
     Parser,
+    Shortcuts,
     UsageError,
-    add_import_option,
+    add_command,
     add_option_arguments,
     add_start_arguments,
     check_output_path,
@@ -66,20 +66,16 @@ from cardcrawl.tree import (
 )
 
 
-def add_parser(
-    commands: argparse._SubParsersAction[Parser],
-    shortcuts: Mapping[str, Mapping[str, Sequence[str]]],
-) -> Parser:
+def add_parser(commands: Commands, shortcuts: Shortcuts) -> Parser:
     """Add the ``tree`` command to ``commands``, with the shortcut flags; its parser."""
-    p = commands.add_parser(
+    p = add_command(
+        commands,
         "tree",
         help="draw the solver's tree of a small position, or IS-MCTS's search of any",
         description="Draw the exact solver's tree of a position (values and chances as "
         "fractions, the best line), or show IS-MCTS's root statistics and principal "
         "variation where the position is too big or not solvable.",
     )
-    p.add_argument("game", metavar="GAME", help=GAME_HELP)
-    add_import_option(p)
     add_start_arguments(p, seed_help="the seed of the game's start (0)", seed_default=0)
     add_option_arguments(p, shortcuts)
     p.add_argument("--depth", type=int, metavar="N", help="draw N levels only")

@@ -27,17 +27,17 @@ Examples:
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
 
 from cardcrawl.bots import bot_names
 from cardcrawl.cli import _simulate
 from cardcrawl.cli._common import (
     EXIT_FAILURE,
-    GAME_HELP,
+    Commands,
     Console,
     Parser,
+    Shortcuts,
     UsageError,
-    add_import_option,
+    add_command,
     add_option_arguments,
     check_output_path,
 )
@@ -45,20 +45,16 @@ from cardcrawl.errors import CardcrawlError
 from cardcrawl.tune import tune
 
 
-def add_parser(
-    commands: argparse._SubParsersAction[Parser],
-    shortcuts: Mapping[str, Mapping[str, Sequence[str]]],
-) -> Parser:
+def add_parser(commands: Commands, shortcuts: Shortcuts) -> Parser:
     """Add the ``tune`` command to ``commands``; its parser."""
-    p = commands.add_parser(
+    p = add_command(
+        commands,
         "tune",
         help="fit a bot's declared parameters to a game or variant",
         description="Race candidate values of a bot's declared parameters on the same "
         "seeds, check the winner on held-out games, and write a parameter file that "
         "--bot NAME:FILE loads.",
     )
-    p.add_argument("game", metavar="GAME", help=GAME_HELP)
-    add_import_option(p)
     p.add_argument(
         "--bot",
         required=True,
