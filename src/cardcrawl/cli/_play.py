@@ -278,7 +278,7 @@ class _Table:
     def __init__(
         self,
         console: Console,
-        match: Match,
+        match: Match[Any],
         bots: Mapping[int, Bot],
         bot_names: Mapping[int, str],
         *,

@@ -22,13 +22,13 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 import attrs
 
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._notation import fail
-from cardcrawl.core._protocol import CHANCE
+from cardcrawl.core._protocol import CHANCE, Game, GameState
 from cardcrawl.core._registry import load
 from cardcrawl.errors import CardcrawlError, OptionsError, PlayerError, RecordError, UndoError
 from cardcrawl.kit._svg import find_renderer, svg
@@ -45,13 +45,17 @@ from cardcrawl.play._record import (
 
 __all__ = ["Match", "MatchEntry", "UndoError"]
 
+#: The state type of a match's game: ``Match[MaplessState]`` is a match of The Mapless
+#: House, whose ``state`` a type checker knows as a ``MaplessState``.
+S = TypeVar("S", bound=GameState)
+
 # determinize() needs a seed for its fresh generator; any fixed one will do, since the
 # twin state it seeds is only compared, never shown or played on.
 _TWIN_SEED = 0
 
 
 @attrs.frozen
-class MatchEntry:
+class MatchEntry(Generic[S]):
     """One step of a match: the action taken and the state it made.
 
     Attributes:
@@ -77,7 +81,7 @@ class MatchEntry:
     """
 
     action: Any
-    state: Any
+    state: S
     player: int
     revealed: bool
     seconds: float | None = None
@@ -133,7 +137,7 @@ def _reveals(game: Any, before: Any, action: Any, after: Any) -> bool:
     return False
 
 
-class Match:
+class Match(Generic[S]):
     """A game in progress: its states, the actions between them, undo and redo.
 
     Build one with :meth:`start` or :meth:`from_record`. :attr:`history` holds one
@@ -175,18 +179,18 @@ class Match:
     def __init__(
         self,
         game: Any,
-        initial_state: Any,
+        initial_state: S,
         seed: int | None,
         *,
         fair_undo: bool = True,
         stack: Mapping[str, Sequence[Any]] | None = None,
-        entries: Iterable[MatchEntry] = (),
+        entries: Iterable[MatchEntry[S]] = (),
         agents: Sequence[Agent] = (),
         started: str | None = None,
         position: str | None = None,
     ) -> None:
         # Plain assignment only: the named constructors do the work.
-        self._game: GameBase[Any, Any, Any] = game
+        self._game: GameBase[S, Any, Any] = game
         self._agents = tuple(agents)
         self._started = started
         self._initial = initial_state
@@ -196,10 +200,39 @@ class Match:
         # A plain dict, not the read-only view a record holds (which cannot be
         # pickled): a match pickles and deep-copies with its start.
         self._stack = None if stack is None else dict(stack)
-        self._entries: list[MatchEntry] = list(entries)
-        self._undone: list[MatchEntry] = []
+        self._entries: list[MatchEntry[S]] = list(entries)
+        self._undone: list[MatchEntry[S]] = []
 
     # ----------------------------------------------------------- creating
+    # A game object gives its state type to the match; a name, loaded here, does not.
+    @overload
+    @classmethod
+    def start(
+        cls,
+        game: Game[S, Any, Any],
+        seed: int | None = None,
+        *,
+        position: str | None = None,
+        explicit_chance: bool | None = None,
+        fair_undo: bool = True,
+        stack: Mapping[str, Sequence[Any]] | None = None,
+        agents: Sequence[Agent] = (),
+        started: str | datetime.datetime | bool | None = None,
+    ) -> Match[S]: ...
+    @overload
+    @classmethod
+    def start(
+        cls,
+        game: str,
+        seed: int | None = None,
+        *,
+        position: str | None = None,
+        explicit_chance: bool | None = None,
+        fair_undo: bool = True,
+        stack: Mapping[str, Sequence[Any]] | None = None,
+        agents: Sequence[Agent] = (),
+        started: str | datetime.datetime | bool | None = None,
+    ) -> Match[Any]: ...
     @classmethod
     def start(
         cls,
@@ -212,7 +245,7 @@ class Match:
         stack: Mapping[str, Sequence[Any]] | None = None,
         agents: Sequence[Agent] = (),
         started: str | datetime.datetime | bool | None = None,
-    ) -> Match:
+    ) -> Match[Any]:
         """A new match of ``game`` from ``game.initial_state(seed)``, or from
         ``game.position(position)``.
 
@@ -311,7 +344,7 @@ class Match:
         )
 
     @classmethod
-    def from_record(cls, record: Record, *, fair_undo: bool = True) -> Match:
+    def from_record(cls, record: Record, *, fair_undo: bool = True) -> Match[Any]:
         """The match a record describes, replayed and verified entry by entry.
 
         Args:
@@ -338,8 +371,8 @@ class Match:
         """
         game = record.load_game()
         states = record.states()
-        initial = next(states)
-        entries: list[MatchEntry] = []
+        initial: Any = next(states)
+        entries: list[MatchEntry[Any]] = []
         before = initial
         seconds = record.seconds or (None,) * len(record.actions)
         for i, (text, after) in enumerate(zip(record.actions, states, strict=True)):
@@ -364,7 +397,7 @@ class Match:
 
     # ---------------------------------------------------------- reading
     @property
-    def game(self) -> GameBase[Any, Any, Any]:
+    def game(self) -> GameBase[S, Any, Any]:
         """The game being played."""
         return self._game
 
@@ -400,23 +433,23 @@ class Match:
         return self._fair_undo
 
     @property
-    def initial_state(self) -> Any:
+    def initial_state(self) -> S:
         """The state before the first action."""
         return self._initial
 
     @property
-    def state(self) -> Any:
+    def state(self) -> S:
         """The current state: the last entry's, or the initial state."""
         return self._entries[-1].state if self._entries else self._initial
 
     @property
-    def history(self) -> tuple[MatchEntry, ...]:
+    def history(self) -> tuple[MatchEntry[S], ...]:
         """One entry per action from the initial state to the current one (an
         immutable snapshot: it does not follow later plays and undos)."""
         return tuple(self._entries)
 
     @property
-    def states(self) -> tuple[Any, ...]:
+    def states(self) -> tuple[S, ...]:
         """Every state from the initial one to the current one."""
         return (self._initial, *(e.state for e in self._entries))
 
@@ -438,7 +471,7 @@ class Match:
         return bool(self._undone)
 
     # ---------------------------------------------------------- playing
-    def play(self, action: Any, *, seconds: float | None = None, comment: str | None = None) -> Any:
+    def play(self, action: Any, *, seconds: float | None = None, comment: str | None = None) -> S:
         """Take ``action`` (a decision, or a chance outcome in explicit play) and
         return the new state. Undone actions can no longer be redone afterwards.
 
@@ -481,7 +514,7 @@ class Match:
         self._undone.clear()
         return after
 
-    def play_bot(self, bot: Any, *, comment: str | None = None) -> Any:
+    def play_bot(self, bot: Any, *, comment: str | None = None) -> S:
         """Let ``bot`` choose the next action from what its seat observes, and play it,
         timed: the entry holds the seconds the bot took to choose.
 
@@ -519,7 +552,7 @@ class Match:
         seconds = max(0.0, time.perf_counter() - clock)
         return self.play(action, seconds=seconds, comment=comment)
 
-    def comment(self, text: str, *, entry: int = -1) -> MatchEntry:
+    def comment(self, text: str, *, entry: int = -1) -> MatchEntry[S]:
         """Comment on an action of the history (by default the last), for the record;
         a new comment replaces the old one.
 
@@ -554,7 +587,7 @@ class Match:
         self._entries[index] = commented
         return commented
 
-    def undo(self) -> MatchEntry:
+    def undo(self) -> MatchEntry[S]:
         """Take the last action back and return its entry (kept for :meth:`redo`).
 
         Returns:
@@ -586,7 +619,7 @@ class Match:
         self._undone.append(self._entries.pop())
         return entry
 
-    def redo(self) -> MatchEntry:
+    def redo(self) -> MatchEntry[S]:
         """Take the last undone action again and return its entry.
 
         Returns:

@@ -259,14 +259,14 @@ class Seat:
         )
 
 
-def _start_record(match: Match) -> str:
+def _start_record(match: Match[Any]) -> str:
     # The match's start without its actions: the steps are stored one by one.
     record = match.to_record()
     empty = attrs.evolve(record, actions=(), claims=None, seconds=(), comments={}, result=None)
     return empty.to_json()
 
 
-def _match_at(start: str, steps: Sequence[Step]) -> Match:
+def _match_at(start: str, steps: Sequence[Step]) -> Match[Any]:
     match = Match.from_record(Record.from_json(start))
     for step in steps:
         match.play(step.action, comment=step.comment)
@@ -284,7 +284,7 @@ class Table:
     def __init__(
         self,
         table_id: str,
-        match: Match,
+        match: Match[Any],
         seats: Sequence[Seat],
         *,
         start: str,
@@ -308,7 +308,7 @@ class Table:
         self._storage = storage
         self._records_dir = records_dir
         self._listeners: set[asyncio.Queue[int]] = set()
-        self._told: dict[tuple[int, int | None], tuple[MatchEntry, list[str]]] = {}
+        self._told: dict[tuple[int, int | None], tuple[MatchEntry[Any], list[str]]] = {}
         self._boards: dict[tuple[str, Any], dict[str, str]] = {}
         self._boards_version = -1
         self.bot_task: asyncio.Task[None] | None = None
@@ -440,7 +440,7 @@ class Table:
                 f"was for version {found}; nothing was done (look at the table again)",
             )
 
-    def _narration(self, index: int, entry: MatchEntry, seat: int | None) -> list[str]:
+    def _narration(self, index: int, entry: MatchEntry[Any], seat: int | None) -> list[str]:
         # Each step's events as the seat observes them, kept: they never change, and
         # an undo drops only the last ones (which the identity check finds).
         key = (index, seat)
@@ -1011,7 +1011,7 @@ class Tables:
         self.kick(table)
         return table
 
-    def prepare(self, request: Any) -> tuple[Match, list[Seat]]:
+    def prepare(self, request: Any) -> tuple[Match[Any], list[Seat]]:
         """The match and seats of a new table (see :meth:`create`), made but not kept."""
         if not isinstance(request, Mapping):
             raise RequestError(
@@ -1059,7 +1059,7 @@ class Tables:
             )
         return match, seats
 
-    def add(self, match: Match, seats: list[Seat]) -> Table:
+    def add(self, match: Match[Any], seats: list[Seat]) -> Table:
         """Keep a new table of ``match`` and ``seats`` (see :meth:`prepare`).
 
         Raises:
@@ -1100,7 +1100,7 @@ class Tables:
         """
         return self.add(*self.prepare(request))
 
-    async def match_async(self, request: Mapping[str, Any]) -> Match:
+    async def match_async(self, request: Mapping[str, Any]) -> Match[Any]:
         """:func:`match_of`, in a thread (a record may be long)."""
         async with self._replays:
             return await asyncio.to_thread(match_of, request)
@@ -1226,7 +1226,7 @@ def _seed_of(value: Any) -> int:
     return found
 
 
-def _match_from_position(game: Any, position: Any, seed: Any) -> Match:
+def _match_from_position(game: Any, position: Any, seed: Any) -> Match[Any]:
     if seed is not None and seed != "":
         raise RequestError(status=400, message="a table starts from a seed or a position, not both")
     if not isinstance(position, str) or not 0 < len(position) <= MAX_NOTATION:
@@ -1249,7 +1249,7 @@ def _match_from_position(game: Any, position: Any, seed: Any) -> Match:
     return match
 
 
-def match_of(request: Mapping[str, Any]) -> Match:
+def match_of(request: Mapping[str, Any]) -> Match[Any]:
     """The match a new table plays: ``{"game", "options", "seed"}``, ``{"game",
     "options", "position"}`` (a position in the game's notation, in place of the seed)
     or ``{"record"}`` (a record's JSON text, played on from its last state).
