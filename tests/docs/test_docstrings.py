@@ -33,6 +33,7 @@ MODULES = (
     "cardcrawl.compare",
     "cardcrawl.tree",
     "cardcrawl.tune",
+    "cardcrawl.web",
 )
 # Modules whose public functions must also have Args: and Returns: sections.
 AUDITED = (

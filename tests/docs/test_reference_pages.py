@@ -57,6 +57,7 @@ MODULES = [
     "cardcrawl.compare",
     "cardcrawl.tree",
     "cardcrawl.tune",
+    "cardcrawl.web",
 ]
 PICTURE_PAGES = [
     "tutorial",

@@ -91,6 +91,7 @@ __all__ = [
 
 #: Where the server listens unless told otherwise: this machine only.
 DEFAULT_HOST = "127.0.0.1"
+#: The port the server listens on unless told otherwise.
 DEFAULT_PORT = 8000
 #: Seconds a bot waits before each move by default, so that people can follow it.
 DEFAULT_BOT_DELAY = 0.8

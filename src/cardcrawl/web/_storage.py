@@ -34,7 +34,13 @@ __all__ = ["SqliteStorage", "Step", "Storage", "StoredTable", "default_db_path"]
 
 @attrs.frozen
 class Step:
-    """One step of a stored table: the action's text and its comment (or ``None``)."""
+    """One step of a stored table: the action's text and its comment (or ``None``).
+
+    Examples:
+        >>> from cardcrawl.web import Step
+        >>> Step("place 1,0"), Step("end", "a note").comment
+        (Step(action='place 1,0', comment=None), 'a note')
+    """
 
     action: str
     comment: str | None = None
@@ -59,6 +65,12 @@ class StoredTable:
         listed: True while the lobby lists it (it has a seat free).
         over: True once the game has ended.
         touched: when it last changed, in seconds since the epoch.
+
+    Examples:
+        >>> from cardcrawl.web import Step, StoredTable
+        >>> table = StoredTable("t1", "mapless-house", {}, {"version": 0}, [Step("place 1,0")])
+        >>> table.steps, table.listed, table.over
+        ((Step(action='place 1,0', comment=None),), False, False)
     """
 
     id: str
@@ -75,6 +87,13 @@ class Storage(Protocol):
     """What a server needs of a database: make, change, read, list and expire tables.
 
     Each method is one transaction: it is done whole or not at all.
+    :class:`SqliteStorage` is the one the server uses unless given another.
+
+    Examples:
+        >>> from cardcrawl.web import SqliteStorage, Storage
+        >>> storage: Storage = SqliteStorage(":memory:")
+        >>> storage.count_open(), storage.load("no such table")
+        (0, None)
     """
 
     def create(self, table: StoredTable) -> None:
