@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from cardcrawl.core._codec import decode, encode
 from cardcrawl.errors import ParseError, SerializationError, short_repr
 
-__all__ = ["FORMAT_VERSION", "MAX_SAVED_DEPTH", "SavingMixin"]
+__all__ = ["FORMAT_VERSION", "MAX_SAVED_DEPTH", "SavingMixin", "checked_body"]
 
 #: The version of the saved-data layout written by :meth:`SavingMixin.state_to_data`.
 FORMAT_VERSION = 1
@@ -102,25 +102,12 @@ class SavingMixin(Generic[S, A, O]):
             ...
             cardcrawl.errors.SerializationError: saved state has rules_version '0'; ...
         """
-        if not isinstance(data, dict):
-            raise SerializationError(f"a saved state is an object, not {type(data).__name__}")
         expected = {
             "format": FORMAT_VERSION,
             "game": self.name,
             "rules_version": self.rules_version,
         }
-        for key, want in expected.items():
-            # Compare types too: JSON true or 1.0 is not format version 1.
-            if type(data.get(key)) is not type(want) or data.get(key) != want:
-                raise SerializationError(
-                    f"saved state has {key} {short_repr(data.get(key))}; "
-                    f"this library reads {want!r}"
-                )
-        if set(data) != {*expected, "state"}:
-            raise SerializationError(
-                f"saved state has keys {sorted(data)}; expected {sorted({*expected, 'state'})}"
-            )
-        saved = data["state"]
+        saved = checked_body(data, expected, "state", ("a saved state", "saved state"))
         if self.renamed_types:
             saved = _renamed(saved, self.renamed_types)
         state: S = decode(self.state_type, saved, "state")
@@ -160,6 +147,7 @@ class SavingMixin(Generic[S, A, O]):
     # ------------------------------------------------------- interchange
     # Observations as versioned JSON and the JSON Schemas of saved data; the logic is
     # in cardcrawl.core._schema, generated from the attrs types by the codec's rules.
+    # It is imported when called: it imports this module's header check at its top.
     @property
     def observation_type(self) -> type:
         """The class of this game's observations, as ``observe`` returns them.
@@ -272,6 +260,48 @@ class SavingMixin(Generic[S, A, O]):
         from cardcrawl.core._schema import state_schema
 
         return state_schema(self)
+
+
+def checked_body(data: Any, expected: Mapping[str, Any], body: str, names: tuple[str, str]) -> Any:
+    """``data[body]``, once ``data`` is an object of exactly the ``expected`` header
+    values and ``body``: the check of saved data's header, for states and observations.
+
+    Args:
+        data: what was read, perhaps through JSON.
+        expected: each header key with the value this library writes.
+        body: the key of what the header tags (``"state"``).
+        names: how messages name the data, with and without its article.
+
+    Returns:
+        The body, not yet read.
+
+    Raises:
+        SerializationError: ``data`` is not an object, a header value differs (in type
+            too), or a key is missing or extra.
+
+    Examples:
+        >>> from cardcrawl.core._saving import checked_body
+        >>> checked_body({"format": 1, "state": 5}, {"format": 1}, "state", ("a", "it"))
+        5
+        >>> checked_body({"format": True, "state": 5}, {"format": 1}, "state", ("a", "it"))
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.SerializationError: it has format True; this library reads 1
+    """
+    article, name = names
+    if not isinstance(data, dict):
+        raise SerializationError(f"{article} is an object, not {type(data).__name__}")
+    for key, want in expected.items():
+        # Compare types too: JSON true or 1.0 is not format version 1.
+        if type(data.get(key)) is not type(want) or data.get(key) != want:
+            raise SerializationError(
+                f"{name} has {key} {short_repr(data.get(key))}; this library reads {want!r}"
+            )
+    if set(data) != {*expected, body}:
+        raise SerializationError(
+            f"{name} has keys {sorted(data)}; expected {sorted({*expected, body})}"
+        )
+    return data[body]
 
 
 #: How deep saved data may nest. Every built-in state nests a few levels; this bound

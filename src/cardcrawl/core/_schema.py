@@ -32,7 +32,8 @@ from cardcrawl.core._codec import (
     saved_fields,
 )
 from cardcrawl.core._limits import Limits, is_omitted_when_default, is_untagged
-from cardcrawl.errors import SerializationError, UnsupportedTypeError, short_repr
+from cardcrawl.core._saving import FORMAT_VERSION, checked_body
+from cardcrawl.errors import SerializationError, UnsupportedTypeError
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Grid
@@ -299,8 +300,6 @@ def state_schema(game: Any) -> dict[str, Any]:
     Returns:
         A draft 2020-12 schema, generated from the game's state class.
     """
-    from cardcrawl.core._saving import FORMAT_VERSION
-
     extra = {"format": {"description": "The saved-state format.", "const": FORMAT_VERSION}}
     body = _header_schema(game, extra, "state", game.state_type)
     return {"$schema": DRAFT, "title": f"cardcrawl saved state of {game.name}", **body}
@@ -357,25 +356,13 @@ def observation_to_data(game: Any, observation: Any) -> dict[str, Any]:
 
 def observation_from_data(game: Any, data: Any, renamed: Any = None) -> Any:
     """The observation written by :func:`observation_to_data`, validated field by field."""
-    if not isinstance(data, dict):
-        raise SerializationError(f"an observation is an object, not {type(data).__name__}")
     expected = {
         "format": OBSERVATION_FORMAT,
         "kind": "observation",
         "game": game.name,
         "rules_version": game.rules_version,
     }
-    for key, want in expected.items():
-        # Compare types too: JSON true or 1.0 is not format version 1.
-        if type(data.get(key)) is not type(want) or data.get(key) != want:
-            raise SerializationError(
-                f"observation has {key} {short_repr(data.get(key))}; this library reads {want!r}"
-            )
-    if set(data) != {*expected, "observation"}:
-        raise SerializationError(
-            f"observation has keys {sorted(data)}; expected {sorted({*expected, 'observation'})}"
-        )
-    saved = data["observation"]
+    saved = checked_body(data, expected, "observation", ("an observation", "observation"))
     if renamed is not None:
         saved = renamed(saved)
     return decode(game.observation_type, saved, "observation")
