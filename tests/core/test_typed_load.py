@@ -1,5 +1,6 @@
 """``cardcrawl.load`` is typed as the game it returns for the built-in names, and as a
-GameBase of unknown states and actions for any other name."""
+GameBase of unknown states and actions for any other name; a ``Match`` of a loaded game
+is typed by that game's states."""
 
 from __future__ import annotations
 
@@ -22,11 +23,11 @@ reveal_type(cardcrawl.load(name).initial_state(seed=1))
 """
 
 
-@pytest.mark.slow
-def test_load_is_typed_by_name(tmp_path: Path) -> None:
+def revealed_types(tmp_path: Path, snippet: str) -> tuple[list[str], str]:
+    """What ``mypy --strict`` reveals in ``snippet``, in order, and its whole output."""
     pytest.importorskip("mypy")
     path = tmp_path / "snippet.py"
-    path.write_text(SNIPPET)
+    path.write_text(snippet)
     out = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(path)],
         capture_output=True,
@@ -36,6 +37,12 @@ def test_load_is_typed_by_name(tmp_path: Path) -> None:
     revealed = [
         line.split("Revealed type is ")[1] for line in out.splitlines() if "Revealed" in line
     ]
+    return revealed, out
+
+
+@pytest.mark.slow
+def test_load_is_typed_by_name(tmp_path: Path) -> None:
+    revealed, out = revealed_types(tmp_path, SNIPPET)
     assert revealed == [
         '"cardcrawl.mapless._game.MaplessHouse"',
         '"cardcrawl.mapless._state.MaplessState"',
@@ -43,3 +50,33 @@ def test_load_is_typed_by_name(tmp_path: Path) -> None:
         '"cardcrawl.core._engine.GameBase[Any, Any, Any]"',
         '"Any"',
     ], out
+
+
+MATCH_SNIPPET = """
+import cardcrawl
+game = cardcrawl.load("mapless-house")
+match = cardcrawl.Match.start(game, seed=1)
+reveal_type(match)
+reveal_type(match.state)
+reveal_type(match.play("place 1,0"))
+reveal_type(match.history[-1].state)
+reveal_type(match.states)
+reveal_type(cardcrawl.Match.start("mapless-house", seed=1))
+match.state.no_such_field
+"""
+
+
+@pytest.mark.slow
+def test_a_match_is_typed_by_its_games_states(tmp_path: Path) -> None:
+    revealed, out = revealed_types(tmp_path, MATCH_SNIPPET)
+    state = '"cardcrawl.mapless._state.MaplessState"'
+    assert revealed == [
+        '"cardcrawl.play._match.Match[cardcrawl.mapless._state.MaplessState]"',
+        state,
+        state,
+        state,
+        '"tuple[cardcrawl.mapless._state.MaplessState, ...]"',
+        '"cardcrawl.play._match.Match[Any]"',
+    ], out
+    # A field the state does not have is caught, as it was not when the state was Any.
+    assert '"MaplessState" has no attribute "no_such_field"' in out, out
