@@ -224,7 +224,7 @@ def test_a_block_ends_where_prose_begins() -> None:
 def test_a_class_without_its_own_docstring_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     tune = importlib.import_module("cardcrawl.tune")
 
-    class Bare(tune.TuneResult):  # type: ignore[misc]  # a docstring inherited is not its own
+    class Bare(tune.TuneResult):  # a docstring inherited is not its own
         pass
 
     monkeypatch.setattr(tune, "TuneResult", Bare)
