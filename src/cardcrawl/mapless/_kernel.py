@@ -23,7 +23,16 @@ from __future__ import annotations
 from typing import Any
 
 from cardcrawl.core._protocol import CHANCE, Outcome
-from cardcrawl.core._random import rng_below, rng_from_seed
+from cardcrawl.core._random import (
+    _GAMMA,
+    _MASK,
+    _MUL1,
+    _MUL2,
+    _SMALL,
+    _TOPS,
+    rng_below,
+    rng_from_seed,
+)
 from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._tools import Figures
 from cardcrawl.mapless._events import MaplessEvent
@@ -115,7 +124,20 @@ class MaplessKernel:
             cells = position.choices
             if decisions >= max_decisions or not cells:
                 return None  # cut off; or no legal action, which the public path reports
-            bot, index = rng_below(bot, len(cells))  # RandomBot.choose
+            # RandomBot.choose: rng_below(bot, n), written out (it is every decision).
+            n = len(cells)
+            if n < _SMALL:
+                top = _TOPS[n]
+                while True:
+                    bot = (bot + _GAMMA) & _MASK
+                    z = ((bot ^ (bot >> 30)) * _MUL1) & _MASK
+                    z = ((z ^ (z >> 27)) * _MUL2) & _MASK
+                    z ^= z >> 31
+                    if z <= top:
+                        index = z % n
+                        break
+            else:
+                bot, index = rng_below(bot, n)
             decisions += 1
             if events is not None:
                 events.clear()  # the final state keeps the last step's events only

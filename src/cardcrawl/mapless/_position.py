@@ -47,14 +47,19 @@ class WorkingGrid(Grid):
     grid, after which the position makes itself a new working copy if it places again.
     """
 
-    __slots__ = ()
+    # ``cards`` and ``frontier`` are slots here, the very dicts of ``_cards`` and
+    # ``_frontier``, rather than the grid's properties: the rules and the hooks read them
+    # at every placement, and reading a slot is no Python call.
+    __slots__ = ("cards", "frontier")
+    cards: dict[Cell, Card]
+    frontier: dict[Cell, int]
 
     @classmethod
     def copy_of(cls, grid: Grid) -> WorkingGrid:
         """A working copy of ``grid``."""
         working: WorkingGrid = cls.__new__(cls)
-        working._cards = dict(grid.cards)
-        working._frontier = dict(grid.frontier)
+        working._cards = working.cards = dict(grid.cards)
+        working._frontier = working.frontier = dict(grid.frontier)
         working._hash = None
         return working
 
