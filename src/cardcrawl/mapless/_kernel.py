@@ -72,7 +72,7 @@ class MaplessKernel:
         figures; ``None`` for a start at a chance event or in explicit-chance play, or a
         game still going after ``max_decisions`` decisions."""
         events: list[MaplessEvent] = []
-        played = self._run(seed, max_decisions, start, events)
+        played = _run(self.game, seed, max_decisions, start, events)
         if played is None:
             return None
         position, decisions, at_exit = played
@@ -89,7 +89,7 @@ class MaplessKernel:
         another figure tracker."""
         if figures is not None and figures is not MaplessFigures:
             return None
-        played = self._run(seed, max_decisions, None, None)
+        played = _run(self.game, seed, max_decisions, None, None)
         if played is None:
             return None
         position, decisions, at_exit = played
@@ -97,55 +97,57 @@ class MaplessKernel:
         kept = None if figures is None else figures_of(self.game, state, at_exit)
         return self.game.outcome(state), decisions, kept
 
-    def _run(
-        self,
-        seed: int,
-        max_decisions: int,
-        start: MaplessState | None,
-        events: list[MaplessEvent] | None,
-    ) -> tuple[Position, int, int] | None:
-        """Play to the end: the final position, the decisions and the cards on the table
-        when the Exit opened (as MaplessFigures notes it; 0 if it never did)."""
-        game = self.game
-        if start is None:
-            position = game._setup(rng_from_seed(seed), False, {})
-            game._resolve(position, events)
+
+def _run(
+    game: MaplessHouse,
+    seed: int,
+    max_decisions: int,
+    start: MaplessState | None,
+    events: list[MaplessEvent] | None,
+) -> tuple[Position, int, int] | None:
+    """Play to the end: the final position, the decisions and the cards on the table
+    when the Exit opened (as MaplessFigures notes it; 0 if it never did)."""
+    if start is None:
+        position = game._setup(rng_from_seed(seed), False, {})
+        game._resolve(position, events)
+    else:
+        if start.explicit_chance or game._to_move(start) == CHANCE:
+            return None
+        position = thaw(start)
+        position.choices = game._decision_cells(position)
+    # RandomBot's generator: rng_derive(seed, seat), seat 0; its constants as locals
+    # (C integers in the compiled build, see _kernel.pxd).
+    bot = derived_seeds(seed, 1)[0]
+    mask, gamma, mul1, mul2, small = _MASK, _GAMMA, _MUL1, _MUL2, _SMALL
+    decide, resolve = game._decide, game._resolve
+    at_exit = len(position.table) if position.exit_cell is not None else 0
+    decisions = 0
+    while position.phase is not _OVER:
+        cells = position.choices
+        if decisions >= max_decisions or not cells:
+            return None  # cut off; or no legal action, which the public path reports
+        # RandomBot.choose: rng_below(bot, n), written out (it is every decision).
+        n = len(cells)
+        if n < small:
+            top = _TOPS[n]
+            while True:
+                bot = (bot + gamma) & mask
+                z = ((bot ^ (bot >> 30)) * mul1) & mask
+                z = ((z ^ (z >> 27)) * mul2) & mask
+                z ^= z >> 31
+                if z <= top:
+                    index = z % n
+                    break
         else:
-            if start.explicit_chance or game._to_move(start) == CHANCE:
-                return None
-            position = thaw(start)
-            position.choices = game._decision_cells(position)
-        # RandomBot's generator: rng_derive(seed, seat), seat 0.
-        bot = derived_seeds(seed, 1)[0]
-        decide, resolve = game._decide, game._resolve
-        at_exit = len(position.table) if position.exit_cell is not None else 0
-        decisions = 0
-        while position.phase is not _OVER:
-            cells = position.choices
-            if decisions >= max_decisions or not cells:
-                return None  # cut off; or no legal action, which the public path reports
-            # RandomBot.choose: rng_below(bot, n), written out (it is every decision).
-            n = len(cells)
-            if n < _SMALL:
-                top = _TOPS[n]
-                while True:
-                    bot = (bot + _GAMMA) & _MASK
-                    z = ((bot ^ (bot >> 30)) * _MUL1) & _MASK
-                    z = ((z ^ (z >> 27)) * _MUL2) & _MASK
-                    z ^= z >> 31
-                    if z <= top:
-                        index = z % n
-                        break
-            else:
-                bot, index = rng_below(bot, n)
-            decisions += 1
-            if events is not None:
-                events.clear()  # the final state keeps the last step's events only
-            decide(position, cells[index], events)
-            resolve(position, events)
-            if not at_exit and position.exit_cell is not None:
-                at_exit = len(position.table)
-        return position, decisions, at_exit
+            bot, index = rng_below(bot, n)
+        decisions += 1
+        if events is not None:
+            events.clear()  # the final state keeps the last step's events only
+        decide(position, cells[index], events)
+        resolve(position, events)
+        if not at_exit and position.exit_cell is not None:
+            at_exit = len(position.table)
+    return position, decisions, at_exit
 
 
 def rollout_kernel(game: Any) -> MaplessKernel | None:
