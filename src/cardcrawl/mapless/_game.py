@@ -615,13 +615,17 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def _decide(self, p: Position, cell: Cell, ev: Events | None) -> None:
         """The decision the position waits on, by its cell: one of ``p.choices``."""
         phase = p.phase
-        p.choices = None
+        choices, p.choices = p.choices, None
         if phase is _PLACE:
             self._place(p, cell, ev)
         elif phase is _MOVE:
             self._move(p, cell, ev)
         else:
-            self._open_exit(p, cell, self._exit_cells(p), ev)  # M-11: the player's choice
+            # M-11: the player's choice among the candidates, which the rules asked the
+            # hook for when the Exit was drawn (a thawed state asks again).
+            if choices is None:
+                choices = self._exit_cells(p)
+            self._open_exit(p, cell, choices, ev)
 
     def _resolve(self, p: Position, ev: Events | None) -> None:
         """Play the chance events that follow: every one in sampled play, with the
