@@ -58,8 +58,8 @@ class WorkingGrid(Grid):
     def copy_of(cls, grid: Grid) -> WorkingGrid:
         """A working copy of ``grid``."""
         working: WorkingGrid = cls.__new__(cls)
-        working._cards = working.cards = dict(grid.cards)
-        working._frontier = working.frontier = dict(grid.frontier)
+        working._cards = working.cards = grid._cards.copy()
+        working._frontier = working.frontier = grid._frontier.copy()
         working._hash = None
         return working
 
@@ -143,16 +143,8 @@ class WorkingDeck:
         if self._stacked:
             return self._stacked.pop(0), rng
         rest = self._rest
-        n = len(rest)
-        # rng_below(rng, n), written out: this is every chance draw of the game.
-        top = _TOPS[n]
-        while True:
-            rng = (rng + _GAMMA) & _MASK
-            z = ((rng ^ (rng >> 30)) * _MUL1) & _MASK
-            z = ((z ^ (z >> 27)) * _MUL2) & _MASK
-            z ^= z >> 31
-            if z <= top:
-                return rest.pop(z % n), rng
+        rng, k = _below(rng, len(rest))
+        return rest.pop(k), rng
 
     def take(self, card: Card) -> None:
         """Take ``card``, a possible next draw (an outcome of :meth:`outcomes`)."""
@@ -206,6 +198,28 @@ class WorkingDeck:
 
     def __repr__(self) -> str:
         return f"<WorkingDeck {self.freeze()!r}>"
+
+
+def _below(rng: int, n: int) -> tuple[int, int]:
+    """``rng_below(rng, n)`` for a deck's ``n`` (below ``_SMALL``): ``(new_rng, value)``.
+
+    Written out on the generator's constants, as locals: this is every chance draw of
+    the game, and in the compiled build (see ``_position.pxd``) its words are C integers.
+
+    Examples:
+        >>> from cardcrawl import rng_below
+        >>> _below(12345, 52) == rng_below(12345, 52)
+        True
+    """
+    mask, gamma, mul1, mul2 = _MASK, _GAMMA, _MUL1, _MUL2
+    top = _TOPS[n]
+    while True:
+        rng = (rng + gamma) & mask
+        z = ((rng ^ (rng >> 30)) * mul1) & mask
+        z = ((z ^ (z >> 27)) * mul2) & mask
+        z ^= z >> 31
+        if z <= top:
+            return rng, z % n
 
 
 @attrs.define(eq=False, repr=False)
