@@ -10,6 +10,7 @@ import functools
 import operator
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from itertools import compress
 from typing import Any, ClassVar, TypeVar
 
 from cardcrawl.core._engine import GameBase, replacer
@@ -848,8 +849,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             p.held = involved  # M-16
         else:
             p.held = ()
-            p.mind_aside += tuple([c for c in involved if _IS_HEART[c.index]])
-            p.body_aside += tuple([c for c in involved if _IS_DIAMOND[c.index]])
+            # Each card to its Aside pile by suit, the selection made in C (compress over
+            # the suit tables): this runs at most Encounters.
+            indices = tuple(map(_INDEX, involved))
+            p.mind_aside += tuple(compress(involved, map(_IS_HEART.__getitem__, indices)))
+            p.body_aside += tuple(compress(involved, map(_IS_DIAMOND.__getitem__, indices)))
         self._stalkers(p, ev)
 
     def _stalkers(self, p: Position, ev: Events | None) -> None:
