@@ -23,22 +23,13 @@ from __future__ import annotations
 from typing import Any
 
 from cardcrawl.core._protocol import CHANCE, Outcome
-from cardcrawl.core._random import (
-    _GAMMA,
-    _MASK,
-    _MUL1,
-    _MUL2,
-    _SMALL,
-    _TOPS,
-    rng_below,
-    rng_from_seed,
-)
+from cardcrawl.core._random import _SMALL, rng_below, rng_from_seed
 from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._tools import Figures
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._figures import MaplessFigures
 from cardcrawl.mapless._game import MaplessHouse
-from cardcrawl.mapless._position import Position, freeze, thaw
+from cardcrawl.mapless._position import Position, _below, freeze, thaw
 from cardcrawl.mapless._state import MaplessState, Phase
 
 __all__ = ["MaplessKernel", "figures_of", "rollout_kernel"]
@@ -115,10 +106,7 @@ def _run(
             return None
         position = thaw(start)
         position.choices = game._decision_cells(position)
-    # RandomBot's generator: rng_derive(seed, seat), seat 0; its constants as locals
-    # (C integers in the compiled build, see _kernel.pxd).
-    bot = derived_seeds(seed, 1)[0]
-    mask, gamma, mul1, mul2, small = _MASK, _GAMMA, _MUL1, _MUL2, _SMALL
+    bot = derived_seeds(seed, 1)[0]  # RandomBot's generator: rng_derive(seed, seat), seat 0
     decide, resolve = game._decide, game._resolve
     at_exit = len(position.table) if position.exit_cell is not None else 0
     decisions = 0
@@ -126,20 +114,9 @@ def _run(
         cells = position.choices
         if decisions >= max_decisions or not cells:
             return None  # cut off; or no legal action, which the public path reports
-        # RandomBot.choose: rng_below(bot, n), written out (it is every decision).
+        # RandomBot.choose: rng_below(bot, n), as the decks draw (C integers, compiled).
         n = len(cells)
-        if n < small:
-            top = _TOPS[n]
-            while True:
-                bot = (bot + gamma) & mask
-                z = ((bot ^ (bot >> 30)) * mul1) & mask
-                z = ((z ^ (z >> 27)) * mul2) & mask
-                z ^= z >> 31
-                if z <= top:
-                    index = z % n
-                    break
-        else:
-            bot, index = rng_below(bot, n)
+        bot, index = _below(bot, n) if n < _SMALL else rng_below(bot, n)
         decisions += 1
         if events is not None:
             events.clear()  # the final state keeps the last step's events only

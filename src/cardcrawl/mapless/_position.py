@@ -201,10 +201,11 @@ class WorkingDeck:
 
 
 def _below(rng: int, n: int) -> tuple[int, int]:
-    """``rng_below(rng, n)`` for a deck's ``n`` (below ``_SMALL``): ``(new_rng, value)``.
+    """``rng_below(rng, n)`` for an ``n`` below ``_SMALL``: ``(new_rng, value)``.
 
     Written out on the generator's constants, as locals: this is every chance draw of
-    the game, and in the compiled build (see ``_position.pxd``) its words are C integers.
+    the game and every choice of the rollout kernel's random bot, and in the compiled
+    build (see ``_position.pxd``) its words are C integers.
 
     Examples:
         >>> from cardcrawl import rng_below
