@@ -54,6 +54,12 @@ class WorkingGrid(Grid):
     cards: dict[Cell, Card]
     frontier: dict[Cell, int]
 
+    def __init__(self, cards: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]] = ()) -> None:
+        # As a grid is made (a copy or a pickle of a working grid is made so too).
+        super().__init__(cards)
+        self.cards = self._cards
+        self.frontier = self._frontier
+
     @classmethod
     def copy_of(cls, grid: Grid) -> WorkingGrid:
         """A working copy of ``grid``."""
