@@ -3,6 +3,7 @@ shares with the parent state what a step did not change."""
 
 from __future__ import annotations
 
+import copy
 import pickle
 from typing import Any
 
@@ -29,6 +30,25 @@ def test_a_state_thawed_and_frozen_is_the_same_state() -> None:
             assert again == state
             assert again.table is state.table
             assert again.narrative is state.narrative
+
+
+def test_a_copy_of_the_working_table_reads_as_the_table() -> None:
+    """A hook may copy what it is given (copy.copy, pickle): the working grid's copy
+    reads as the grid does, and the grid itself goes on changing alone."""
+    game = cardcrawl.load("mapless-house")
+    position = thaw(game.initial_state(seed=1, stack={"narrative": ["KS"]}))
+    table = position.working_table()
+    for copied in (copy.copy(table), pickle.loads(pickle.dumps(table))):
+        assert copied.cards == table.cards
+        assert copied.frontier == table.frontier
+        assert copied.degree((0, 0)) == 0
+        assert len(copied) == 1
+    copied = copy.copy(table)
+    table.put((1, 0), cardcrawl.Card.parse("KS"))
+    assert (1, 0) in table.cards
+    assert (1, 0) not in copied.cards
+    assert (1, 0) in copied.frontier
+    assert (1, 0) not in table.frontier
 
 
 def test_no_state_changes_whatever_is_played_from_it() -> None:

@@ -7,8 +7,10 @@ rulings (``M-x``) of the project's normative reading, RULINGS.md.
 from __future__ import annotations
 
 import functools
+import operator
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from itertools import compress
 from typing import Any, ClassVar, TypeVar
 
 from cardcrawl.core._engine import GameBase, replacer
@@ -112,6 +114,8 @@ _DRAWS = tuple(Draw(Card(i)) for i in range(52))
 _PLACES: _Interned[Place] = _Interned(Place)
 _MOVES: _Interned[Move] = _Interned(Move)
 _EXIT_INDEX = EXIT.index
+_SPADE_STALKER_INDEX = SPADE_STALKER.index
+_INDEX = operator.attrgetter("index")
 # Events that depend on the card only are made once too, and so are the most common
 # ones with one small number or nothing at all.
 _CARDS_DRAWN = tuple(CardDrawn(Card(i)) for i in range(52))
@@ -491,7 +495,17 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         """
         cards = state.table.cards
         left, right, down, up = neighbours(state.player)
-        return [c for c in (left, down, up, right) if c in cards]  # in sorted order
+        # In sorted order; written out, which costs less than a comprehension's call.
+        cells = []
+        if left in cards:
+            cells.append(left)
+        if down in cards:
+            cells.append(down)
+        if up in cards:
+            cells.append(up)
+        if right in cards:
+            cells.append(right)
+        return cells
 
     def encounter_threshold(self, state: MaplessState) -> int:
         """What an Encounter's total must reach (M-15): the value of the player's card.
@@ -526,8 +540,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.encounter_total(state, tuple(cardcrawl.parse_cards("5H 9D")))
             14
         """
-        values = self._values
-        return sum([values[c.index] for c in cards])
+        return sum(map(self._values.__getitem__, map(_INDEX, cards)))
 
     def stalker_step(self, state: MaplessState, stalker: Card, cell: Cell) -> Cell:
         """Where the Stalker ``stalker`` (♠A or ♣A), on ``cell``, steps (M-18, M-19).
@@ -549,7 +562,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             (1, -1)
         """
         forbidden = None
-        if stalker == SPADE_STALKER and state.spade_left_exit:
+        if stalker.index == _SPADE_STALKER_INDEX and state.spade_left_exit:
             forbidden = state.exit_cell
         return stalker_step(cell, state.player, forbidden)
 
@@ -603,23 +616,40 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def _decide(self, p: Position, cell: Cell, ev: Events | None) -> None:
         """The decision the position waits on, by its cell: one of ``p.choices``."""
         phase = p.phase
-        p.choices = None
+        choices, p.choices = p.choices, None
         if phase is _PLACE:
             self._place(p, cell, ev)
         elif phase is _MOVE:
             self._move(p, cell, ev)
         else:
-            self._open_exit(p, cell, self._exit_cells(p), ev)  # M-11: the player's choice
+            # M-11: the player's choice among the candidates, which the rules asked the
+            # hook for when the Exit was drawn (a thawed state asks again).
+            if choices is None:
+                choices = self._exit_cells(p)
+            self._open_exit(p, cell, choices, ev)
 
     def _resolve(self, p: Position, ev: Events | None) -> None:
         """Play the chance events that follow: every one in sampled play, with the
         position's generator (as ``Deck.draw`` draws); in explicit-chance play only
         those with a single outcome, stopping at the first with several."""
         while True:
+            # The deck the chance event draws from, made a working deck (as
+            # Position.drawing does): written out, this is every draw of the game.
             phase = p.phase
-            if phase is not _DRAW and phase is not _DRAW_MIND and phase is not _DRAW_BODY:
+            if phase is _DRAW:
+                deck = p.narrative
+                if isinstance(deck, Deck):
+                    deck = p.narrative = WorkingDeck.of(deck)
+            elif phase is _DRAW_MIND:
+                deck = p.mind
+                if isinstance(deck, Deck):
+                    deck = p.mind = WorkingDeck.of(deck)
+            elif phase is _DRAW_BODY:
+                deck = p.body
+                if isinstance(deck, Deck):
+                    deck = p.body = WorkingDeck.of(deck)
+            else:
                 return
-            deck = p.drawing()
             if p.explicit_chance:
                 outcomes = self._outcomes(p, deck)
                 if len(outcomes) != 1:
@@ -658,15 +688,15 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def _drawn(self, p: Position, card: Card, ev: Events | None) -> None:
         """``card`` was drawn from the deck the position waits on, and taken from it."""
         phase = p.phase
-        if phase is _DRAW:
-            self._narrative_drawn(p, card, ev)
-        elif phase is _DRAW_MIND:
+        if phase is _DRAW_MIND:
             p.mind_card = card
             self._enter_body_draw(p, ev)
-        else:
+            return
+        if phase is not _DRAW:
             self._encounter(p, card, ev)
-
-    def _narrative_drawn(self, p: Position, card: Card, ev: Events | None) -> None:
+            return
+        # A Narrative card (M-8 to M-11): the most common draw, handled here rather
+        # than in a method of its own, which would cost a call at every draw.
         if ev is not None:
             ev.append(_CARDS_DRAWN[card.index])
         if card.index == _EXIT_INDEX:
@@ -819,8 +849,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             p.held = involved  # M-16
         else:
             p.held = ()
-            p.mind_aside += tuple([c for c in involved if _IS_HEART[c.index]])
-            p.body_aside += tuple([c for c in involved if _IS_DIAMOND[c.index]])
+            # Each card to its Aside pile by suit, the selection made in C (compress over
+            # the suit tables): this runs at most Encounters.
+            indices = tuple(map(_INDEX, involved))
+            p.mind_aside += tuple(compress(involved, map(_IS_HEART.__getitem__, indices)))
+            p.body_aside += tuple(compress(involved, map(_IS_DIAMOND.__getitem__, indices)))
         self._stalkers(p, ev)
 
     def _stalkers(self, p: Position, ev: Events | None) -> None:

@@ -23,13 +23,13 @@ from __future__ import annotations
 from typing import Any
 
 from cardcrawl.core._protocol import CHANCE, Outcome
-from cardcrawl.core._random import rng_below, rng_from_seed
+from cardcrawl.core._random import _SMALL, rng_below, rng_from_seed
 from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._tools import Figures
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._figures import MaplessFigures
 from cardcrawl.mapless._game import MaplessHouse
-from cardcrawl.mapless._position import Position, freeze, thaw
+from cardcrawl.mapless._position import Position, _below, freeze, thaw
 from cardcrawl.mapless._state import MaplessState, Phase
 
 __all__ = ["MaplessKernel", "figures_of", "rollout_kernel"]
@@ -63,7 +63,7 @@ class MaplessKernel:
         figures; ``None`` for a start at a chance event or in explicit-chance play, or a
         game still going after ``max_decisions`` decisions."""
         events: list[MaplessEvent] = []
-        played = self._run(seed, max_decisions, start, events)
+        played = _run(self.game, seed, max_decisions, start, events)
         if played is None:
             return None
         position, decisions, at_exit = played
@@ -80,7 +80,7 @@ class MaplessKernel:
         another figure tracker."""
         if figures is not None and figures is not MaplessFigures:
             return None
-        played = self._run(seed, max_decisions, None, None)
+        played = _run(self.game, seed, max_decisions, None, None)
         if played is None:
             return None
         position, decisions, at_exit = played
@@ -88,42 +88,43 @@ class MaplessKernel:
         kept = None if figures is None else figures_of(self.game, state, at_exit)
         return self.game.outcome(state), decisions, kept
 
-    def _run(
-        self,
-        seed: int,
-        max_decisions: int,
-        start: MaplessState | None,
-        events: list[MaplessEvent] | None,
-    ) -> tuple[Position, int, int] | None:
-        """Play to the end: the final position, the decisions and the cards on the table
-        when the Exit opened (as MaplessFigures notes it; 0 if it never did)."""
-        game = self.game
-        if start is None:
-            position = game._setup(rng_from_seed(seed), False, {})
-            game._resolve(position, events)
-        else:
-            if start.explicit_chance or game._to_move(start) == CHANCE:
-                return None
-            position = thaw(start)
-            position.choices = game._decision_cells(position)
-        # RandomBot's generator: rng_derive(seed, seat), seat 0.
-        bot = derived_seeds(seed, 1)[0]
-        decide, resolve = game._decide, game._resolve
-        at_exit = len(position.table) if position.exit_cell is not None else 0
-        decisions = 0
-        while position.phase is not _OVER:
-            cells = position.choices
-            if decisions >= max_decisions or not cells:
-                return None  # cut off; or no legal action, which the public path reports
-            bot, index = rng_below(bot, len(cells))  # RandomBot.choose
-            decisions += 1
-            if events is not None:
-                events.clear()  # the final state keeps the last step's events only
-            decide(position, cells[index], events)
-            resolve(position, events)
-            if not at_exit and position.exit_cell is not None:
-                at_exit = len(position.table)
-        return position, decisions, at_exit
+
+def _run(
+    game: MaplessHouse,
+    seed: int,
+    max_decisions: int,
+    start: MaplessState | None,
+    events: list[MaplessEvent] | None,
+) -> tuple[Position, int, int] | None:
+    """Play to the end: the final position, the decisions and the cards on the table
+    when the Exit opened (as MaplessFigures notes it; 0 if it never did)."""
+    if start is None:
+        position = game._setup(rng_from_seed(seed), False, {})
+        game._resolve(position, events)
+    else:
+        if start.explicit_chance or game._to_move(start) == CHANCE:
+            return None
+        position = thaw(start)
+        position.choices = game._decision_cells(position)
+    bot = derived_seeds(seed, 1)[0]  # RandomBot's generator: rng_derive(seed, seat), seat 0
+    decide, resolve = game._decide, game._resolve
+    at_exit = len(position.table) if position.exit_cell is not None else 0
+    decisions = 0
+    while position.phase is not _OVER:
+        cells = position.choices
+        if decisions >= max_decisions or not cells:
+            return None  # cut off; or no legal action, which the public path reports
+        # RandomBot.choose: rng_below(bot, n), as the decks draw (C integers, compiled).
+        n = len(cells)
+        bot, index = _below(bot, n) if n < _SMALL else rng_below(bot, n)
+        decisions += 1
+        if events is not None:
+            events.clear()  # the final state keeps the last step's events only
+        decide(position, cells[index], events)
+        resolve(position, events)
+        if not at_exit and position.exit_cell is not None:
+            at_exit = len(position.table)
+    return position, decisions, at_exit
 
 
 def rollout_kernel(game: Any) -> MaplessKernel | None:

@@ -47,14 +47,25 @@ class WorkingGrid(Grid):
     grid, after which the position makes itself a new working copy if it places again.
     """
 
-    __slots__ = ()
+    # ``cards`` and ``frontier`` are slots here, the very dicts of ``_cards`` and
+    # ``_frontier``, rather than the grid's properties: the rules and the hooks read them
+    # at every placement, and reading a slot is no Python call.
+    __slots__ = ("cards", "frontier")
+    cards: dict[Cell, Card]
+    frontier: dict[Cell, int]
+
+    def __init__(self, cards: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]] = ()) -> None:
+        # As a grid is made (a copy or a pickle of a working grid is made so too).
+        super().__init__(cards)
+        self.cards = self._cards
+        self.frontier = self._frontier
 
     @classmethod
     def copy_of(cls, grid: Grid) -> WorkingGrid:
         """A working copy of ``grid``."""
         working: WorkingGrid = cls.__new__(cls)
-        working._cards = dict(grid.cards)
-        working._frontier = dict(grid.frontier)
+        working._cards = working.cards = grid._cards.copy()
+        working._frontier = working.frontier = grid._frontier.copy()
         working._hash = None
         return working
 
@@ -138,16 +149,8 @@ class WorkingDeck:
         if self._stacked:
             return self._stacked.pop(0), rng
         rest = self._rest
-        n = len(rest)
-        # rng_below(rng, n), written out: this is every chance draw of the game.
-        top = _TOPS[n]
-        while True:
-            rng = (rng + _GAMMA) & _MASK
-            z = ((rng ^ (rng >> 30)) * _MUL1) & _MASK
-            z = ((z ^ (z >> 27)) * _MUL2) & _MASK
-            z ^= z >> 31
-            if z <= top:
-                return rest.pop(z % n), rng
+        rng, k = _below(rng, len(rest))
+        return rest.pop(k), rng
 
     def take(self, card: Card) -> None:
         """Take ``card``, a possible next draw (an outcome of :meth:`outcomes`)."""
@@ -201,6 +204,29 @@ class WorkingDeck:
 
     def __repr__(self) -> str:
         return f"<WorkingDeck {self.freeze()!r}>"
+
+
+def _below(rng: int, n: int) -> tuple[int, int]:
+    """``rng_below(rng, n)`` for an ``n`` below ``_SMALL``: ``(new_rng, value)``.
+
+    Written out on the generator's constants, as locals: this is every chance draw of
+    the game and every choice of the rollout kernel's random bot, and in the compiled
+    build (see ``_position.pxd``) its words are C integers.
+
+    Examples:
+        >>> from cardcrawl import rng_below
+        >>> _below(12345, 52) == rng_below(12345, 52)
+        True
+    """
+    mask, gamma, mul1, mul2 = _MASK, _GAMMA, _MUL1, _MUL2
+    top = _TOPS[n]
+    while True:
+        rng = (rng + gamma) & mask
+        z = ((rng ^ (rng >> 30)) * mul1) & mask
+        z = ((z ^ (z >> 27)) * mul2) & mask
+        z ^= z >> 31
+        if z <= top:
+            return rng, z % n
 
 
 @attrs.define(eq=False, repr=False)

@@ -148,10 +148,14 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
         [(1, -1), (1, 1), (2, 0)]
     """
     frontier = table.frontier
-    if last_room is not None and table.degree(last_room) < 2:
-        # Pulled to the room: only its four neighbours can qualify, here in sorted order.
+    if last_room is not None:
+        # The room's degree, from the neighbours the pull needs anyway (no call to
+        # table.degree, which would make them again: this is asked at every corridor).
+        cards = table.cards
         left, right, down, up = neighbours(last_room)
-        return [c for c in (left, down, up, right) if frontier.get(c) == 1 and c not in closed]
+        if (left in cards) + (right in cards) + (down in cards) + (up in cards) < 2:
+            # Pulled to the room: only its four neighbours can qualify, in sorted order.
+            return [c for c in (left, down, up, right) if frontier.get(c) == 1 and c not in closed]
     cells = [c for c, n in frontier.items() if n == 1 and c not in closed]
     cells.sort()
     return cells

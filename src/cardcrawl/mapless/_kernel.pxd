@@ -1,0 +1,9 @@
+# Cython's augmenting declarations for the compiled build of _kernel.py (hatch_build.py):
+# see haydes/_kernel.pxd. The counts and the bot's pick are indices, the cells a list.
+import cython
+
+@cython.locals(
+    n=cython.Py_ssize_t, index=cython.Py_ssize_t, decisions=cython.Py_ssize_t,
+    at_exit=cython.Py_ssize_t, cells=list,
+)
+cpdef _run(game, seed, max_decisions, start, events)
