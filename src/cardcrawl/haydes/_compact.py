@@ -50,6 +50,14 @@ _CHARACTERISTICS = (Characteristic.CHARISMA, Characteristic.ENDURANCE)
 #: A cell is written as 1 + its index (0 for none), so a layout may hold 254 cells.
 MAX_CELLS = 254
 _WEIGHT_BYTES = 4
+_MEMO_SIZE = 4096
+
+
+# By card, and None, its byte in the ``card`` segment: most cells are face down, and
+# looking None up in a dict costs no Python call.
+_CARD_BYTE: dict[Card | None, int] = {None: 0, **{c: 1 + c.index for c in _CARDS}}
+_card_byte = _CARD_BYTE.__getitem__
+_plus_two = (2).__add__
 
 
 class HaydesCompact(CompactObservation):
@@ -133,6 +141,7 @@ class HaydesCompact(CompactObservation):
         self._players: int = opts.players
         self.pools, self.beliefs, self.mixes, self.known = pools, beliefs, mixes, known
         self._card_room = opts.build_count + opts.replacement_count + 2
+        self._memo: dict[int, tuple[tuple[Card, ...], bytes]] = {}
         n, p = len(cells), self._players
         layout = LayoutBuilder()
         self._header = layout.add(
@@ -219,6 +228,22 @@ class HaydesCompact(CompactObservation):
                 f"at most, not {len(obs.discard) + len(obs.removed)}"
             )
 
+    def _counts_of(self, cards: tuple[Card, ...]) -> bytes:
+        """A pool's unseen cards as counts by card index, remembered for as long as the
+        tuple lives: a state shares its unchanged pools with the state it came from, so
+        most steps of a batch write the same pools again."""
+        hit = self._memo.get(id(cards))
+        if hit is not None and hit[0] is cards:
+            return hit[1]
+        counts = bytearray(54)
+        for card in cards:
+            counts[card.index] += 1
+        if len(self._memo) >= _MEMO_SIZE:
+            self._memo.clear()
+        # The entry holds ``cards`` itself, so its id cannot be reused while it lasts.
+        self._memo[id(cards)] = (cards, bytes(counts))
+        return self._memo[id(cards)][1]
+
     def _write_table(self, obs: HaydesObservation, row: bytearray) -> None:
         index, p, n = self._cell_index, self._players, len(self._cells)
 
@@ -253,10 +278,8 @@ class HaydesCompact(CompactObservation):
             row[self._aim : self._aim + 3] = bytes(
                 (cell(aim.cell), _GUESSES.index(aim.guess), aim.tuybe)
             )
-        row[self._card : self._card + n] = bytes(
-            0 if c is None else 1 + c.index for c in obs.face_up
-        )
-        row[self._source : self._source + n] = bytes(s + 2 for s in obs.pool_of)
+        row[self._card : self._card + n] = bytes(map(_card_byte, obs.face_up))
+        row[self._source : self._source + n] = bytes(map(_plus_two, obs.pool_of))
         if len(set(obs.shown)) != len(obs.shown):
             raise EncodingError("a cell is twice in the observation's shown cells")
         for rank, at_cell in enumerate(obs.shown):
@@ -298,8 +321,7 @@ class HaydesCompact(CompactObservation):
                 if deck.stacked:
                     raise EncodingError("an observation's pools are never stacked")
                 start = base + q * 54
-                for card in deck.rest:
-                    row[start + card.index] += 1
+                row[start : start + 54] = self._counts_of(deck.rest)
             base = self._mixed + b * mixes * pools
             for m, counts in enumerate(belief.mixed):
                 if len(counts) != pool_count:
