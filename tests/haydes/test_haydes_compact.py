@@ -135,6 +135,16 @@ def test_beliefs_and_mixes_read_back_exactly() -> None:
     assert back == without_events(observation)
     assert sorted(b.weight for b in back.beliefs) == [1, 2]
     assert back.mixes[0].known == (Card.RED_JOKER,)
+    # As documented: by cell, the source is 0 face up, 1 in a mix, 2 + the pool.
+    row = compact.encode(observation)
+    cells = game.options.cells
+    source = row[compact.segment("source").start :][: len(cells)]
+    mix = row[compact.segment("mix").start :][: len(cells)]
+    for i, cell in enumerate(cells):
+        pool = observation.pool_of[i]
+        assert source[i] == {-1: 0, -2: 1}.get(pool, pool + 2)
+        assert (source[i] == 1) == (cell in observation.mixes[0].cells) == (mix[i] == 1)
+    assert {0, 1, 2} <= set(source)
 
 
 @pytest.mark.parametrize(

@@ -58,6 +58,9 @@ _MEMO_SIZE = 4096
 _CARD_BYTE: dict[Card | None, int] = {None: 0, **{c: 1 + c.index for c in _CARDS}}
 _card_byte = _CARD_BYTE.__getitem__
 _plus_two = (2).__add__
+# ``pool_of`` plus two puts a mix's cells (-2) at 0 and face-up cells (-1) at 1; the
+# ``source`` segment has them the other way round, and this swap is its own inverse.
+_SWAP = bytes((1, 0, *range(2, 256)))
 
 
 class HaydesCompact(CompactObservation):
@@ -279,7 +282,7 @@ class HaydesCompact(CompactObservation):
                 (cell(aim.cell), _GUESSES.index(aim.guess), aim.tuybe)
             )
         row[self._card : self._card + n] = bytes(map(_card_byte, obs.face_up))
-        row[self._source : self._source + n] = bytes(map(_plus_two, obs.pool_of))
+        row[self._source : self._source + n] = bytes(map(_plus_two, obs.pool_of)).translate(_SWAP)
         if len(set(obs.shown)) != len(obs.shown):
             raise EncodingError("a cell is twice in the observation's shown cells")
         for rank, at_cell in enumerate(obs.shown):
@@ -363,7 +366,7 @@ class HaydesCompact(CompactObservation):
             face_up = tuple(
                 None if c == 0 else _CARDS[c - 1] for c in row[self._card : self._card + n]
             )
-            pool_of = tuple(s - 2 for s in row[self._source : self._source + n])
+            pool_of = tuple(s - 2 for s in row[self._source : self._source + n].translate(_SWAP))
             ranks = row[self._shown : self._shown + n]
             shown = tuple(cells[i] for i in sorted(range(n), key=ranks.__getitem__) if ranks[i])
             overcome = frozenset(
