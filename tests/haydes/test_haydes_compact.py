@@ -169,7 +169,7 @@ def test_an_observation_beyond_the_rows_room_is_refused_by_name(
 def test_bad_bounds_rows_and_observations_get_encoding_errors() -> None:
     game = load()
     encoding = encoding_for(game)
-    with pytest.raises(EncodingError, match="pools is an integer from 1 to 255"):
+    with pytest.raises(EncodingError, match="pools is an integer from 1 to 100"):
         encoding.compact(pools=0)
     compact = encoding.compact()
     with pytest.raises(EncodingError, match="HaydesObservation"):
@@ -184,6 +184,9 @@ def test_bad_bounds_rows_and_observations_get_encoding_errors() -> None:
     off_layout = attrs.evolve(observation, overcome=frozenset({(40, 40)}))
     with pytest.raises(EncodingError, match="does not fit"):
         compact.encode(off_layout)
+    strange_pool = attrs.evolve(observation, pool_of=(7, *observation.pool_of[1:]))
+    with pytest.raises(EncodingError, match="not one of the observation's pools"):
+        compact.encode(strange_pool)
     other = encoding_for(load(players=2)).compact()
     with pytest.raises(EncodingError, match="not of escape-from-haydes with these options"):
         other.encode(observation)

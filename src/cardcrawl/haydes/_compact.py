@@ -18,6 +18,7 @@ What the row leaves out: the last step's events, which narrate what the rest sho
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from cardcrawl.encoding._compact import CompactObservation
@@ -53,14 +54,12 @@ _WEIGHT_BYTES = 4
 _MEMO_SIZE = 4096
 
 
-# By card, and None, its byte in the ``card`` segment: most cells are face down, and
-# looking None up in a dict costs no Python call.
-_CARD_BYTE: dict[Card | None, int] = {None: 0, **{c: 1 + c.index for c in _CARDS}}
-_card_byte = _CARD_BYTE.__getitem__
-_plus_two = (2).__add__
-# ``pool_of`` plus two puts a mix's cells (-2) at 0 and face-up cells (-1) at 1; the
-# ``source`` segment has them the other way round, and this swap is its own inverse.
-_SWAP = bytes((1, 0, *range(2, 256)))
+#: The most pools a row may have room for: ``pool_of`` is packed as signed bytes.
+MAX_POOLS = 100
+# From a ``pool_of`` entry as a signed byte to the ``source`` segment's byte: a face-up
+# cell (-1) is 0, a cell of a mix (-2) is 1, pool p is 2 + p; and back.
+_TO_SOURCE = bytes({0xFF: 0, 0xFE: 1}.get(b, min(b + 2, 255)) for b in range(256))
+_FROM_SOURCE = bytes((0xFF, 0xFE, *range(254)))
 
 
 class HaydesCompact(CompactObservation):
@@ -109,7 +108,8 @@ class HaydesCompact(CompactObservation):
         known: room for this many known cards in each mix.
 
     Raises:
-        EncodingError: the layout has more than 254 cells, or a bound is below 1.
+        EncodingError: the layout has more than 254 cells, or a bound is out of range
+            (``pools`` from 1 to 100, the others from 1 to 255).
 
     Examples:
         >>> import cardcrawl
@@ -127,7 +127,9 @@ class HaydesCompact(CompactObservation):
     def __init__(
         self, game: Any, *, pools: int = 4, beliefs: int = 4, mixes: int = 4, known: int = 2
     ) -> None:
-        for name, bound in (("pools", pools), ("beliefs", beliefs), ("mixes", mixes)):
+        if type(pools) is not int or not 1 <= pools <= MAX_POOLS:
+            raise EncodingError(f"pools is an integer from 1 to {MAX_POOLS}, not {pools!r}")
+        for name, bound in (("beliefs", beliefs), ("mixes", mixes)):
             if type(bound) is not int or not 1 <= bound <= 255:
                 raise EncodingError(f"{name} is an integer from 1 to 255, not {bound!r}")
         if type(known) is not int or not 1 <= known <= 255:
@@ -198,9 +200,9 @@ class HaydesCompact(CompactObservation):
         self._check_bounds(obs)
         row = bytearray(self.size)
         try:
+            self._write_unseen(obs, row)  # first: the table's check reads its counts
             self._write_table(obs, row)
             self._write_piles(obs, row)
-            self._write_unseen(obs, row)
         except (KeyError, ValueError) as error:
             # A cell off the layout, or a number beyond a byte: an observation that no
             # state of this game can have, whatever its options.
@@ -281,8 +283,13 @@ class HaydesCompact(CompactObservation):
             row[self._aim : self._aim + 3] = bytes(
                 (cell(aim.cell), _GUESSES.index(aim.guess), aim.tuybe)
             )
-        row[self._card : self._card + n] = bytes(map(_card_byte, obs.face_up))
-        row[self._source : self._source + n] = bytes(map(_plus_two, obs.pool_of)).translate(_SWAP)
+        row[self._card : self._card + n] = bytes(
+            [0 if c is None else c.index + 1 for c in obs.face_up]
+        )
+        if max(obs.pool_of) >= row[self._counts]:
+            raise EncodingError("a cell's pool is not one of the observation's pools")
+        source = array("b", obs.pool_of).tobytes().translate(_TO_SOURCE)
+        row[self._source : self._source + n] = source
         if len(set(obs.shown)) != len(obs.shown):
             raise EncodingError("a cell is twice in the observation's shown cells")
         for rank, at_cell in enumerate(obs.shown):
@@ -366,7 +373,8 @@ class HaydesCompact(CompactObservation):
             face_up = tuple(
                 None if c == 0 else _CARDS[c - 1] for c in row[self._card : self._card + n]
             )
-            pool_of = tuple(s - 2 for s in row[self._source : self._source + n].translate(_SWAP))
+            signed = row[self._source : self._source + n].translate(_FROM_SOURCE)
+            pool_of = tuple(array("b", signed))
             ranks = row[self._shown : self._shown + n]
             shown = tuple(cells[i] for i in sorted(range(n), key=ranks.__getitem__) if ranks[i])
             overcome = frozenset(

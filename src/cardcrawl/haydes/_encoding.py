@@ -238,8 +238,8 @@ class HaydesEncoding(Encoding):
         :class:`~cardcrawl.errors.EncodingError` that names the bound.
 
         Raises:
-            EncodingError: the layout has more than 254 cells, or a bound is not from 1
-                to 255.
+            EncodingError: the layout has more than 254 cells, or a bound is out of
+                range (``pools`` from 1 to 100, the others from 1 to 255).
         """
         return HaydesCompact(self.game, pools=pools, beliefs=beliefs, mixes=mixes, known=known)
 
