@@ -18,7 +18,7 @@ heuristic bot, and prints each escape rate with a 95% interval.
 
 Run it from the repository root (needs the gymnasium extra):
 
-    python examples/train_haydes_policy.py                         # 100 s of CPU or so
+    python examples/train_haydes_policy.py                         # 90 s of CPU or so
     python examples/train_haydes_policy.py --updates 3 --eval-games 20 --curve curve.csv
 
 The numbers depend only on the arguments: the training and the games are seeded.
