@@ -118,8 +118,14 @@ def test_the_mapless_compact_row_holds_no_more_than_the_observation() -> None:
         compact.read(b"\0" * 10)
 
 
-def test_a_compact_row_is_written_in_place_into_the_batch_array() -> None:
-    envs = CardcrawlVectorEnv("mapless-house", num_envs=3, copy=False, max_turns=30)
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("mapless-house", {"max_turns": 30}), ("escape-from-haydes", {"max_rounds": 20})],
+)
+def test_a_compact_row_is_written_in_place_into_the_batch_array(
+    name: str, options: dict[str, Any]
+) -> None:
+    envs = CardcrawlVectorEnv(name, num_envs=3, copy=False, **options)
     obs, info = envs.reset(seed=2)
     compact = envs.compact
     assert compact is not None

@@ -14,9 +14,10 @@ environment object, a wrapper or a new array per game per step:
 
 * **observations** are written into one preallocated array for the whole batch. With
   ``observation="compact"`` (the default, where the game has one) each row is the game's
-  compact observation (:class:`cardcrawl.encoding.CompactObservation`: a few hundred
-  bytes, ``uint8``); with ``observation="vector"``, or for a game without one, it is the
-  flat ``float32`` encoding that ``CardcrawlEnv`` returns, row for row the same;
+  compact observation (:class:`cardcrawl.encoding.CompactObservation`: 178 bytes for
+  The Mapless House, 1,820 for solo Escape from Haydes, ``uint8``); with
+  ``observation="vector"``, or for a game without one, it is the flat ``float32``
+  encoding that ``CardcrawlEnv`` returns, row for row the same;
 * **action masks** (``info["action_mask"]``, ``int8``, shape ``(num_envs, num_actions)``)
   live in one preallocated array too;
 * **autoreset** follows Gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step after

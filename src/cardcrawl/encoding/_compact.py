@@ -65,6 +65,18 @@ class CompactObservation(abc.ABC):
         """The observation a row was written from, but for what the layout leaves out
         by design (each game says what: the last step's events, say)."""
 
+    def segment(self, name: str) -> Segment:
+        """The segment of the layout called ``name``.
+
+        Raises:
+            EncodingError: no segment has that name.
+        """
+        for segment in self.layout:
+            if segment.name == name:
+                return segment
+        known = ", ".join(s.name for s in self.layout)
+        raise EncodingError(f"no compact segment is named {name!r}; known: {known}")
+
     def encode(self, observation: Any) -> bytes:
         """``observation`` as a new row of :attr:`size` bytes."""
         row = bytearray(self.size)

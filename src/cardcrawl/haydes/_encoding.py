@@ -24,6 +24,7 @@ from cardcrawl.haydes._actions import (
     Step,
     Tuybe,
 )
+from cardcrawl.haydes._compact import HaydesCompact
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._game import EscapeFromHaydes
 from cardcrawl.haydes._state import MIXED, Ending, HaydesObservation, Phase, setup_cards
@@ -228,6 +229,20 @@ class HaydesEncoding(Encoding):
         return self._chances[self._check_index(index, self.num_chance_outcomes, "chance outcome")]
 
     # -------------------------------------------------------- observation
+    def compact(
+        self, *, pools: int = 4, beliefs: int = 4, mixes: int = 4, known: int = 2
+    ) -> HaydesCompact:
+        """The compact observation (see :class:`~cardcrawl.haydes._compact.HaydesCompact`),
+        with room for ``pools`` pools, ``beliefs`` beliefs and ``mixes`` mixes of up to
+        ``known`` known cards each; an observation needing more is refused with an
+        :class:`~cardcrawl.errors.EncodingError` that names the bound.
+
+        Raises:
+            EncodingError: the layout has more than 254 cells, or a bound is out of
+                range (``pools`` from 1 to 100, the others from 1 to 255).
+        """
+        return HaydesCompact(self.game, pools=pools, beliefs=beliefs, mixes=mixes, known=known)
+
     def _entries(self, observation: Any) -> dict[int, float]:
         """The vector entries of a :class:`~cardcrawl.haydes.HaydesObservation`, from the
         observing player's seat.
