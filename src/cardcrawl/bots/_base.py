@@ -9,6 +9,7 @@ actions, and it returns one of those actions. The same seed gives the same choic
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 import attrs
@@ -21,6 +22,7 @@ __all__ = [
     "Bot",
     "BotFactory",
     "BotSpec",
+    "DeterministicPolicy",
     "UnknownBotError",
     "bot_names",
     "game_family",
@@ -78,6 +80,41 @@ class Bot(Protocol):
             observation: ``game.observe(state, seat)`` for the bot's seat.
             legal_actions: ``game.legal_actions(state)``, never empty.
         """
+
+
+class DeterministicPolicy:
+    """A mixin for a bot whose choice is a function of what it is shown: the same
+    observation and legal actions, the same choice, whatever came before.
+
+    Its policy is then one-hot on that choice, and :meth:`action_probabilities` says so,
+    as a randomized bot says how likely each action is: the exact solver plays the bot so
+    (see :func:`cardcrawl.solve.best_response_gains`), from one bot for every position.
+
+    Examples:
+        >>> from cardcrawl.bots import DeterministicPolicy
+        >>> class First(DeterministicPolicy):
+        ...     def choose(self, game, observation, legal_actions):
+        ...         return legal_actions[0]
+        >>> First().action_probabilities(None, None, ["a", "b"])
+        (('a', Fraction(1, 1)),)
+    """
+
+    def choose(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """The bot's choice (the class that mixes this in defines it)."""
+        raise NotImplementedError
+
+    def action_probabilities(
+        self, game: Any, observation: Any, legal_actions: Sequence[Any]
+    ) -> tuple[tuple[Any, Fraction], ...]:
+        """The chance of each action the bot may choose: 1 for its choice, which is
+        certain (the actions it never chooses are left out).
+
+        Args:
+            game: the game being played.
+            observation: the seat's observation.
+            legal_actions: the legal actions, never empty.
+        """
+        return ((self.choose(game, observation, legal_actions), Fraction(1)),)
 
 
 def notify_game_over(bot: Any, game: Any, observation: Any, outcome: Any) -> None:

@@ -202,6 +202,27 @@ def _seat_return(result: GameResult) -> float | None:
     return None
 
 
+def _searched(
+    bot: str, declared: Sequence[Parameter], search: Sequence[str] | None
+) -> frozenset[str]:
+    """The names of the parameters to search, checked against those declared.
+
+    Raises:
+        OptionsError: ``search`` is empty or names a parameter the bot does not declare.
+    """
+    names = [p.name for p in declared]
+    if search is None:
+        return frozenset(names)
+    if isinstance(search, str) or not search:
+        raise OptionsError(f"search is a non-empty list of parameter names, not {search!r}")
+    unknown = [name for name in search if name not in names]
+    if unknown:
+        raise OptionsError(
+            f"bot {bot} has no parameter {unknown[0]!r}; its parameters: {', '.join(names)}"
+        )
+    return frozenset(search)
+
+
 def tune(
     game: Any,
     bot: str,
@@ -212,6 +233,7 @@ def tune(
     seed: int = 0,
     opponent: Any = None,
     workers: int = 1,
+    search: Sequence[str] | None = None,
 ) -> TuneResult:
     """Fit a bot's declared parameters to a game or variant, by racing on common seeds.
 
@@ -237,6 +259,9 @@ def tune(
         seed: the seed of the draws, the race's games and the held-out games.
         opponent: the bot of the other seats (a name or factory).
         workers: processes (see :func:`~cardcrawl.simulate.simulate`).
+        search: the names of the parameters to search (default: all it declares); the
+            others keep their defaults. A few parameters the variant's rules bear on
+            are found with far fewer candidates than all of them at once.
 
     Returns:
         The :class:`TuneResult`; ``result.save(path)`` writes the parameter file that
@@ -244,7 +269,8 @@ def tune(
 
     Raises:
         OptionsError: the bot declares no parameters (the message says what it must
-            declare), or a count is out of range.
+            declare), ``search`` names one it does not declare, or a count is out of
+            range.
         UnknownBotError: no bot of that name plays the game.
 
     Examples:
@@ -286,6 +312,7 @@ def tune(
             "attribute, a tuple of cardcrawl.bots.Parameter, and to take each as a "
             "keyword argument"
         )
+    searched = _searched(bot, declared, search)
     if isinstance(opponent, str):
         opponent = get_bot_spec(opponent, game).factory
     default = tuple((p.name, p.default) for p in declared)
@@ -296,7 +323,9 @@ def tune(
             break
         values: list[tuple[str, Any]] = []
         for p in declared:
-            rng, value = _draw(p, rng)
+            value = p.default
+            if p.name in searched:
+                rng, value = _draw(p, rng)
             values.append((p.name, value))
         if tuple(values) not in drawn:
             drawn.append(tuple(values))
