@@ -53,10 +53,22 @@ class HarderEncounters(MaplessHouse):
         return super().encounter_threshold(state) + 4
 
 
+class KingsMoves(MaplessHouse):
+    """The player may also move to a card diagonal to theirs (M-14 changed)."""
+
+    rules_version = f"{MaplessHouse.rules_version}-kings.1"
+
+    def move_cells(self, state: MaplessState) -> list[Any]:
+        x, y = state.player
+        diagonal = [(x + dx, y + dy) for dx in (-1, 1) for dy in (-1, 1)]
+        cells = {*super().move_cells(state), *(c for c in diagonal if c in state.table)}
+        return sorted(cells)
+
+
 #: For each game, its options and variants whose hooks answer otherwise than the stock.
 VARIANTS: dict[str, tuple[dict[str, Any], tuple[type, ...]]] = {
     "escape-from-haydes": ({"max_rounds": 20}, (Unbeatable, Contrary)),
-    "mapless-house": ({"max_turns": 100}, (StillStalkers, HarderEncounters)),
+    "mapless-house": ({"max_turns": 100}, (StillStalkers, HarderEncounters, KingsMoves)),
 }
 
 

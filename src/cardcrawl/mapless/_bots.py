@@ -274,7 +274,7 @@ class MaplessHeuristicBot(DeterministicPolicy):
     #: The hooks it weighs when it decides (see :func:`cardcrawl.testing.check_bot_hooks`).
     weighs_hooks: ClassVar[tuple[str, ...]] = (
         "card_value", "is_corridor", "is_room", "corridor_cells", "exit_may_open",
-        "encounter_threshold", "stalker_step", "club_arrival",
+        "move_cells", "encounter_threshold", "stalker_step", "club_arrival",
     )  # fmt: skip
 
     def __init__(
@@ -326,7 +326,7 @@ class MaplessHeuristicBot(DeterministicPolicy):
         if obs.phase is Phase.PLACE:
             return {a: self._expand_value(game, obs, a) for a in legal_actions}
         values = self._move_values(game, obs)[0]
-        return {a: values[_cell(a)] for a in legal_actions}
+        return {a: values.get(_cell(a), 0.0) for a in legal_actions}
 
     def _place_exit(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
         return _best(legal, lambda action: self._exit_value(game, obs, action))
@@ -370,8 +370,12 @@ class MaplessHeuristicBot(DeterministicPolicy):
     def _move(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
         values, planner = self._move_values(game, obs)
         far = len(obs.table)
-        # Ties (all hopeless, typically) go to the move nearer the Exit.
-        return max(legal, key=lambda a: (values[_cell(a)], -planner.distance.get(_cell(a), far)))
+        # Ties (all hopeless, typically) go to the move nearer the Exit. A Move the
+        # planner was not told of (a bot of one game shown another's position) is
+        # worth nothing to it.
+        return max(
+            legal, key=lambda a: (values.get(_cell(a), 0.0), -planner.distance.get(_cell(a), far))
+        )
 
 
 def _best(legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
