@@ -686,6 +686,14 @@ class BotHooksReport:
         asked: how often each claimed hook was asked while the bot chose.
         changed: for each variant (by class name), the decisions at which the bot chose
             otherwise than for the stock game, and the decisions compared.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.testing import check_bot_hooks
+        >>> game = cardcrawl.load("mapless-house", max_turns=60)
+        >>> report = check_bot_hooks(game, "heuristic", seeds=range(1))
+        >>> report.bot, "stalker_step" in report.claimed, report.asked["stalker_step"] > 0
+        ('heuristic', True, True)
     """
 
     bot: str

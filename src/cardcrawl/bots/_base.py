@@ -40,7 +40,7 @@ class Bot(Protocol):
     Build bots with :func:`make_bot` (or a bot class called as ``Bot(game, seed, seat)``).
     A bot lives for one game: make a new one for the next game.
 
-    Two members are optional, and those who play bots look for them with ``getattr``
+    Some members are optional, and those who play bots look for them with ``getattr``
     (a bot without them is still a :class:`Bot`):
 
     * ``reads_observation``: a class attribute; ``False`` tells a simulation that the
@@ -54,6 +54,15 @@ class Bot(Protocol):
       and stops it; a bot that learns could learn here. Without it, nothing is done
       (:func:`notify_game_over` is how the library calls it). ``play_game``,
       ``simulate``, ``tournament`` and ``cardcrawl play`` call it.
+    * ``action_probabilities(game, observation, legal_actions)``: how likely the bot
+      is to choose each action, as exact fractions; the exact solver plays the bot so
+      (:class:`DeterministicPolicy` gives a deterministic bot its one-hot one).
+    * ``parameters``: a class attribute, the weights the bot takes as keyword
+      arguments, which :func:`cardcrawl.tune.tune` fits (see
+      :class:`~cardcrawl.bots.Parameter`).
+    * ``weighs_hooks``: a class attribute, the names of the game's rule hooks the bot
+      asks when it decides, so that it plays a variant by the variant's rules;
+      :func:`cardcrawl.testing.check_bot_hooks` proves the claim.
 
     Examples:
         Escape from Haydes' heuristic bot makes its first move, shown only the seat's

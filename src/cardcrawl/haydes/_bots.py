@@ -184,7 +184,8 @@ class HaydesHeuristicBot(DeterministicPolicy):
     way out's worth ``escape``, a creature's cost ``creature_cost`` (``creature_cost_low``
     once the better characteristic is at most ``low``), and the scores ``start`` and
     ``threshold`` above which it moves at the start of a turn and after a correct guess.
-    Deterministic: the seed is unused, and :meth:`action_probabilities` is one-hot.
+    Deterministic: the seed is unused, and :meth:`action_probabilities` is one-hot. The
+    hooks it asks are listed in ``weighs_hooks``.
 
     Args:
         game: the game it plays.

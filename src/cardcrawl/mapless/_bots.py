@@ -245,7 +245,8 @@ class MaplessHeuristicBot(DeterministicPolicy):
     expectimax over the next eight turns: the Stalkers' steps simulated exactly, the
     chance of a hold from the unseen Mind and Body cards, the ♣A's arrival (M-17) and the
     turn limit. Deterministic: the seed is unused, and :meth:`action_probabilities` is
-    one-hot.
+    one-hot. Every rule it weighs is a hook of the game (listed in ``weighs_hooks``):
+    a variant's rules are the ones it plans by.
 
     **Parameters.** The building plan's weights (``parameters``, which
     :func:`cardcrawl.tune.tune` fits to a variant), with the values tuned by hand on the
