@@ -136,13 +136,19 @@ class TuneResult:
         Path(path).write_text(json.dumps(self.to_data(), indent=1) + "\n", encoding="utf-8")
 
     def format(self) -> str:
-        """The race and the held-out check as text."""
-        lines = [f"{self.bot} on {self.game}: {len(self.race)} candidates raced"]
+        """The race and the held-out check as text: each candidate by the parameters
+        whose values differ in the race."""
+        varied = {
+            name for name, _ in self.default if len({dict(c.values)[name] for c in self.race}) > 1
+        }
+        header = f"{self.bot} on {self.game}: {len(self.race)} candidates raced"
+        if varied and len(varied) < len(self.default):
+            header += " (the other parameters at their defaults)"
+        lines = [header]
         for c in sorted(self.race, key=lambda c: (-c.games, -c.score.estimate)):
             mark = "  <- best" if c.values == self.best else ""
-            lines.append(
-                f"  {_values(c.values)}: {c.score.estimate:.3f} over {c.games:,} games{mark}"
-            )
+            shown = [(k, v) for k, v in c.values if k in varied] if varied else c.values
+            lines.append(f"  {_values(shown)}: {c.score.estimate:.3f} over {c.games:,} games{mark}")
         h = self.held_out
         lines.append(
             f"Held out ({h.games:,} other games): best {h.variant.estimate:.3f}, default "
