@@ -99,7 +99,8 @@ HEURISTIC_PARAMETERS = (
         low=0,
         high=9,
         integer=True,
-        description="the better characteristic's value from which creatures cost more",
+        description="the better characteristic's value at or below which a creature costs "
+        "creature_cost_low",
     ),
     Parameter(
         "start",
@@ -365,7 +366,9 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
 
     At the start of a turn it moves when its best move is worth more than ``start``,
     after a correct guess when it is worth more than ``threshold``; else it ends the
-    turn. Creatures are faced with the higher characteristic. Deterministic.
+    turn. Creatures are faced with the higher characteristic. Deterministic. Its
+    parameters (``parameters``, for :func:`cardcrawl.tune.tune`) are the heuristic's and
+    its own ``go_on``, ``stand`` and ``found``.
 
     Examples:
         >>> import cardcrawl
