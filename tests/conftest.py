@@ -62,6 +62,11 @@ SLOW_CASES = frozenset(
         ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/ismcts.md]"),
         ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/tournament.md]"),
         ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/explicit-chance.md]"),
+        ("test_docs_snippets.py", "test_page_examples_run[docs/how-to/tune-a-bot.md]"),
+        (
+            "test_bot_parameters.py",
+            "test_the_defaults_choose_as_the_untuned_bot[mapless-house-1-planner-self]",
+        ),
         (
             "test_bots.py",
             "test_every_bot_plays_legally_to_the_end_and_the_same_seed_replays[search]",

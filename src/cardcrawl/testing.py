@@ -23,6 +23,7 @@ from typing import Any
 
 import attrs
 
+from cardcrawl.bots._base import get_bot_spec
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL
@@ -31,8 +32,10 @@ from cardcrawl.core._registry import tools_for
 from cardcrawl.errors import CardcrawlError, ConformanceError, IllegalActionError, NotationError
 
 __all__ = [
+    "BotHooksReport",
     "ConformanceError",
     "ConformanceReport",
+    "check_bot_hooks",
     "check_game",
     "check_hooks",
     "check_kernel",
@@ -671,3 +674,164 @@ def check_hooks(
                 "rules itself, so a variant that changes them is played wrong there"
             )
     return counts
+
+
+@attrs.frozen
+class BotHooksReport:
+    """What :func:`check_bot_hooks` found.
+
+    Attributes:
+        bot: the bot's label.
+        claimed: the hooks it claims to weigh (its ``weighs_hooks``).
+        asked: how often each claimed hook was asked while the bot chose.
+        changed: for each variant (by class name), the decisions at which the bot chose
+            otherwise than for the stock game, and the decisions compared.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.testing import check_bot_hooks
+        >>> game = cardcrawl.load("mapless-house", max_turns=60)
+        >>> report = check_bot_hooks(game, "heuristic", seeds=range(1))
+        >>> report.bot, "stalker_step" in report.claimed, report.asked["stalker_step"] > 0
+        ('heuristic', True, True)
+    """
+
+    bot: str
+    claimed: tuple[str, ...]
+    asked: dict[str, int]
+    changed: dict[str, tuple[int, int]]
+
+
+def _hooks_changed(game: Any, variant: Any) -> list[str]:
+    """The rule hooks of ``game`` that ``variant``'s class answers with its own method."""
+    base = type(game)
+    return [h for h in base.rule_hooks if getattr(type(variant), h) is not getattr(base, h)]
+
+
+def check_bot_hooks(
+    game: Any,
+    bot: Any,
+    variants: Iterable[Any] = (),
+    *,
+    seeds: Iterable[int] = range(5),
+    max_decisions: int = 300,
+) -> BotHooksReport:
+    """Prove that a bot that claims to weigh the game's hooks does.
+
+    A bot claims it in a ``weighs_hooks`` attribute of its factory (its class,
+    usually): the names of the rule hooks (``type(game).rule_hooks``) it asks, directly
+    or through the game's own ``step`` and ``chance_outcomes``, when it decides. Such a
+    bot plays a variant by the variant's rules, not by the stock ones it was written
+    for. This checks both halves of the claim, on games the bot plays itself from
+    ``seeds``:
+
+    - **asked**: in games of ``game`` with every hook wrapped to count its calls
+      (:func:`counting_variant`), each hook it claims is asked while it chooses;
+    - **weighed**: for each of ``variants`` (games whose hooks answer otherwise, each
+      changing at least one hook the bot claims), the bot built for the variant and the
+      bot built for ``game``, shown the same observation of a game of the variant,
+      choose differently at some decision. A bot that chooses as it would in the stock
+      game at every decision plays the variant by the stock rules.
+
+    Args:
+        game: the stock game (or the variant whose hooks the variants change).
+        bot: a registered bot name or a factory ``factory(game, seed, seat)``.
+        variants: games of ``type(game)``'s subclasses with the same options, each
+            overriding hooks so that their answers differ.
+        seeds: the seeds of the games played.
+        max_decisions: the decisions after which a game is cut off.
+
+    Returns:
+        The :class:`BotHooksReport`.
+
+    Raises:
+        ConformanceError: the bot claims no hooks or one the game does not have, never
+            asks a hook it claims, or chooses as in the stock game in every decision
+            of a variant; or a variant changes no hook the bot claims.
+
+    Examples:
+        Escape from Haydes' heuristic, with a variant in which *higher* is right when
+        the card is lower and *lower* when it is higher (H-7):
+
+        >>> import cardcrawl
+        >>> from cardcrawl.haydes import EscapeFromHaydes, Guess
+        >>> from cardcrawl.testing import check_bot_hooks
+        >>> class Contrary(EscapeFromHaydes):
+        ...     def guess_is_correct(self, guess, from_value, value):
+        ...         other = Guess.LOWER if guess is Guess.HIGHER else Guess.HIGHER
+        ...         return super().guess_is_correct(other, from_value, value)
+        >>> game = cardcrawl.load("escape-from-haydes", max_rounds=20)
+        >>> report = check_bot_hooks(game, "heuristic", [Contrary(game.options)],
+        ...                          seeds=range(2))
+        >>> report.asked["guess_is_correct"] > 0, report.changed["Contrary"][0] > 0
+        (True, True)
+    """
+    factory = get_bot_spec(bot, game).factory if isinstance(bot, str) else bot
+    label = bot if isinstance(bot, str) else getattr(bot, "__name__", repr(bot))
+    claimed = tuple(getattr(factory, "weighs_hooks", ()) or ())
+    hooks = tuple(type(game).rule_hooks)
+    if not claimed:
+        raise ConformanceError(
+            f"bot {label} claims to weigh no hooks: its factory has no `weighs_hooks`, "
+            "the names of the rule hooks it asks when it decides"
+        )
+    unknown = [h for h in claimed if h not in hooks]
+    if unknown:
+        raise ConformanceError(
+            f"bot {label} claims to weigh {', '.join(unknown)}, which {game.name} has not; "
+            f"its rule hooks: {', '.join(hooks)}"
+        )
+    seeds = list(seeds)
+    counts: Counter[tuple[str, str]] = Counter()
+    path = ["rules"]
+    counting = counting_variant(game, counts, path)
+    for seed in seeds:
+        players = [factory(counting, seed, seat) for seat in range(counting.num_players)]
+        state, decisions = counting.initial_state(seed), 0
+        while decisions < max_decisions and not counting.is_terminal(state):
+            seat = counting.current_player(state)
+            legal = counting.legal_actions(state)
+            seen = counting.observe(state, seat)
+            path[0] = "bot"
+            action = players[seat].choose(counting, seen, legal)
+            path[0] = "rules"
+            state = counting.step(state, action)
+            decisions += 1
+    asked = {h: counts["bot", h] for h in claimed}
+    never = [h for h, n in asked.items() if not n]
+    if never:
+        raise ConformanceError(
+            f"bot {label} claims to weigh {', '.join(never)} but never asked it while "
+            f"choosing in the games of seeds {seeds[0]}..{seeds[-1]}"
+        )
+    changed: dict[str, tuple[int, int]] = {}
+    for variant in variants:
+        name = type(variant).__name__
+        ours = [h for h in _hooks_changed(game, variant) if h in claimed]
+        if not ours:
+            raise ConformanceError(
+                f"the variant {name} changes none of the hooks bot {label} claims "
+                f"({', '.join(claimed)}): it proves nothing about them"
+            )
+        compared = differ = 0
+        for seed in seeds:
+            state, decisions = variant.initial_state(seed), 0
+            while decisions < max_decisions and not variant.is_terminal(state):
+                seat = variant.current_player(state)
+                legal = variant.legal_actions(state)
+                action = legal[0]
+                if len(legal) > 1:
+                    seen = variant.observe(state, seat)
+                    action = factory(variant, seed, seat).choose(variant, seen, legal)
+                    stock = factory(game, seed, seat).choose(game, seen, legal)
+                    compared += 1
+                    differ += action != stock
+                state = variant.step(state, action)
+                decisions += 1
+        changed[name] = (differ, compared)
+        if not differ:
+            raise ConformanceError(
+                f"bot {label} chose in {name} ({', '.join(ours)} changed) as in the stock "
+                f"game at all {compared} decisions: it plays the variant by the stock rules"
+            )
+    return BotHooksReport(label, claimed, asked, changed)

@@ -120,8 +120,16 @@ def test_the_command(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 0
     err = io.StringIO()
-    assert main(["tune", "escape-from-haydes", "--bot", "heuristic"], stderr=err) == 2
+    assert main(["tune", "escape-from-haydes", "--bot", "random"], stderr=err) == 2
     assert "declares no parameters" in err.getvalue()
+    err = io.StringIO()
+    code = main(
+        ["tune", "escape-from-haydes", "--bot", "heuristic", "--search", "speed",
+         "--output", str(path)],
+        stderr=err,
+    )  # fmt: skip
+    assert code == 2
+    assert "no parameter 'speed'" in err.getvalue()
 
 
 def test_a_parameter_file_nested_too_deep_is_refused(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ actions, and it returns one of those actions. The same seed gives the same choic
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 import attrs
@@ -21,6 +22,7 @@ __all__ = [
     "Bot",
     "BotFactory",
     "BotSpec",
+    "DeterministicPolicy",
     "UnknownBotError",
     "bot_names",
     "game_family",
@@ -38,7 +40,7 @@ class Bot(Protocol):
     Build bots with :func:`make_bot` (or a bot class called as ``Bot(game, seed, seat)``).
     A bot lives for one game: make a new one for the next game.
 
-    Two members are optional, and those who play bots look for them with ``getattr``
+    Some members are optional, and those who play bots look for them with ``getattr``
     (a bot without them is still a :class:`Bot`):
 
     * ``reads_observation``: a class attribute; ``False`` tells a simulation that the
@@ -52,6 +54,15 @@ class Bot(Protocol):
       and stops it; a bot that learns could learn here. Without it, nothing is done
       (:func:`notify_game_over` is how the library calls it). ``play_game``,
       ``simulate``, ``tournament`` and ``cardcrawl play`` call it.
+    * ``action_probabilities(game, observation, legal_actions)``: how likely the bot
+      is to choose each action, as exact fractions; the exact solver plays the bot so
+      (:class:`DeterministicPolicy` gives a deterministic bot its one-hot one).
+    * ``parameters``: a class attribute, the weights the bot takes as keyword
+      arguments, which :func:`cardcrawl.tune.tune` fits (see
+      :class:`~cardcrawl.bots.Parameter`).
+    * ``weighs_hooks``: a class attribute, the names of the game's rule hooks the bot
+      asks when it decides, so that it plays a variant by the variant's rules;
+      :func:`cardcrawl.testing.check_bot_hooks` proves the claim.
 
     Examples:
         Escape from Haydes' heuristic bot makes its first move, shown only the seat's
@@ -78,6 +89,41 @@ class Bot(Protocol):
             observation: ``game.observe(state, seat)`` for the bot's seat.
             legal_actions: ``game.legal_actions(state)``, never empty.
         """
+
+
+class DeterministicPolicy:
+    """A mixin for a bot whose choice is a function of what it is shown: the same
+    observation and legal actions, the same choice, whatever came before.
+
+    Its policy is then one-hot on that choice, and :meth:`action_probabilities` says so,
+    as a randomized bot says how likely each action is: the exact solver plays the bot so
+    (see :func:`cardcrawl.solve.best_response_gains`), from one bot for every position.
+
+    Examples:
+        >>> from cardcrawl.bots import DeterministicPolicy
+        >>> class First(DeterministicPolicy):
+        ...     def choose(self, game, observation, legal_actions):
+        ...         return legal_actions[0]
+        >>> First().action_probabilities(None, None, ["a", "b"])
+        (('a', Fraction(1, 1)),)
+    """
+
+    def choose(self, game: Any, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """The bot's choice (the class that mixes this in defines it)."""
+        raise NotImplementedError
+
+    def action_probabilities(
+        self, game: Any, observation: Any, legal_actions: Sequence[Any]
+    ) -> tuple[tuple[Any, Fraction], ...]:
+        """The chance of each action the bot may choose: 1 for its choice, which is
+        certain (the actions it never chooses are left out).
+
+        Args:
+            game: the game being played.
+            observation: the seat's observation.
+            legal_actions: the legal actions, never empty.
+        """
+        return ((self.choose(game, observation, legal_actions), Fraction(1)),)
 
 
 def notify_game_over(bot: Any, game: Any, observation: Any, outcome: Any) -> None:

@@ -70,6 +70,11 @@ def add_parser(commands: Commands, shortcuts: Shortcuts) -> Parser:
     )
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (1)")
     p.add_argument(
+        "--search",
+        metavar="NAME,...",
+        help="the parameters to search, by name (default: all); the others keep their defaults",
+    )
+    p.add_argument(
         "--output", default="params.json", metavar="FILE", help="the parameter file (params.json)"
     )
     add_option_arguments(p, shortcuts)
@@ -97,6 +102,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
             seed=args.seed,
             opponent=args.opponent,
             workers=args.workers,
+            search=None if args.search is None else args.search.split(","),
         )
     except CardcrawlError as exc:
         raise UsageError(str(exc)) from None

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
+from cardcrawl.bots._base import DeterministicPolicy
+from cardcrawl.bots._params import Parameter
 from cardcrawl.core._random import rng_from_seed
 from cardcrawl.haydes._actions import Choose, EndTurn, Guess, Move, Step, Tuybe
 from cardcrawl.haydes._creatures import Creature
@@ -51,6 +53,9 @@ def haydes_state_from_observation(
     )  # fmt: skip
 
 
+# The heuristic's weights, tuned by hand on the standard rules; each is a declared
+# parameter of the bots (HEURISTIC_PARAMETERS), so that `cardcrawl tune` fits them to a
+# variant whose rules make another weight right.
 #: Worth of finding the way out, against 1 for a correct guess (which lets the player
 #: go on exploring this turn).
 _ESCAPE_WORTH = 50.0
@@ -63,6 +68,55 @@ _LOW = 4
 #: the start of a turn any move worth more than ending it at once.
 _GO_ON = 0.3
 _START = 0.0
+
+#: The weights of :class:`HaydesHeuristicBot` that :func:`cardcrawl.tune.tune` may fit.
+HEURISTIC_PARAMETERS = (
+    Parameter(
+        "escape",
+        _ESCAPE_WORTH,
+        low=0.0,
+        high=200.0,
+        description="worth of the way out (and cost of a creature no roll overcomes), "
+        "against 1 for a correct guess",
+    ),
+    Parameter(
+        "creature_cost",
+        _CREATURE_COST,
+        low=-5.0,
+        high=5.0,
+        description="cost of meeting a creature (negative: a creature is worth meeting)",
+    ),
+    Parameter(
+        "creature_cost_low",
+        _CREATURE_COST_LOW,
+        low=-5.0,
+        high=10.0,
+        description="that cost once the better characteristic is at most `low`",
+    ),
+    Parameter(
+        "low",
+        _LOW,
+        low=0,
+        high=9,
+        integer=True,
+        description="the better characteristic's value at or below which a creature costs "
+        "creature_cost_low",
+    ),
+    Parameter(
+        "start",
+        _START,
+        low=-1.0,
+        high=3.0,
+        description="a move's score above which a turn's first move is made, else the turn ends",
+    ),
+    Parameter(
+        "threshold",
+        _GO_ON,
+        low=-1.0,
+        high=3.0,
+        description="a move's score above which the player goes on after a correct guess",
+    ),
+)
 
 
 def overcome_chance(game: Any, creature: Creature, value: int) -> Fraction:
@@ -109,7 +163,7 @@ def _hopeless(game: Any, creature: Creature, me: Figure) -> bool:
     return all(overcome_chance(game, creature, me.value(ch)) == 0 for ch in creature.allowed)
 
 
-class HaydesHeuristicBot:
+class HaydesHeuristicBot(DeterministicPolicy):
     """An Escape from Haydes player that guesses by the odds of the unseen cards.
 
     * **Guessing (H-6, H-7).** For each touching face-down card (two cells away too, in
@@ -126,7 +180,24 @@ class HaydesHeuristicBot:
       allows, holds the player until out (H-11): meeting one costs as much as the way
       out is worth.
 
-    Deterministic: the seed is unused.
+    Its weights are parameters (``parameters``, which :func:`cardcrawl.tune.tune` fits to
+    a variant), with the values tuned by hand on the standard rules as defaults: the
+    way out's worth ``escape``, a creature's cost ``creature_cost`` (``creature_cost_low``
+    once the better characteristic is at most ``low``), and the scores ``start`` and
+    ``threshold`` above which it moves at the start of a turn and after a correct guess.
+    Deterministic: the seed is unused, and :meth:`action_probabilities` is one-hot. The
+    hooks it asks are listed in ``weighs_hooks``.
+
+    Args:
+        game: the game it plays.
+        seed: unused.
+        seat: the seat it plays.
+        escape: the way out's worth, against 1 for a correct guess.
+        creature_cost: what meeting a creature costs.
+        creature_cost_low: that cost once the better characteristic is at most ``low``.
+        low: see ``creature_cost_low``.
+        start: a move's score above which the turn's first move is made.
+        threshold: a move's score above which the player goes on after a correct guess.
 
     Examples:
         >>> import cardcrawl
@@ -139,7 +210,29 @@ class HaydesHeuristicBot:
         True
     """
 
-    def __init__(self, game: Any, seed: int, seat: int = 0) -> None:
+    #: What :func:`cardcrawl.tune.tune` may fit (see :class:`~cardcrawl.bots.Parameter`).
+    parameters: ClassVar[tuple[Parameter, ...]] = HEURISTIC_PARAMETERS
+    #: The hooks it weighs when it decides (see :func:`cardcrawl.testing.check_bot_hooks`).
+    weighs_hooks: ClassVar[tuple[str, ...]] = (
+        "card_value", "creature", "guess_is_correct", "is_escape", "roll_weights", "overcomes",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        game: Any,
+        seed: int,
+        seat: int = 0,
+        *,
+        escape: float = _ESCAPE_WORTH,
+        creature_cost: float = _CREATURE_COST,
+        creature_cost_low: float = _CREATURE_COST_LOW,
+        low: int = _LOW,
+        start: float = _START,
+        threshold: float = _GO_ON,
+    ) -> None:
+        self.escape = escape
+        self.creature_cost, self.creature_cost_low, self.low = creature_cost, creature_cost_low, low
+        self.start, self.threshold = start, threshold
         # What the game's hooks say of each card alone (is it the Red Joker, a creature,
         # its value), and of each guess, asked once: a bot lives for one game, and the
         # hooks' answers for the same arguments do not change within it.
@@ -159,8 +252,7 @@ class HaydesHeuristicBot:
         assert me.cell is not None
         here = obs.face_up[obs.layout.index(me.cell)]
         from_value = game.card_value(here) if here is not None else 0
-        best_value = max(me.charisma, me.endurance)
-        creature = _CREATURE_COST if best_value > _LOW else _CREATURE_COST_LOW
+        creature = self._creature_cost(me)
         state = haydes_state_from_observation(obs, 0, explicit_chance=True)
         odds: dict[Any, list[tuple[tuple[bool, Creature | None, int], float]]] = {}
         best: Any = None
@@ -176,7 +268,7 @@ class HaydesHeuristicBot:
             if score > best_score:
                 best, best_score = action, score
         starting = any(isinstance(e, TurnStarted) for e in obs.events)
-        if best is not None and best_score > (_START if starting else _GO_ON):
+        if best is not None and best_score > (self.start if starting else self.threshold):
             return best
         end = next((a for a in legal_actions if isinstance(a, EndTurn)), None)
         if end is not None:
@@ -186,6 +278,12 @@ class HaydesHeuristicBot:
             return best
         steps = [a for a in legal_actions if isinstance(a, Step)]
         return steps[0] if steps else legal_actions[0]
+
+    def _creature_cost(self, me: Figure) -> float:
+        """What meeting a creature costs ``me``: more once the better characteristic
+        runs low."""
+        low = max(me.charisma, me.endurance) <= self.low
+        return self.creature_cost_low if low else self.creature_cost
 
     def _weighed(
         self, game: Any, chances: Sequence[tuple[Any, Fraction]]
@@ -237,7 +335,7 @@ class HaydesHeuristicBot:
                     right_guess = correct[key] = game.guess_is_correct(guess, from_value, value)
                 if right_guess:
                     right += p
-        return _ESCAPE_WORTH * (win - trap) + right - creature * court
+        return self.escape * (win - trap) + right - creature * court
 
     def _is_hopeless(self, game: Any, creature: Creature, me: Figure) -> bool:
         key = (id(creature), me.charisma, me.endurance)
@@ -268,7 +366,9 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
 
     At the start of a turn it moves when its best move is worth more than ``start``,
     after a correct guess when it is worth more than ``threshold``; else it ends the
-    turn. Creatures are faced with the higher characteristic. Deterministic.
+    turn. Creatures are faced with the higher characteristic. Deterministic. Its
+    parameters (``parameters``, for :func:`cardcrawl.tune.tune`) are the heuristic's and
+    its own ``go_on``, ``stand`` and ``found``.
 
     Examples:
         >>> import cardcrawl
@@ -280,6 +380,24 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
         >>> bot.choose(game, game.observe(state, 0), legal) in legal
         True
     """
+
+    #: What :func:`cardcrawl.tune.tune` may fit: the heuristic's weights and its own.
+    parameters = (
+        *HEURISTIC_PARAMETERS,
+        Parameter(
+            "go_on", 0.5, low=0.0, high=2.0,
+            description="weight of the best next move after a correct guess",
+        ),
+        Parameter(
+            "stand", 0.5, low=0.0, high=2.0,
+            description="weight of the best move next turn after a wrong guess",
+        ),
+        Parameter(
+            "found", 0.3, low=0.0, high=1.0,
+            description="share of the way out's worth that finding the Red Joker is worth",
+        ),
+    )  # fmt: skip
+    weighs_hooks = (*HaydesHeuristicBot.weighs_hooks, "touching_cells")
 
     def __init__(
         self,
@@ -293,10 +411,22 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
         start: float = 0.0,
         threshold: float = 0.3,
         escape: float = _ESCAPE_WORTH,
+        creature_cost: float = _CREATURE_COST,
+        creature_cost_low: float = _CREATURE_COST_LOW,
+        low: int = _LOW,
     ) -> None:
-        super().__init__(game, seed, seat)
+        super().__init__(
+            game,
+            seed,
+            seat,
+            escape=escape,
+            creature_cost=creature_cost,
+            creature_cost_low=creature_cost_low,
+            low=low,
+            start=start,
+            threshold=threshold,
+        )
         self.go_on, self.stand, self.found = go_on, stand, found
-        self.start, self.threshold, self.escape = start, threshold, escape
         self._right: dict[tuple[Guess, int], tuple[bool, ...]] = {}
         self._touching: dict[Any, tuple[int, ...]] = {}
 
@@ -381,8 +511,7 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
         here_i = index[me.cell]
         here = obs.face_up[here_i]
         from_value = game.card_value(here) if here is not None else 0
-        best_value = max(me.charisma, me.endurance)
-        creature = _CREATURE_COST if best_value > _LOW else _CREATURE_COST_LOW
+        creature = self._creature_cost(me)
         state = haydes_state_from_observation(obs, 0)
         up = obs.face_up
         cell_odds: dict[int, _Odds] = {}

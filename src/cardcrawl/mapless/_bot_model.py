@@ -6,8 +6,9 @@
   a multiset), so the rebuilt state is exactly what ``game.determinize`` would give for
   the real one: the exact posterior, not an approximation.
 * :class:`HuntPlanner`: an expectimax over the hunt (phase two) in a small model of it:
-  the table as it stands, the Stalkers' steps as the game's ``stalker_step`` hook says
-  (M-18, M-19), the ♣A's arrival (M-17), and the chance of
+  the table as it stands, the Moves as the game's ``move_cells`` hook says (M-14), the
+  Stalkers' steps as its ``stalker_step`` hook says (M-18, M-19), the ♣A's arrival
+  (M-17), and the chance of
   being held (M-15, M-16) from the Mind and Body cards still unseen.
 """
 
@@ -237,10 +238,9 @@ class HuntPlanner:
         game: Any = None,
         observation: MaplessObservation | None = None,
     ) -> None:
-        self._threshold, self._stalker_step, self._arrival = _hunt_rules(
+        self._threshold, self._stalker_step, self._arrival, self._touching = _hunt_rules(
             game, observation, table, exit_cell
         )
-        self._touching = {c: tuple(n for n in neighbours(c) if n in table) for c in table}
         self._exit = exit_cell
         self._odds = odds
         self._club_arrives = club_arrives
@@ -358,11 +358,13 @@ def _hunt_rules(
     observation: MaplessObservation | None,
     table: Mapping[Cell, Card],
     exit_cell: Cell,
-) -> tuple[dict[Cell, int], StalkerStepper, Cell | None]:
-    """Each table card's Encounter threshold, the Stalkers' step and where the ♣A
-    arrives once a deck has run dry (M-17), by the game's hooks
-    (the standard game's without a game), asked of one position rebuilt from the
-    observation, changed for each question: the planner asks thousands of steps."""
+) -> tuple[dict[Cell, int], StalkerStepper, Cell | None, dict[Cell, tuple[Cell, ...]]]:
+    """Each table card's Encounter threshold, the Stalkers' step, where the ♣A
+    arrives once a deck has run dry (M-17) and where the player may move from each
+    card (M-14), by the game's hooks (the standard game's without a game), asked of one
+    position rebuilt from the observation, changed for each question: the planner asks
+    thousands of steps. The Moves from a card are asked once, of the position observed
+    with the player on it."""
     if game is None:
         game = _standard_game()
     if observation is not None:
@@ -373,11 +375,13 @@ def _hunt_rules(
     view.table = table if isinstance(table, Grid) else Grid(table)
     view.exit_cell = exit_cell
     view.phase = Phase.DRAW_BODY  # asked, as the rules ask, at the Encounter
-    threshold_of = game.encounter_threshold
+    threshold_of, moves_of = game.encounter_threshold, game.move_cells
     threshold = {}
+    moves: dict[Cell, tuple[Cell, ...]] = {}
     for cell in table:
         view.player = cell
         threshold[cell] = threshold_of(view)
+        moves[cell] = tuple(c for c in moves_of(view) if c in table)
     ask = game.stalker_step
 
     def step(stalker: Card, cell: Cell, player: Cell, left: bool) -> Cell:
@@ -387,7 +391,7 @@ def _hunt_rules(
         return target
 
     view.player, view.club, view.ran_dry = ENTRANCE_CELL, None, True
-    return threshold, step, game.club_arrival(view)
+    return threshold, step, game.club_arrival(view), moves
 
 
 @functools.cache

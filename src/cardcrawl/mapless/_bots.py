@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar
 
+from cardcrawl.bots._base import DeterministicPolicy
+from cardcrawl.bots._params import Parameter
 from cardcrawl.core._protocol import CHANCE
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell, Grid, distance
@@ -36,12 +39,13 @@ __all__ = [
 ]
 
 
-class ShortestPathBot:
+class ShortestPathBot(DeterministicPolicy):
     """The Mapless House baseline: build anyhow, then walk straight for the Exit.
 
     It places every card on the first legal cell (in canonical order), and the Exit on
     the first candidate; in the hunt it always moves one step along a shortest path over
-    table cards to the Exit, ignoring the Stalkers. Deterministic: the seed is unused.
+    table cards to the Exit, ignoring the Stalkers. Deterministic: the seed is unused,
+    and :meth:`action_probabilities` is one-hot.
 
     Examples:
         >>> import cardcrawl
@@ -178,8 +182,50 @@ _FORCED_GROWTH_COST = 10.0
 #: a spine that stops short of the Exit is worse than a high card on it.
 _URGENT_SPINE_BONUS = 8.0
 
+#: The building plan's weights, tuned by hand on the standard rules; each a declared
+#: parameter of the heuristic bots, so that `cardcrawl tune` fits them to a variant.
+BUILD_PARAMETERS = (
+    Parameter(
+        "parity_penalty", _PARITY_PENALTY, low=0.0, high=200.0,
+        description="cost of an even reach when the Exit may be drawn next",
+    ),
+    Parameter(
+        "reach_cost", _REACH_COST, low=0.0, high=30.0,
+        description="cost of each unit of the house's reach",
+    ),
+    Parameter(
+        "target_reach", _TARGET_REACH, low=1, high=9, integer=True,
+        description="the reach, and the spine's length, the plan aims for",
+    ),
+    Parameter(
+        "spine_first_bonus", _SPINE_FIRST_BONUS, low=0.0, high=60.0,
+        description="bonus for the spine's first card",
+    ),
+    Parameter(
+        "spine_base", _SPINE_BASE, low=-10.0, high=50.0,
+        description="bonus for a later spine card, less spine_slope times its value",
+    ),
+    Parameter(
+        "spine_slope", _SPINE_SLOPE, low=-5.0, high=5.0,
+        description="how much a spine card's value lowers its bonus (negative: raises it)",
+    ),
+    Parameter(
+        "spine_line_cost", _SPINE_LINE_COST, low=0.0, high=20.0,
+        description="cost of a card on the spine's line",
+    ),
+    Parameter(
+        "closeness_cost", _CLOSENESS_COST, low=0.0, high=5.0,
+        description="cost of each step from the Entrance",
+    ),
+    Parameter(
+        "forced_growth_cost", _FORCED_GROWTH_COST, low=0.0, high=30.0,
+        description="cost of a placement that forces the house to grow",
+    ),
+)  # fmt: skip
+_DEFAULT_PLAN: Mapping[str, float] = MappingProxyType({p.name: p.default for p in BUILD_PARAMETERS})
 
-class MaplessHeuristicBot:
+
+class MaplessHeuristicBot(DeterministicPolicy):
     """A Mapless House player with a house-building plan and a hunt planner.
 
     **Building (phase one).** The plan is a *spine*: a straight line of cards from the
@@ -198,7 +244,18 @@ class MaplessHeuristicBot:
     **The hunt.** Every Move and every Expand placement is chosen by the planner's
     expectimax over the next eight turns: the Stalkers' steps simulated exactly, the
     chance of a hold from the unseen Mind and Body cards, the ♣A's arrival (M-17) and the
-    turn limit. Deterministic: the seed is unused.
+    turn limit. Deterministic: the seed is unused, and :meth:`action_probabilities` is
+    one-hot. Every rule it weighs is a hook of the game (listed in ``weighs_hooks``):
+    a variant's rules are the ones it plans by.
+
+    **Parameters.** The building plan's weights (``parameters``, which
+    :func:`cardcrawl.tune.tune` fits to a variant), with the values tuned by hand on the
+    standard rules as defaults: ``target_reach`` (D), ``reach_cost`` and
+    ``parity_penalty`` (an even D while the Exit may come), the spine's bonuses
+    (``spine_first_bonus``; ``spine_base - spine_slope * value`` for the others),
+    ``spine_line_cost``,
+    ``closeness_cost`` and ``forced_growth_cost``. ``horizon`` is the planner's, in
+    turns; ``expand_horizon`` the one for Expand placements.
 
     Examples:
         >>> import cardcrawl
@@ -213,6 +270,14 @@ class MaplessHeuristicBot:
         'escaped'
     """
 
+    #: What :func:`cardcrawl.tune.tune` may fit (see :class:`~cardcrawl.bots.Parameter`).
+    parameters: ClassVar[tuple[Parameter, ...]] = BUILD_PARAMETERS
+    #: The hooks it weighs when it decides (see :func:`cardcrawl.testing.check_bot_hooks`).
+    weighs_hooks: ClassVar[tuple[str, ...]] = (
+        "card_value", "is_corridor", "is_room", "corridor_cells", "exit_may_open",
+        "move_cells", "encounter_threshold", "stalker_step", "club_arrival",
+    )  # fmt: skip
+
     def __init__(
         self,
         game: Any,
@@ -221,7 +286,13 @@ class MaplessHeuristicBot:
         *,
         horizon: int = 8,
         expand_horizon: int | None = None,
+        **weights: float,
     ) -> None:
+        unknown = sorted(set(weights) - set(_DEFAULT_PLAN))
+        if unknown:
+            raise TypeError(f"{type(self).__name__} takes no parameter {', '.join(unknown)}")
+        #: The building plan's weights, by parameter name.
+        self.plan = {**_DEFAULT_PLAN, **weights}
         self.horizon = horizon
         #: The horizon for Expand placements (default: ``horizon``); a shorter one makes
         #: a quicker player, as the search bot's rollouts want.
@@ -237,7 +308,7 @@ class MaplessHeuristicBot:
         if obs.phase is Phase.PLACE_EXIT:
             return self._place_exit(game, obs, legal_actions)
         if obs.phase is Phase.PLACE and obs.exit_cell is None:
-            return _build(game, obs, legal_actions)
+            return _build(game, obs, legal_actions, self.plan)
         if obs.phase is Phase.PLACE:
             return self._expand(game, obs, legal_actions)
         return self._move(game, obs, legal_actions)
@@ -256,7 +327,7 @@ class MaplessHeuristicBot:
         if obs.phase is Phase.PLACE:
             return {a: self._expand_value(game, obs, a) for a in legal_actions}
         values = self._move_values(game, obs)[0]
-        return {a: values[_cell(a)] for a in legal_actions}
+        return {a: values.get(_cell(a), 0.0) for a in legal_actions}
 
     def _place_exit(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
         return _best(legal, lambda action: self._exit_value(game, obs, action))
@@ -300,8 +371,12 @@ class MaplessHeuristicBot:
     def _move(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
         values, planner = self._move_values(game, obs)
         far = len(obs.table)
-        # Ties (all hopeless, typically) go to the move nearer the Exit.
-        return max(legal, key=lambda a: (values[_cell(a)], -planner.distance.get(_cell(a), far)))
+        # Ties (all hopeless, typically) go to the move nearer the Exit. A Move the
+        # planner was not told of (a bot of one game shown another's position) is
+        # worth nothing to it.
+        return max(
+            legal, key=lambda a: (values.get(_cell(a), 0.0), -planner.distance.get(_cell(a), far))
+        )
 
 
 def _best(legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
@@ -314,19 +389,32 @@ def _best(legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
     return best
 
 
-def _build(game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
+def _build(
+    game: Any,
+    obs: MaplessObservation,
+    legal: Sequence[Action],
+    plan: Mapping[str, float] = _DEFAULT_PLAN,
+) -> Action:
     """Phase one: the legal cell of lowest cost under the building plan.
 
     The rules it weighs are the game's hooks (M-1, M-3, M-6, M-7, M-10), asked of a
     position rebuilt from the observation.
     """
-    return min(legal, key=_build_costs(game, obs, legal).__getitem__)
+    return min(legal, key=_build_costs(game, obs, legal, plan).__getitem__)
 
 
 def _build_costs(
-    game: Any, obs: MaplessObservation, legal: Sequence[Action]
+    game: Any,
+    obs: MaplessObservation,
+    legal: Sequence[Action],
+    plan: Mapping[str, float] = _DEFAULT_PLAN,
 ) -> dict[Action, tuple[float, Cell]]:
-    """Each legal placement's cost under the building plan (see :func:`_build`)."""
+    """Each legal placement's cost under the building plan's weights ``plan`` (see
+    :func:`_build`)."""
+    parity_penalty, reach_cost = plan["parity_penalty"], plan["reach_cost"]
+    first_bonus, base, slope = plan["spine_first_bonus"], plan["spine_base"], plan["spine_slope"]
+    line_cost, closeness_cost = plan["spine_line_cost"], plan["closeness_cost"]
+    growth_cost = plan["forced_growth_cost"]
     card = obs.drawn
     assert card is not None
     table = obs.table
@@ -342,7 +430,7 @@ def _build_costs(
     view.narrative = WorkingDeck.shuffled(c for c in obs.narrative_left if c != EXIT)
     exit_may_come = game.exit_may_open(view)
     # An even reach already forced on the house is rounded up to the next odd one.
-    target = max(_TARGET_REACH, reach | 1)
+    target = max(int(plan["target_reach"]), reach | 1)
     value = game.card_value(card)
     room = game.is_room(card)
     closed = closed_cells(table, game)
@@ -356,15 +444,15 @@ def _build_costs(
         cell = _cell(action)
         d = distance(ENTRANCE_CELL, cell)
         new_reach = max(reach, d)
-        total = _CLOSENESS_COST * d
+        total = closeness_cost * d
         if exit_may_come:
-            total += _REACH_COST * new_reach + _PARITY_PENALTY * (new_reach % 2 == 0)
+            total += reach_cost * new_reach + parity_penalty * (new_reach % 2 == 0)
         else:
-            total += _REACH_COST * max(new_reach, target)
+            total += reach_cost * max(new_reach, target)
         if cell[0] == 0 and cell[1] > 0:
-            total += _SPINE_LINE_COST
+            total += line_cost
             if cell[1] == spine + 1 and spine < target:
-                bonus = _SPINE_FIRST_BONUS if spine == 0 else _SPINE_BASE - _SPINE_SLOPE * value
+                bonus = first_bonus if spine == 0 else base - slope * value
                 if exit_may_come:
                     bonus = max(bonus, _URGENT_SPINE_BONUS)
                 total -= bonus
@@ -374,7 +462,7 @@ def _build_costs(
         beyond = sum(1 for c in corridors if distance(ENTRANCE_CELL, c) > max(new_reach, target))
         total += beyond
         if beyond == len(corridors) and beyond:
-            total += _FORCED_GROWTH_COST
+            total += growth_cost
         return total, cell
 
     return {action: cost(action) for action in legal}
@@ -506,8 +594,9 @@ class MaplessPlannerBot(MaplessHeuristicBot):
         horizon: int = 8,
         endgame: int = 2,
         width: int = 4,
+        **weights: Any,
     ) -> None:
-        super().__init__(game, seed, seat, horizon=horizon)
+        super().__init__(game, seed, seat, horizon=horizon, **weights)
         #: Search the building phase once this many Narrative cards or fewer are left.
         self.endgame = endgame
         #: How many of the plan's cheapest placements of each card the search tries.
@@ -541,7 +630,7 @@ class MaplessPlannerBot(MaplessHeuristicBot):
         self, game: Any, obs: MaplessObservation, legal: Sequence[Action]
     ) -> list[Action]:
         """The plan's ``width`` cheapest placements, cheapest first."""
-        costs = _build_costs(game, obs, legal)
+        costs = _build_costs(game, obs, legal, self.plan)
         return sorted(legal, key=costs.__getitem__)[: self.width]
 
     def _house_value(self, game: Any, state: MaplessState) -> float:

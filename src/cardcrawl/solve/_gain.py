@@ -19,9 +19,11 @@ def bot_policy(game: Any, bot: Any, seat: int, seed: int = 0) -> Policy:
 
     The bot sees only its seat's observation. A bot that says how likely each action is
     (an ``action_probabilities(game, observation, legal_actions)`` method, as the random
-    bot has) gives a :class:`~cardcrawl.solve.Mixed` choice, valued exactly. Any other
-    bot is built afresh for each position from ``seed``, so that its choice depends on
-    what it sees there and nothing else: a fixed policy.
+    bot has, and the deterministic bots, one-hot on their choice:
+    :class:`~cardcrawl.bots.DeterministicPolicy`) gives a
+    :class:`~cardcrawl.solve.Mixed` choice, valued exactly. Any other bot is built
+    afresh for each position from ``seed``, so that its choice depends on what it sees
+    there and nothing else: a fixed policy.
 
     Args:
         game: the game.
@@ -42,8 +44,9 @@ def bot_policy(game: Any, bot: Any, seat: int, seed: int = 0) -> Policy:
         >>> state = game.initial_state(seed=1, explicit_chance=True)
         >>> isinstance(bot_policy(game, "random", 0)(state), Mixed)
         True
-        >>> bot_policy(game, "heuristic", 0)(state) in game.legal_actions(state)
-        True
+        >>> choice = bot_policy(game, "heuristic", 0)(state)
+        >>> len(choice.actions), choice.actions[0][0] in game.legal_actions(state)
+        (1, True)
     """
     factory = get_bot_spec(bot, game).factory if isinstance(bot, str) else bot
     probe = factory(game, seed, seat)

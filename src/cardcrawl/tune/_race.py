@@ -136,13 +136,19 @@ class TuneResult:
         Path(path).write_text(json.dumps(self.to_data(), indent=1) + "\n", encoding="utf-8")
 
     def format(self) -> str:
-        """The race and the held-out check as text."""
-        lines = [f"{self.bot} on {self.game}: {len(self.race)} candidates raced"]
+        """The race and the held-out check as text: each candidate by the parameters
+        whose values differ in the race."""
+        varied = {
+            name for name, _ in self.default if len({dict(c.values)[name] for c in self.race}) > 1
+        }
+        header = f"{self.bot} on {self.game}: {len(self.race)} candidates raced"
+        if varied and len(varied) < len(self.default):
+            header += " (the other parameters at their defaults)"
+        lines = [header]
         for c in sorted(self.race, key=lambda c: (-c.games, -c.score.estimate)):
             mark = "  <- best" if c.values == self.best else ""
-            lines.append(
-                f"  {_values(c.values)}: {c.score.estimate:.3f} over {c.games:,} games{mark}"
-            )
+            shown = [(k, v) for k, v in c.values if k in varied] if varied else c.values
+            lines.append(f"  {_values(shown)}: {c.score.estimate:.3f} over {c.games:,} games{mark}")
         h = self.held_out
         lines.append(
             f"Held out ({h.games:,} other games): best {h.variant.estimate:.3f}, default "
@@ -202,6 +208,27 @@ def _seat_return(result: GameResult) -> float | None:
     return None
 
 
+def _searched(
+    bot: str, declared: Sequence[Parameter], search: Sequence[str] | None
+) -> frozenset[str]:
+    """The names of the parameters to search, checked against those declared.
+
+    Raises:
+        OptionsError: ``search`` is empty or names a parameter the bot does not declare.
+    """
+    names = [p.name for p in declared]
+    if search is None:
+        return frozenset(names)
+    if isinstance(search, str) or not search:
+        raise OptionsError(f"search is a non-empty list of parameter names, not {search!r}")
+    unknown = [name for name in search if name not in names]
+    if unknown:
+        raise OptionsError(
+            f"bot {bot} has no parameter {unknown[0]!r}; its parameters: {', '.join(names)}"
+        )
+    return frozenset(search)
+
+
 def tune(
     game: Any,
     bot: str,
@@ -212,6 +239,7 @@ def tune(
     seed: int = 0,
     opponent: Any = None,
     workers: int = 1,
+    search: Sequence[str] | None = None,
 ) -> TuneResult:
     """Fit a bot's declared parameters to a game or variant, by racing on common seeds.
 
@@ -237,6 +265,9 @@ def tune(
         seed: the seed of the draws, the race's games and the held-out games.
         opponent: the bot of the other seats (a name or factory).
         workers: processes (see :func:`~cardcrawl.simulate.simulate`).
+        search: the names of the parameters to search (default: all it declares); the
+            others keep their defaults. A few parameters the variant's rules bear on
+            are found with far fewer candidates than all of them at once.
 
     Returns:
         The :class:`TuneResult`; ``result.save(path)`` writes the parameter file that
@@ -244,7 +275,8 @@ def tune(
 
     Raises:
         OptionsError: the bot declares no parameters (the message says what it must
-            declare), or a count is out of range.
+            declare), ``search`` names one it does not declare, or a count is out of
+            range.
         UnknownBotError: no bot of that name plays the game.
 
     Examples:
@@ -286,6 +318,7 @@ def tune(
             "attribute, a tuple of cardcrawl.bots.Parameter, and to take each as a "
             "keyword argument"
         )
+    searched = _searched(bot, declared, search)
     if isinstance(opponent, str):
         opponent = get_bot_spec(opponent, game).factory
     default = tuple((p.name, p.default) for p in declared)
@@ -296,7 +329,9 @@ def tune(
             break
         values: list[tuple[str, Any]] = []
         for p in declared:
-            rng, value = _draw(p, rng)
+            value = p.default
+            if p.name in searched:
+                rng, value = _draw(p, rng)
             values.append((p.name, value))
         if tuple(values) not in drawn:
             drawn.append(tuple(values))
