@@ -85,6 +85,11 @@ def render_svg(state: MaplessState, game: MaplessHouse | None = None) -> str:
     The highlighted cells are the game's legal actions, so a variant's own rules
     (say, its Exit cells) show as they play.
 
+    The cells and the tokens are drawn in one group (``class="map"``) moved into place
+    by its ``transform``, and the piles in another (``class="panel"``): a card keeps
+    its own coordinates as the house grows, so that the picture of the next state
+    differs from this one where the state does.
+
     Args:
         state: a state of The Mapless House.
         game: the game (or variant) the state belongs to; ``None`` for the standard
@@ -106,17 +111,22 @@ def render_svg(state: MaplessState, game: MaplessHouse | None = None) -> str:
     """
     top = _MARGIN + _HEADER
     body, map_width, map_bottom = _house(state, game or MaplessHouse(), _MARGIN, top)
-    panel, panel_width, panel_bottom = _panel(
-        state, _MARGIN, map_bottom + 12, max(map_width, _MIN_PANEL_W)
-    )
+    # The panel is drawn from its own top and moved under the map, which grows.
+    panel_top = map_bottom + 12
+    panel, panel_width, panel_height = _panel(state, _MARGIN, 0, max(map_width, _MIN_PANEL_W))
     width = _MARGIN * 2 + max(map_width, panel_width)
-    height = panel_bottom + _MARGIN
+    height = panel_top + panel_height + _MARGIN
     status = _status(state)
     header = [
         label_svg(_MARGIN, _MARGIN + 16, "The Mapless House", size=17, bold=True),
         label_svg(_MARGIN, _MARGIN + 38, status, size=13, classes="status"),
     ]
-    return document(width, height, [*header, *body, *panel], title=f"The Mapless House: {status}")
+    piles = element("g", {"class": "panel", "transform": _translate(0, panel_top)}, *panel)
+    return document(width, height, [*header, *body, piles], title=f"The Mapless House: {status}")
+
+
+def _translate(x: int, y: int) -> str:
+    return f"translate({x} {y})"
 
 
 def _status(state: MaplessState) -> str:
@@ -166,32 +176,36 @@ def _house(
     tokens = [c for c in (state.player, state.spade, state.club) if c is not None]
     min_x, min_y, max_x, max_y = bounds([*table, *table.frontier, *tokens])
     origin_x, origin_y = left + _AXIS, top + _AXIS
+    parts: list[str] = []
+    for column in range(min_x, max_x + 1):
+        x = origin_x + (column - min_x) * _PITCH_X
+        parts.append(_axis(x + _CARD_W / 2, top + 12, str(column), "middle"))
+    for row in range(max_y, min_y - 1, -1):
+        y = origin_y + (max_y - row) * _PITCH_Y
+        parts.append(_axis(origin_x - 6, y + _CARD_H / 2 + 4, str(row), "end"))
 
+    # Each cell is drawn at a place of its own, whatever the house's bounds, and the
+    # map is moved into place as a whole: when the house grows west or north, one
+    # attribute changes, not every card.
     def at(cell: Cell) -> tuple[int, int]:
-        return origin_x + (cell[0] - min_x) * _PITCH_X, origin_y + (max_y - cell[1]) * _PITCH_Y
+        return cell[0] * _PITCH_X, -cell[1] * _PITCH_Y
 
     places, moves = _legal_cells(game, state)
     new = {e.cell for e in state.events if isinstance(e, (CardPlaced, ExitPlaced))}
-    parts: list[str] = []
-    for column in range(min_x, max_x + 1):
-        px, _ = at((column, max_y))
-        parts.append(_axis(px + _CARD_W / 2, top + 12, str(column), "middle"))
-    for row in range(max_y, min_y - 1, -1):
-        _, py = at((min_x, row))
-        parts.append(_axis(origin_x - 6, py + _CARD_H / 2 + 4, str(row), "end"))
+    cells: list[str] = []
     drawn = state.drawn.symbol if state.drawn is not None else "the card"
     for cell in sorted(table.frontier):
         x, y = at(cell)
         if cell in places:
-            parts.append(_slot(cell, x, y, "legal", drawn))
+            cells.append(_slot(cell, x, y, "legal", drawn))
         elif cell in state.closed:
-            parts.append(_slot(cell, x, y, "closed", ""))
+            cells.append(_slot(cell, x, y, "closed", ""))
         else:
-            parts.append(_slot(cell, x, y, "empty", ""))
+            cells.append(_slot(cell, x, y, "empty", ""))
     for cell in sorted(table):
         x, y = at(cell)
         mark = "target" if cell in moves else "new" if cell in new else ""
-        parts.append(_table_card(table[cell], cell, x, y, mark))
+        cells.append(_table_card(table[cell], cell, x, y, mark))
     stalkers = [(SPADE_STALKER, state.spade), (CLUB_STALKER, state.club)]
     for stalker, where in stalkers:
         if where is None:
@@ -200,9 +214,11 @@ def _house(
         shared = state.spade == state.club and stalker == CLUB_STALKER
         sx = x + (0 if shared else _CARD_W - _STALKER_W + 4)
         lift = _LIFT if table.get(where) in (ENTRANCE, EXIT) else 0
-        parts.append(_stalker(stalker, where, sx, y + _CARD_H - _STALKER_H + 4 - lift))
+        cells.append(_stalker(stalker, where, sx, y + _CARD_H - _STALKER_H + 4 - lift))
     px, py = at(state.player)
-    parts.append(_pawn(state.player, px + _CARD_W - 20, py + 3, state.held))
+    cells.append(_pawn(state.player, px + _CARD_W - 20, py + 3, state.held))
+    shift = (origin_x - min_x * _PITCH_X, origin_y + max_y * _PITCH_Y)
+    parts.append(element("g", {"class": "map", "transform": _translate(*shift)}, *cells))
     width = _AXIS + (max_x - min_x) * _PITCH_X + _CARD_W
     bottom = origin_y + (max_y - min_y) * _PITCH_Y + _CARD_H
     return parts, width, bottom
