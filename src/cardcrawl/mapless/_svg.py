@@ -85,8 +85,8 @@ def render_svg(state: MaplessState, game: MaplessHouse | None = None) -> str:
     The highlighted cells are the game's legal actions, so a variant's own rules
     (say, its Exit cells) show as they play.
 
-    The cells and the tokens are drawn in one group (``class="map"``) moved into place
-    by its ``transform``, and the piles in another (``class="panel"``): a card keeps
+    The cells and the tokens are drawn in one group (``class="house"``) moved into place
+    by its ``transform``, and the piles in another (``class="piles"``): a card keeps
     its own coordinates as the house grows, so that the picture of the next state
     differs from this one where the state does.
 
@@ -121,7 +121,7 @@ def render_svg(state: MaplessState, game: MaplessHouse | None = None) -> str:
         label_svg(_MARGIN, _MARGIN + 16, "The Mapless House", size=17, bold=True),
         label_svg(_MARGIN, _MARGIN + 38, status, size=13, classes="status"),
     ]
-    piles = element("g", {"class": "panel", "transform": _translate(0, panel_top)}, *panel)
+    piles = element("g", {"class": "piles", "transform": _translate(0, panel_top)}, *panel)
     return document(width, height, [*header, *body, piles], title=f"The Mapless House: {status}")
 
 
@@ -218,7 +218,7 @@ def _house(
     px, py = at(state.player)
     cells.append(_pawn(state.player, px + _CARD_W - 20, py + 3, state.held))
     shift = (origin_x - min_x * _PITCH_X, origin_y + max_y * _PITCH_Y)
-    parts.append(element("g", {"class": "map", "transform": _translate(*shift)}, *cells))
+    parts.append(element("g", {"class": "house", "transform": _translate(*shift)}, *cells))
     width = _AXIS + (max_x - min_x) * _PITCH_X + _CARD_W
     bottom = origin_y + (max_y - min_y) * _PITCH_Y + _CARD_H
     return parts, width, bottom
