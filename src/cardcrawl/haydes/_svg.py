@@ -36,11 +36,12 @@ _PILE_W, _PILE_H = 40, 56
 _GOLD = "#d39e00"
 _SEAT_COLOURS = ("#f2b705", "#1e88e5", "#43a047", "#e53935")
 
-# Each piece of a picture (a cell, a figure) is a pure function of what it shows and
-# where: of the state's public content and of the answers the game's hooks gave for it
-# (is this card a creature, which one), which are asked afresh for every picture. So
-# each piece is drawn once and kept: the picture of the next state, which differs in a
-# few cells, draws only those (a server pushes a picture at every step of every table).
+# Each piece of a picture (a cell, a figure, the piles, a player's line) is a pure
+# function of what it shows and where: of the state's public content and of the answers
+# the game's hooks gave for it (is this card a creature, which one), which are asked
+# afresh for every picture. So each piece is drawn once and kept: the picture of the
+# next state, which differs in a few cells, draws only those (a server pushes a picture
+# at every step of every table).
 # The cap bounds the memory: some thousands of pieces of a few hundred bytes.
 _kept = functools.lru_cache(maxsize=8192)
 

@@ -56,7 +56,7 @@ _GREEN = "#2e7d32"
 _GOLD = "#d39e00"
 _STALKER_RED = "#b71c1c"
 
-# Each piece of a picture (a cell, a token, the panel) is a pure function of what it
+# Each piece of a picture (a cell, a token, a pile) is a pure function of what it
 # shows and where: of the state's public content and of the answers the game's rules
 # gave for it (its legal actions), which are asked afresh for every picture. So each
 # piece is drawn once and kept: the picture of the next state, which differs in a few
