@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'with' if not args.no_sockets else 'without'} a websocket each: "
         f"act latency median {statistics.median(ms):.1f} ms, "
         f"90th percentile {ms[int(len(ms) * 0.9)]:.1f} ms"
-        + (f"; {len(pushes)} views pushed" if pushes else "")
+        + (f"; {len(pushes)} views received by the websockets meanwhile" if pushes else "")
     )
     if len(used) == 2 and used[0] is not None and used[1] is not None and ms:
         busy = used[1] - used[0]
