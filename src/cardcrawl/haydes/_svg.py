@@ -8,6 +8,7 @@ Importing this module registers :func:`render_svg` as the renderer of
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from cardcrawl.haydes._render import CreatureHook, holder, stock_creature
@@ -34,6 +35,15 @@ _PITCH_X, _PITCH_Y = 50, 68
 _PILE_W, _PILE_H = 40, 56
 _GOLD = "#d39e00"
 _SEAT_COLOURS = ("#f2b705", "#1e88e5", "#43a047", "#e53935")
+
+# Each piece of a picture (a cell, a figure, the piles, a player's line) is a pure
+# function of what it shows and where: of the state's public content and of the answers
+# the game's hooks gave for it (is this card a creature, which one), which are asked
+# afresh for every picture. So each piece is drawn once and kept: the picture of the
+# next state, which differs in a few cells, draws only those (a server pushes a picture
+# at every step of every table).
+# The cap bounds the memory: some thousands of pieces of a few hundred bytes.
+_kept = functools.lru_cache(maxsize=8192)
 
 
 def render_svg(state: HaydesState, creature: CreatureHook | None = None) -> str:
@@ -116,88 +126,32 @@ def _haydes(
     def at(cell: Cell) -> tuple[int, int]:
         return origin_x + (cell[0] - min_x) * _PITCH_X, origin_y + (max_y - cell[1]) * _PITCH_Y
 
-    parts: list[str] = []
-    for x in range(min_x, max_x + 1):
-        px, _ = at((x, max_y))
-        parts.append(
-            label_svg(
-                px + _CARD_W / 2,
-                top + 12,
-                str(x),
-                size=10,
-                anchor="middle",
-                fill="#777",
-                classes="axis",
-            )
-        )
-    for y in range(max_y, min_y - 1, -1):
-        _, py = at((min_x, y))
-        parts.append(
-            label_svg(
-                left + _AXIS - 6,
-                py + _CARD_H / 2 + 4,
-                str(y),
-                size=10,
-                anchor="end",
-                fill="#777",
-                classes="axis",
-            )
-        )
+    parts: list[str] = [_axes((min_x, min_y, max_x, max_y), left, top)]
     mix = _joker_mix(state)
     mixed_cells = set(mix.cells) if mix is not None else set()
     known_down = {m.cells[0]: m.known[0] for m in state.mixes if len(m.cells) == len(m.known) == 1}
     aim = state.aim.cell if state.aim is not None else None
     for i, cell in sorted(enumerate(layout), key=lambda item: item[1]):
         x, y = at(cell)
-        where = cell_text(cell)
-        data = {"data-cell": cell_code(cell)}
         card = state.face_up[i]
         if card is not None:
-            overcome = cell in state.overcome
             kind = creature(card)
-            name = "" if kind is None else f", a creature ({kind.name})"
             parts.append(
-                card_svg(
-                    card,
-                    x,
-                    y,
-                    width=_CARD_W,
-                    height=_CARD_H,
-                    caption="overcome" if overcome else None,
-                    classes=[
-                        "cell",
-                        *(["creature"] if kind is not None else []),
-                        *(["overcome"] if overcome else []),
-                    ],
-                    title=f"{card.code if card.is_joker else card.symbol} at {where}{name}",
-                    extra=data,
+                _face_up(
+                    card, cell, x, y, cell in state.overcome, None if kind is None else kind.name
                 )
             )
             continue
-        classes = ["cell"]
-        if cell in mixed_cells:
-            classes.append("mix")
-            title = f"Face down at {where}: maybe the Red Joker"
-        elif cell in known_down:
-            title = f"Face down at {where}: {known_down[cell].symbol}, turned back down"
-        else:
-            title = f"Face down at {where}"
+        mixed = cell in mixed_cells
         parts.append(
-            back_svg(x, y, width=_CARD_W, height=_CARD_H, classes=classes, title=title, extra=data)
-        )
-        if state.pool_of[i] == MIXED and cell in mixed_cells:
-            parts.append(
-                label_svg(
-                    x + _CARD_W / 2,
-                    y + _CARD_H / 2 + 8,
-                    "?",
-                    size=22,
-                    anchor="middle",
-                    bold=True,
-                    fill=_GOLD,
-                    classes="mark",
-                )
+            _face_down(
+                cell,
+                x,
+                y,
+                "mix" if mixed else known_down.get(cell),
+                mixed and state.pool_of[i] == MIXED,
             )
+        )
     if aim is not None and state.aim is not None:
         x, y = at(aim)
         guess = state.aim.guess.value
@@ -247,6 +201,98 @@ def _haydes(
     return parts, width, bottom
 
 
+@_kept
+def _axes(box: tuple[int, int, int, int], left: int, top: int) -> str:
+    """The coordinates above and left of a map of ``box`` (min x, min y, max x, max y)."""
+    min_x, min_y, max_x, max_y = box
+    origin_x, origin_y = left + _AXIS, top + _AXIS
+    parts = [
+        label_svg(
+            origin_x + (x - min_x) * _PITCH_X + _CARD_W / 2,
+            top + 12,
+            str(x),
+            size=10,
+            anchor="middle",
+            fill="#777",
+            classes="axis",
+        )
+        for x in range(min_x, max_x + 1)
+    ]
+    parts += [
+        label_svg(
+            left + _AXIS - 6,
+            origin_y + (max_y - y) * _PITCH_Y + _CARD_H / 2 + 4,
+            str(y),
+            size=10,
+            anchor="end",
+            fill="#777",
+            classes="axis",
+        )
+        for y in range(max_y, min_y - 1, -1)
+    ]
+    return "".join(parts)
+
+
+@_kept
+def _face_up(
+    card: Card, cell: Cell, x: int, y: int, overcome: bool, creature_name: str | None
+) -> str:
+    """A face-up cell; ``creature_name`` is what the game's hook makes of the card
+    (``None``: no creature)."""
+    name = "" if creature_name is None else f", a creature ({creature_name})"
+    return card_svg(
+        card,
+        x,
+        y,
+        width=_CARD_W,
+        height=_CARD_H,
+        caption="overcome" if overcome else None,
+        classes=[
+            "cell",
+            *(["creature"] if creature_name is not None else []),
+            *(["overcome"] if overcome else []),
+        ],
+        title=f"{card.code if card.is_joker else card.symbol} at {cell_text(cell)}{name}",
+        extra={"data-cell": cell_code(cell)},
+    )
+
+
+@_kept
+def _face_down(cell: Cell, x: int, y: int, known: str | Card | None, marked: bool) -> str:
+    """A face-down cell: in the mix that hides the Red Joker (``known`` is ``"mix"``,
+    with a gold ``?`` when ``marked``), a card seen and turned back down, or unknown."""
+    where = cell_text(cell)
+    classes = ["cell"]
+    if known == "mix":
+        classes.append("mix")
+        title = f"Face down at {where}: maybe the Red Joker"
+    elif isinstance(known, Card):
+        title = f"Face down at {where}: {known.symbol}, turned back down"
+    else:
+        title = f"Face down at {where}"
+    back = back_svg(
+        x,
+        y,
+        width=_CARD_W,
+        height=_CARD_H,
+        classes=classes,
+        title=title,
+        extra={"data-cell": cell_code(cell)},
+    )
+    if not marked:
+        return back
+    return back + label_svg(
+        x + _CARD_W / 2,
+        y + _CARD_H / 2 + 8,
+        "?",
+        size=22,
+        anchor="middle",
+        bold=True,
+        fill=_GOLD,
+        classes="mark",
+    )
+
+
 def _held_text(state: HaydesState, cell: Cell, seat: int, creature: CreatureHook) -> str:
     """`` · held by K♠`` for player ``seat`` held on ``cell`` (`` · facing K♠`` while it
     is that player's encounter), else the empty string."""
@@ -266,62 +312,104 @@ def _figures(state: HaydesState, at: Any, creature: CreatureHook) -> list[str]:
     for cell, seats in sorted(standing.items()):
         x, y = at(cell)
         for k, seat in enumerate(seats):
-            px = x + _CARD_W - 19 - k * 11
-            py = y + 2 + (k % 2) * 6
-            colour = _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
             current = seat == state.current and state.ending is None
             held = _held_text(state, cell, seat, creature)
-            ring = (
-                element(
-                    "circle",
-                    {
-                        "cx": px + 9,
-                        "cy": py + 10,
-                        "r": 12,
-                        "fill": "none",
-                        "stroke": "#222",
-                        "stroke-width": 2,
-                    },
-                )
-                if current
-                else ""
-            )
             parts.append(
-                element(
-                    "g",
-                    {"class": "figure", "data-seat": seat, "data-cell": cell_code(cell)},
-                    ring,
-                    pawn_svg(
-                        px,
-                        py,
-                        size=18,
-                        fill=colour,
-                        classes=["player", f"seat-{seat}", *(["current"] if current else [])],
-                        title=f"Player {seat} at {cell_text(cell)}{held}",
-                    ),
-                    label_svg(px + 9, py + 17, str(seat), size=7, anchor="middle", bold=True),
-                )
+                _figure(seat, cell, x + _CARD_W - 19 - k * 11, y + 2 + (k % 2) * 6, current, held)
             )
     return parts
+
+
+@_kept
+def _figure(seat: int, cell: Cell, px: int, py: int, current: bool, held: str) -> str:
+    """Player ``seat``'s pawn at ``(px, py)`` on ``cell``, ringed when ``current``;
+    ``held`` ends its title (see :func:`_held_text`)."""
+    colour = _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
+    ring = (
+        element(
+            "circle",
+            {
+                "cx": px + 9,
+                "cy": py + 10,
+                "r": 12,
+                "fill": "none",
+                "stroke": "#222",
+                "stroke-width": 2,
+            },
+        )
+        if current
+        else ""
+    )
+    return element(
+        "g",
+        {"class": "figure", "data-seat": seat, "data-cell": cell_code(cell)},
+        ring,
+        pawn_svg(
+            px,
+            py,
+            size=18,
+            fill=colour,
+            classes=["player", f"seat-{seat}", *(["current"] if current else [])],
+            title=f"Player {seat} at {cell_text(cell)}{held}",
+        ),
+        label_svg(px + 9, py + 17, str(seat), size=7, anchor="middle", bold=True),
+    )
 
 
 def _panel(
     state: HaydesState, left: int, top: int, creature: CreatureHook
 ) -> tuple[list[str], int, int]:
     """The piles and the players under the map: (SVG parts, width, bottom y)."""
+    piles, width = _piles(
+        state.replacement_left, _top_of(state.discard), _top_of(state.removed), left, top
+    )
+    parts = [piles]
+    y = top + 16 + _PILE_H + 22
+    for seat, figure in enumerate(state.seats):
+        if state.winner == seat:
+            where = "escaped"
+        elif figure.cell is None:
+            where = "out"
+        else:
+            where = f"at {cell_text(figure.cell)}{_held_text(state, figure.cell, seat, creature)}"
+        current = seat == state.current and state.ending is None and state.phase is not Phase.FIRST
+        text = (
+            f"Player {seat}: Charisma {figure.charisma} · Endurance {figure.endurance} · {where}"
+            + (" · to play" if current else "")
+        )
+        parts.append(_seat_line(seat, text, current, left, y))
+        width = max(width, 18 + int(len(text) * 6.8))
+        y += 20
+    return parts, width, y - 8
+
+
+def _top_of(pile: tuple[Card, ...]) -> tuple[int, Card | None]:
+    return len(pile), pile[-1] if pile else None
+
+
+@_kept
+def _piles(
+    replacement_left: int,
+    discard: tuple[int, Card | None],
+    removed: tuple[int, Card | None],
+    left: int,
+    top: int,
+) -> tuple[str, int]:
+    """The Replacement deck, and the discard and removed piles (each its size and top
+    card): (SVG text, width)."""
     parts: list[str] = []
     x, y = left, top + 16
     parts.append(label_svg(x, top + 11, "Replacement", size=11, bold=True, classes="pile-label"))
-    if state.replacement_left:
+    if replacement_left:
         parts.append(
             back_svg(
                 x,
                 y,
                 width=_PILE_W,
                 height=_PILE_H,
-                count=state.replacement_left,
+                count=replacement_left,
                 classes="deck",
-                title=f"The Replacement deck: {state.replacement_left} cards",
+                title=f"The Replacement deck: {replacement_left} cards",
             )
         )
     else:
@@ -335,14 +423,13 @@ def _panel(
                 title="The Replacement deck is empty",
             )
         )
-    for name, pile, classes in (
-        ("Discard", state.discard, "discard"),
-        ("Removed", state.removed, "removed"),
+    for name, (size, top_card), classes in (
+        ("Discard", discard, "discard"),
+        ("Removed", removed, "removed"),
     ):
         x += 92
         parts.append(label_svg(x, top + 11, name, size=11, bold=True, classes="pile-label"))
-        if pile:
-            top_card = pile[-1]
+        if top_card is not None:
             parts.append(
                 card_svg(
                     top_card,
@@ -351,7 +438,7 @@ def _panel(
                     width=_PILE_W,
                     height=_PILE_H,
                     classes=classes,
-                    title=f"{name}: {len(pile)} cards, {top_card.symbol} on top",
+                    title=f"{name}: {size} cards, {top_card.symbol} on top",
                 )
             )
         else:
@@ -362,36 +449,22 @@ def _panel(
             label_svg(
                 x + _PILE_W + 6,
                 y + _PILE_H - 4,
-                f"{len(pile)}",
+                f"{size}",
                 size=11,
                 fill="#555",
                 classes="pile-count",
             )
         )
-    width = x + _PILE_W + 40 - left
-    y += _PILE_H + 22
-    for seat, figure in enumerate(state.seats):
-        colour = _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
-        if state.winner == seat:
-            where = "escaped"
-        elif figure.cell is None:
-            where = "out"
-        else:
-            where = f"at {cell_text(figure.cell)}{_held_text(state, figure.cell, seat, creature)}"
-        current = seat == state.current and state.ending is None and state.phase is not Phase.FIRST
-        text = (
-            f"Player {seat}: Charisma {figure.charisma} · Endurance {figure.endurance} · {where}"
-            + (" · to play" if current else "")
-        )
-        parts.append(
-            element(
-                "circle", {"cx": left + 6, "cy": y - 4, "r": 6, "fill": colour, "stroke": "#222"}
-            )
-        )
-        parts.append(label_svg(left + 18, y, text, size=12, bold=current, classes="seat"))
-        width = max(width, 18 + int(len(text) * 6.8))
-        y += 20
-    return parts, width, y - 8
+    return "".join(parts), x + _PILE_W + 40 - left
+
+
+@_kept
+def _seat_line(seat: int, text: str, current: bool, left: int, y: int) -> str:
+    """Player ``seat``'s line under the map, in bold when ``current``."""
+    colour = _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
+    return element(
+        "circle", {"cx": left + 6, "cy": y - 4, "r": 6, "fill": colour, "stroke": "#222"}
+    ) + label_svg(left + 18, y, text, size=12, bold=current, classes="seat")
 
 
 def _renderer(game: Any, state: HaydesState) -> str:

@@ -126,37 +126,38 @@ def svg_patch(old: Sequence[str], new: Sequence[str]) -> list[Any]:
     Examples:
         >>> svg_patch(["<a", "<b", "<c"], ["<a", "<x", "<b", "<c"])
         [[0, 1], '<x', [1, 2]]
+        >>> svg_patch(["<a", "<b", "<c", "<d"], ["<a", "<x", "<y", "<d", "<b"])
+        [[0, 1], '<x><y', [3, 1], [1, 1]]
     """
-    where: dict[str, list[int]] = {}
-    for index, piece in enumerate(old):
-        where.setdefault(piece, []).append(index)
+    # Where each piece first is (the dictionary is built from the end, so the first
+    # place wins).
+    first = dict(zip(reversed(old), range(len(old) - 1, -1, -1), strict=True))
     ops: list[Any] = []
     fresh: list[str] = []
-    at, end, follow = 0, len(new), -1
+    at, end, size, follow = 0, len(new), len(old), 0
     while at < end:
-        starts = where.get(new[at])
-        if not starts:
-            fresh.append(new[at])
-            at += 1
-            continue
-        candidates = ([follow] if follow in starts else []) + starts[:8]
-        best, longest = candidates[0], 0
-        for begin in candidates:
-            length = 0
-            while (
-                at + length < end
-                and begin + length < len(old)
-                and old[begin + length] == new[at + length]
-            ):
-                length += 1
-            if length > longest:
-                best, longest = begin, length
+        piece = new[at]
+        # A picture changes in place: after new pieces, the old ones go on as many
+        # pieces further (pieces replaced) or where they stopped (pieces added); a
+        # piece found neither way is looked for where it first is.
+        begin = follow + len(fresh)
+        if begin >= size or old[begin] != piece:
+            begin = follow
+            if begin >= size or old[begin] != piece:
+                begin = first.get(piece, -1)
+                if begin < 0:
+                    fresh.append(piece)
+                    at += 1
+                    continue
+        length, longest = 1, min(size - begin, end - at)
+        while length < longest and old[begin + length] == new[at + length]:
+            length += 1
         if fresh:
             ops.append(">".join(fresh))
             fresh = []
-        ops.append([best, longest])
-        at += longest
-        follow = best + longest
+        ops.append([begin, length])
+        at += length
+        follow = begin + length
     if fresh:
         ops.append(">".join(fresh))
     return ops

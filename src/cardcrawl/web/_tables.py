@@ -35,9 +35,9 @@ import re
 import secrets
 import time
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 import attrs
 
@@ -54,6 +54,8 @@ from cardcrawl.web._errors import RequestError, StorageError
 from cardcrawl.web._storage import SqliteStorage, Step, Storage, StoredTable
 
 __all__ = ["PERSON", "RequestError", "Table", "Tables"]
+
+_T = TypeVar("_T")
 
 #: The player of a seat that a person plays, in a browser.
 PERSON = "person"
@@ -308,9 +310,10 @@ class Table:
         self._storage = storage
         self._records_dir = records_dir
         self._listeners: set[asyncio.Queue[int]] = set()
-        self._told: dict[tuple[int, int | None], tuple[MatchEntry[Any], list[str]]] = {}
-        self._boards: dict[tuple[str, Any], dict[str, str]] = {}
-        self._boards_version = -1
+        self._told: dict[tuple[int, int | None], tuple[MatchEntry[Any], dict[str, Any]]] = {}
+        # What a version shows (see _now): nothing changes the match but a new version.
+        self._now: dict[tuple[str, int | None], Any] = {}
+        self._now_version = -1
         self.bot_task: asyncio.Task[None] | None = None
         self.stale = False
         self._save_if_over()
@@ -440,9 +443,9 @@ class Table:
                 f"was for version {found}; nothing was done (look at the table again)",
             )
 
-    def _narration(self, index: int, entry: MatchEntry[Any], seat: int | None) -> list[str]:
-        # Each step's events as the seat observes them, kept: they never change, and
-        # an undo drops only the last ones (which the identity check finds).
+    def _told_step(self, index: int, entry: MatchEntry[Any], seat: int | None) -> dict[str, Any]:
+        # Each step as the seat heard it, kept: it never changes, and an undo drops
+        # only the last ones (which the identity check finds).
         key = (index, seat)
         kept = self._told.get(key)
         if kept is not None and kept[0] is entry:
@@ -457,16 +460,45 @@ class Table:
                 for s in range(len(self.seats))
             ]
             lines = [line for line in told[0] if all(line in other for other in told[1:])]
-        self._told[key] = (entry, lines)
-        return lines
+        step = {
+            "step": index + 1,
+            "player": entry.player,
+            "action": game.format_action(entry.action),
+            "events": lines,
+        }
+        self._told[key] = (entry, step)
+        return step
+
+    def _now_kept(self, what: str, seat: int | None, make: Callable[[], _T]) -> _T:
+        """``make()``, made once per version and viewer: the answer to an action, the
+        websocket's push and every other view of one version share it."""
+        if self._now_version != self.version:
+            self._now.clear()
+            self._now_version = self.version
+        key = (what, seat)
+        if key not in self._now:
+            self._now[key] = make()
+        return typing.cast("_T", self._now[key])
 
     def _shown(self, seat: int | None) -> Any:
+        return self._now_kept("shown", seat, lambda: self._determinized(seat))
+
+    def _determinized(self, seat: int | None) -> Any:
         game, state = self.game, self.match.state
         if seat is not None:
             return game.determinize(state, seat, _VIEW_SEED)
         for each in range(len(self.seats)):
             state = game.determinize(state, each, _VIEW_SEED)
         return state
+
+    def _actions(self) -> dict[str, Any]:
+        """The legal actions now by their text, in the game's order."""
+        game = self.game
+        return self._now_kept(
+            "actions",
+            None,
+            lambda: {game.format_action(a): a for a in game.legal_actions(self.match.state)},
+        )
 
     def _back_depth(self, seat: int, *, fair: bool) -> int:
         if self.over or not self.seats[seat].is_person:
@@ -501,39 +533,45 @@ class Table:
         for every seat and spectator shown the same state (at Escape from Haydes, where
         nobody holds private cards, all of them).
         """
-        if self._boards_version != self.version:
-            self._boards.clear()
-            self._boards_version = self.version
+        return self._now_kept("board", seat, lambda: self._draw(seat))
+
+    def _draw(self, seat: int | None) -> dict[str, str]:
         shown = self._shown(seat)
-        key: tuple[str, Any] = ("state", shown)
-        try:
-            hash(key)
-        except TypeError:  # a game whose states do not hash: one picture per seat
-            key = ("seat", seat)
-        found = self._boards.get(key)
-        if found is None:
-            game = self.game
-            renderer = find_renderer(game)
-            found = (
-                {"svg": renderer(game, shown)}
-                if renderer is not None
-                else {"text": game.render(shown)}
-            )
-            self._boards[key] = found
-        return found
+        # Another viewer of this version may have been shown the same state: compared
+        # here, not hashed, since a state's hash is as dear as the comparison and
+        # most versions are drawn for one viewer only.
+        for (what, other), picture in list(self._now.items()):
+            if what == "board" and other != seat and _same(self._shown(other), shown):
+                return typing.cast("dict[str, str]", picture)
+        game = self.game
+        renderer = find_renderer(game)
+        return (
+            {"svg": renderer(game, shown)} if renderer is not None else {"text": game.render(shown)}
+        )
 
     def log(self, seat: int | None) -> list[dict[str, Any]]:
         """The story so far, step by step, as ``seat`` heard it."""
-        game = self.game
+        return self._now_kept("log", seat, lambda: self._story(seat))
+
+    def _story(self, seat: int | None) -> list[dict[str, Any]]:
         return [
-            {
-                "step": index + 1,
-                "player": entry.player,
-                "action": game.format_action(entry.action),
-                "events": self._narration(index, entry, seat),
-            }
-            for index, entry in enumerate(self.match.history)
+            self._told_step(index, entry, seat) for index, entry in enumerate(self.match.history)
         ]
+
+    def _legal(self) -> list[dict[str, Any]]:
+        return self._now_kept(
+            "legal",
+            None,
+            lambda: [
+                {
+                    "text": text,
+                    "cell": cell_code(cell)
+                    if _is_cell(cell := getattr(action, "cell", None))
+                    else None,
+                }
+                for text, action in self._actions().items()
+            ],
+        )
 
     def view(self, seat: int | None, *, board: bool = True) -> dict[str, Any]:
         """What ``seat`` (``None``: a spectator) is shown now, as JSON-compatible data
@@ -543,16 +581,7 @@ class Table:
         current = game.current_player(state)
         over = self.over
         choosing = seat is not None and current == seat and self.seats[seat].is_person and not over
-        legal: list[dict[str, Any]] = []
-        if choosing:
-            for action in game.legal_actions(state):
-                cell = getattr(action, "cell", None)
-                legal.append(
-                    {
-                        "text": game.format_action(action),
-                        "cell": cell_code(cell) if _is_cell(cell) else None,
-                    }
-                )
+        legal = self._legal() if choosing else []
         outcome = game.outcome(state)
         asked = self.takeback
         return {
@@ -565,7 +594,9 @@ class Table:
             "version": self.version,
             "seats": [{"seat": s.number, "player": s.player, "free": s.free} for s in self.seats],
             "current": current if current != TERMINAL else None,
-            "status": _status(game, self._shown(seat), outcome),
+            "status": self._now_kept(
+                "status", seat, lambda: _status(game, self._shown(seat), outcome)
+            ),
             "over": outcome is not None,
             "outcome": None
             if outcome is None
@@ -683,7 +714,7 @@ class Table:
             raise RequestError(
                 status=409, message=f"it is not seat {seat.number}'s turn: seat {current} plays"
             )
-        legal = {game.format_action(a): a for a in game.legal_actions(state)}
+        legal = self._actions()
         action = legal.get(text.strip())
         if action is None:
             try:
@@ -891,6 +922,14 @@ def _is_cell(value: Any) -> TypeGuard[tuple[int, int]]:
         and len(value) == 2
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     )
+
+
+def _same(one: Any, other: Any) -> bool:
+    # A user's game may hold states that do not compare to a truth value.
+    try:
+        return bool(one == other)
+    except (TypeError, ValueError):
+        return False
 
 
 def _status(game: Any, shown: Any, outcome: Any) -> str:

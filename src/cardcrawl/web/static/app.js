@@ -123,17 +123,23 @@ function lobby() {
     }
   }
 
+  // Checks may be answered out of order (the server checks them in threads): only
+  // the answer to the last one asked is drawn.
+  let checks = 0;
   async function refresh() {
     problem("");
+    const asked = ++checks;
     try {
       const body = state.record !== null ? { record: state.record } : { game: gameBox.value, options: readOptions() };
       const found = await api("POST", "/api/check", body);
+      if (asked !== checks) return;
       drawSeats(found.players, found.bots);
       $("start").disabled = false;
       if (state.record !== null) {
         $("record-line").textContent = `A record of ${found.title}` + (found.over ? ", already over: its replay and record are there at once." : ": play goes on from its last step.");
       }
     } catch (error) {
+      if (asked !== checks) return;
       $("start").disabled = true;
       problem(error.message);
     }
