@@ -25,6 +25,7 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -568,6 +569,20 @@ def pawn_svg(
     return element("g", {"class": _classes("token", classes)}, *parts)
 
 
+@functools.cache
+def _suit_symbols() -> str:
+    # Every picture carries the same four symbols; a live table draws a picture per
+    # version, so they are written once.
+    return "".join(
+        element(
+            "symbol",
+            {"id": _suit_id(suit), "viewBox": "0 0 100 100"},
+            element("path", {"d": path}),
+        )
+        for suit, path in _SUIT_PATHS.items()
+    )
+
+
 def document(
     width: float,
     height: float,
@@ -585,14 +600,6 @@ def document(
         >>> root.get("viewBox"), root.find("{http://www.w3.org/2000/svg}title").text
         ('0 0 100 50', 'Demo')
     """
-    symbols = "".join(
-        element(
-            "symbol",
-            {"id": _suit_id(suit), "viewBox": "0 0 100 100"},
-            element("path", {"d": path}),
-        )
-        for suit, path in _SUIT_PATHS.items()
-    )
     return element(
         "svg",
         {
@@ -604,7 +611,7 @@ def document(
             "font-family": _FONT,
         },
         element("title", None, escape(title)),
-        element("defs", None, symbols),
+        element("defs", None, _suit_symbols()),
         element("rect", {"width": width, "height": height, "fill": background}),
         *body,
     )
