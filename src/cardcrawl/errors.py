@@ -363,7 +363,7 @@ class UndoError(CardcrawlError, RuntimeError):
     ``threading.Lock`` does).
 
     Attributes:
-        entry: the history entry (a :class:`~cardcrawl.MatchEntry`) that could not be
+        entry: the history entry (one of ``Match.history``) that could not be
             undone, or ``None`` when there was nothing to undo or redo.
 
     Examples:

@@ -75,9 +75,9 @@ from cardcrawl.simulate import (
     outcome_order,
     play_game,
     simulate,
-    write_results,
 )
 from cardcrawl.simulate._plot import main_outcome, panels_for, plot_report, rate_by
+from cardcrawl.simulate._results import write_results
 from cardcrawl.simulate._run import BOT_ERROR_CHOICES, BotChoice
 from cardcrawl.simulate._table import format_table
 

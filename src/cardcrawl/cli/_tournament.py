@@ -69,7 +69,8 @@ from cardcrawl.cli._simulate import (
     forfeit_note,
 )
 from cardcrawl.errors import CardcrawlError
-from cardcrawl.tournament import KINDS, TournamentResult, plot_tournament, schedule, tournament
+from cardcrawl.tournament import TournamentResult, plot_tournament, schedule, tournament
+from cardcrawl.tournament._schedule import KINDS
 
 _OUT_SUFFIXES = (".csv", ".json")
 

@@ -141,7 +141,7 @@ class Match(Generic[S]):
     """A game in progress: its states, the actions between them, undo and redo.
 
     Build one with :meth:`start` or :meth:`from_record`. :attr:`history` holds one
-    :class:`MatchEntry` per action taken since the initial state; :meth:`undo` takes
+    ``MatchEntry`` per action taken since the initial state; :meth:`undo` takes
     the last one back (keeping it for :meth:`redo`) and :meth:`play` adds one.
 
     **Fair undo.** By default a match never undoes a step that revealed the outcome of

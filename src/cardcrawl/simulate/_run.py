@@ -116,7 +116,7 @@ def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> No
 
     Args:
         family: the base game's registry name (variants share it).
-        tracker: builds a :class:`FigureTracker` for one game, ``tracker(game)``.
+        tracker: builds a ``FigureTracker`` for one game, ``tracker(game)``.
 
     Examples:
         >>> import cardcrawl
@@ -125,7 +125,7 @@ def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> No
         >>> [name for name, _ in play_game(game, ["random"], seed=1).figures]
         ['turns', 'house_size', 'house_at_exit', 'refused', 'exit_distance']
 
-        See :class:`FigureTracker` for a tracker of your own.
+        See ``FigureTracker`` for a tracker of your own.
     """
     warnings.warn(
         "cardcrawl.simulate.register_figures is deprecated and will be removed in the next "
@@ -163,7 +163,7 @@ def start_from_position(game: Any, position: Any) -> Any:
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.simulate import start_from_position
+        >>> from cardcrawl.simulate._run import start_from_position
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> start_from_position(game, "AD phase=place:KS player=0,0 rng=0000000000000001")
         <MaplessState 'AD phase=place:KS player=0,0 rng=0000000000000001'>
@@ -234,7 +234,7 @@ def play_game(
             recorded as ``"unfinished"``.
         on_bot_error: ``"raise"`` (the default) or ``"forfeit"``.
         start: a position to start from instead of the seed's setup, as a state or
-            its notation, checked by :func:`start_from_position`; ``seed`` re-seeds its
+            its notation, checked by ``start_from_position``; ``seed`` re-seeds its
             generator. The figures made of events count from the position on.
 
     Returns:
@@ -244,7 +244,7 @@ def play_game(
     Raises:
         CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
         OptionsError: ``on_bot_error`` is neither choice, or ``start`` is refused
-            (see :func:`start_from_position`).
+            (see ``start_from_position``).
         NotationError: ``start`` is a notation that does not read.
 
     Examples:
@@ -642,7 +642,7 @@ def simulate(
     Raises:
         OptionsError: the game has no limit set, the bots do not fit its seats,
             ``on_bot_error`` is neither choice, or the position is refused (explicit
-            chance, or a game that cannot re-seed it: see :func:`start_from_position`).
+            chance, or a game that cannot re-seed it: see ``start_from_position``).
         NotationError: the position does not read, or is not a legal position.
         UnknownBotError: a bot name is not registered for this game.
         CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.

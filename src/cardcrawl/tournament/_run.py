@@ -134,7 +134,7 @@ def tournament(
         OptionsError: fewer than two bots, a bot given twice, ``games`` below 1, an
             unknown kind, bad ``workers``, ``batch_size`` or ``on_bot_error``, no
             limit set, or a position refused (explicit chance, or a game that cannot
-            re-seed it: see :func:`~cardcrawl.simulate.start_from_position`).
+            re-seed it: as :func:`~cardcrawl.simulate.simulate` says).
         NotationError: the position does not read, or is not a legal position.
         UnknownBotError: a bot name is not registered, or not for this game.
         CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
