@@ -124,11 +124,15 @@ class IllegalActionError(CardcrawlError, ValueError):
         self.decision = decision
         self.legal = tuple(legal)
         self.reason = reason
-        shown = ", ".join(str(a) for a in self.legal[:12])
+        # Text refused as an action may read exactly like a legal action's text: the
+        # legal actions are then shown as the values they are, so the refused text is
+        # never in the list it was refused from.
+        write = repr if isinstance(action, str) else str
+        shown = ", ".join(write(a) for a in self.legal[:12])
         if len(self.legal) > 12:
             shown += f", ... ({len(self.legal)} in all)"
         super().__init__(
-            f"illegal action {action!s}: {reason}. The state is waiting for {decision}; "
+            f"illegal action {write(action)}: {reason}. The state is waiting for {decision}; "
             f"legal actions: {shown or 'none'}"
         )
 

@@ -543,7 +543,12 @@ class GameBase(
 
         Returns:
             A player number from 0, or ``CHANCE`` (-1) or ``TERMINAL`` (-4).
+
+        Raises:
+            InvalidStateError: ``state`` is not a state of this game (another game's).
         """
+        if not isinstance(state, self.state_type):
+            raise self._not_a_state(state)
         return self._to_move(state)
 
     def legal_actions(self, state: S) -> tuple[A, ...]:
@@ -791,7 +796,12 @@ class GameBase(
 
         Returns:
             Whether the game has ended; :meth:`outcome` then says how.
+
+        Raises:
+            InvalidStateError: ``state`` is not a state of this game (another game's).
         """
+        if not isinstance(state, self.state_type):
+            raise self._not_a_state(state)
         return self._to_move(state) == TERMINAL
 
     def returns(self, state: S) -> tuple[float, ...]:
