@@ -9,7 +9,7 @@ import os
 import signal
 import time
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import (
     FIRST_COMPLETED,
     CancelledError,
@@ -692,16 +692,20 @@ def simulate(
     interrupted = False
     try:
         report()
+        tasks = (
+            (0, start, min(start + batch_size, first_game + games))
+            for start in range(first_game, first_game + games, batch_size)
+        )
         if executor is None and workers == 1:
             _run_serial(game, job, first_game, games, batch_size, results, report)
         elif executor is None:
             with ProcessPoolExecutor(workers, initializer=_ignore_sigint) as pool:
                 interrupted = _run_parallel(
-                    pool, job, first_game, games, batch_size, results, report, True, 2 * workers
+                    pool, [job], tasks, [results], report, True, 2 * workers
                 )
         else:
             interrupted = _run_parallel(
-                executor, job, first_game, games, batch_size, results, report, False, 2 * workers
+                executor, [job], tasks, [results], report, False, 2 * workers
             )
     except KeyboardInterrupt:
         interrupted = True
@@ -750,40 +754,38 @@ def _run_serial(
 
 def _run_parallel(
     executor: Executor,
-    job: _Job,
-    first: int,
-    games: int,
-    batch_size: int,
-    results: list[GameResult],
+    jobs: Sequence[_Job],
+    tasks: Iterable[tuple[int, int, int]],
+    results: Sequence[list[GameResult]],
     report: Callable[[], None],
     own: bool,
     window: int,
 ) -> bool:
-    """Run every batch on ``executor``, ``window`` batches in flight at a time; True if
-    interrupted.
+    """Run every task ``(n, start, stop)``, the games ``start`` to ``stop`` of
+    ``jobs[n]`` kept in ``results[n]``, on ``executor``, ``window`` tasks in flight at a
+    time; True if interrupted. ``simulate`` runs one job, ``tournament`` one per lineup.
 
     Batches are submitted as others finish rather than all at once, so that a Ctrl-C
     finds only a few batches to cancel or wait for, and a huge simulation holds only a
     few futures at a time.
     """
-    starts = iter(range(first, first + games, batch_size))
-    pending: set[Future[list[GameResult]]] = set()
+    todo = iter(tasks)
+    pending: dict[Future[list[GameResult]], int] = {}
     try:
         while True:
             while len(pending) < window:
-                start = next(starts, None)
-                if start is None:
+                task = next(todo, None)
+                if task is None:
                     break
-                stop = min(start + batch_size, first + games)
-                pending.add(executor.submit(_run_batch, job, start, stop))
+                n, start, stop = task
+                pending[executor.submit(_run_batch, jobs[n], start, stop)] = n
             if not pending:
                 return False
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 # Kept before it is forgotten: an interruption here may count a batch
-                # twice, which simulate() undoes, but never loses one.
-                results.extend(future.result())
-                pending.discard(future)
+                # twice, which the caller undoes, but never loses one.
+                results[pending.pop(future)].extend(future.result())
             report()
     except BaseException as exc:
         for future in pending:
@@ -794,8 +796,8 @@ def _run_parallel(
             # Batches already running finish (workers ignore Ctrl-C); keep them too.
             with contextlib.suppress(KeyboardInterrupt):
                 wait(pending)
-        for future in pending:
+        for future, n in pending.items():
             if future.done() and not future.cancelled():
                 with contextlib.suppress(CancelledError, Exception):
-                    results.extend(future.result(timeout=0))
+                    results[n].extend(future.result(timeout=0))
         return True

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import (
-    FIRST_COMPLETED,
-    CancelledError,
     Executor,
-    Future,
     ProcessPoolExecutor,
-    wait,
 )
 from typing import Any
 
@@ -29,7 +24,7 @@ from cardcrawl.simulate._run import (
     _default_workers,
     _ignore_sigint,
     _Job,
-    _run_batch,
+    _run_parallel,
     _text,
     start_from_position,
 )
@@ -253,46 +248,3 @@ def _run_serial(
         for i in range(start, stop):
             results[n].append(play(i))
         report()
-
-
-def _run_parallel(
-    executor: Executor,
-    jobs: Sequence[_Job],
-    tasks: Sequence[_Task],
-    results: list[list[GameResult]],
-    report: Callable[[], None],
-    own: bool,
-    window: int,
-) -> bool:
-    """Run every task on ``executor``, ``window`` in flight at a time; True if
-    interrupted (the batches then running are kept if they finish)."""
-    todo = iter(tasks)
-    pending: dict[Future[list[GameResult]], int] = {}
-    try:
-        while True:
-            while len(pending) < window:
-                task = next(todo, None)
-                if task is None:
-                    break
-                n, start, stop = task
-                pending[executor.submit(_run_batch, jobs[n], start, stop)] = n
-            if not pending:
-                return False
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                results[pending[future]].extend(future.result())
-                del pending[future]
-            report()
-    except BaseException as exc:
-        for future in pending:
-            future.cancel()
-        if not isinstance(exc, KeyboardInterrupt):
-            raise
-        if own:
-            with contextlib.suppress(KeyboardInterrupt):
-                wait(pending)
-        for future, n in pending.items():
-            if future.done() and not future.cancelled():
-                with contextlib.suppress(CancelledError, Exception):
-                    results[n].extend(future.result(timeout=0))
-        return True
