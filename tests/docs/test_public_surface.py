@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 import cardcrawl
+from cardcrawl.core._deprecation import MovedNames
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "docs" / "reference"
@@ -244,16 +245,32 @@ def test_a_name_no_longer_promised_still_answers_with_a_warning(
         exec(f"from {package} import {name}", {})
 
 
-def test_every_narrowed_package_answers_its_old_names_and_no_others() -> None:
+def narrowed_packages() -> list[tuple[str, MovedNames]]:
+    """Each public package with old names, and its ``__getattr__`` answering them."""
+    found = []
     for package in public_modules():
+        getter = vars(importlib.import_module(package)).get("__getattr__")
+        if isinstance(getter, MovedNames):
+            found.append((package, getter))
+    return found
+
+
+def test_every_old_name_of_every_package_warns_and_gives_its_object() -> None:
+    packages = narrowed_packages()
+    assert len(packages) >= 9  # a guard against a check that reads nothing
+    for package, getter in packages:
         module = importlib.import_module(package)
-        getter = vars(module).get("__getattr__")
-        if getter is None or package in ("cardcrawl.errors",):
-            continue
+        for name, home in getter.moved.items():
+            assert name not in module.__all__, name
+            assert name not in vars(module), name  # else no warning could be given
+            home_module, _, attribute = home.partition(":")
+            expected = getattr(importlib.import_module(home_module), attribute or name)
+            with pytest.warns(DeprecationWarning, match=rf"{re.escape(package)}\.{name} is no"):
+                assert getattr(module, name) is expected
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
-                getter("no_such_name")
+                getattr(module, "no_such_name")  # noqa: B009
 
 
 def test_a_public_name_with_no_example_is_found(monkeypatch: pytest.MonkeyPatch) -> None:

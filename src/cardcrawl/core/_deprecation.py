@@ -10,13 +10,45 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["moved_names"]
+__all__ = ["MovedNames", "moved_names"]
 
 
-def moved_names(module: str, moved: Mapping[str, str]) -> Callable[[str], Any]:
+class MovedNames:
+    """A module's ``__getattr__`` (PEP 562) that answers each old name it was given.
+
+    Attributes:
+        module: the package whose surface no longer lists the names.
+        moved: each old name, mapped to the module it is read from now
+            (``module:attr`` when the object's own name differs).
+    """
+
+    def __init__(self, module: str, moved: Mapping[str, str]) -> None:
+        self.module = module
+        self.moved = dict(moved)
+
+    def __call__(self, name: str) -> Any:
+        target = self.moved.get(name)
+        if target is None:
+            raise AttributeError(f"module {self.module!r} has no attribute {name!r}")
+        home, _, attribute = target.partition(":")
+        attribute = attribute or name
+        if any(part.startswith("_") for part in home.split(".")):
+            advice = "it is an implementation detail, with no public replacement"
+        else:
+            advice = f"import {attribute} from {home} instead"
+        warnings.warn(
+            f"{self.module}.{name} is no longer public and will be removed in the next "
+            f"release; {advice}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(home), attribute)
+
+
+def moved_names(module: str, moved: Mapping[str, str]) -> MovedNames:
     """The ``__getattr__`` of ``module`` that answers each old name of ``moved``.
 
     Args:
@@ -25,7 +57,7 @@ def moved_names(module: str, moved: Mapping[str, str]) -> Callable[[str], Any]:
             when the object's own name differs).
 
     Returns:
-        A function for the module's ``__getattr__``: it warns and returns the object for
+        A callable for the module's ``__getattr__``: it warns and returns the object for
         an old name, and raises ``AttributeError`` for any other.
 
     Examples:
@@ -42,23 +74,4 @@ def moved_names(module: str, moved: Mapping[str, str]) -> Callable[[str], Any]:
         ...
         AttributeError: module 'example' has no attribute 'cube'
     """
-
-    def old_name(name: str) -> Any:
-        target = moved.get(name)
-        if target is None:
-            raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        home, _, attribute = target.partition(":")
-        attribute = attribute or name
-        if any(part.startswith("_") for part in home.split(".")):
-            advice = "it is an implementation detail, with no public replacement"
-        else:
-            advice = f"import {attribute} from {home} instead"
-        warnings.warn(
-            f"{module}.{name} is no longer public and will be removed in the next release; "
-            f"{advice}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(importlib.import_module(home), attribute)
-
-    return old_name
+    return MovedNames(module, moved)
