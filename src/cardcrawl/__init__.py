@@ -192,15 +192,17 @@ def _register_builtin_games() -> None:
 
 _register_builtin_games()
 
-#: The names this package no longer promises, each with where it lives now: they
-#: still answer, with a DeprecationWarning, for one release.
-__getattr__ = moved_names(
-    __name__,
-    {
-        "FORMAT_VERSION": "cardcrawl.core._saving",
-        "RANK_NAMES": "cardcrawl.kit._cards",
-        "MatchEntry": "cardcrawl.play._match",
-        "RecordClaims": "cardcrawl.play._record",
-        "register_svg": "cardcrawl.kit._svg",
-    },
-)
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "FORMAT_VERSION": "cardcrawl.core._saving",
+            "RANK_NAMES": "cardcrawl.kit._cards",
+            "MatchEntry": "cardcrawl.play._match",
+            "RecordClaims": "cardcrawl.play._record",
+            "register_svg": "cardcrawl.kit._svg",
+        },
+    )

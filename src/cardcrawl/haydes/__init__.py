@@ -59,6 +59,8 @@ Examples:
     True
 """
 
+from typing import TYPE_CHECKING
+
 from cardcrawl.core._deprecation import moved_names
 from cardcrawl.haydes._actions import (
     Action,
@@ -196,13 +198,15 @@ __all__ = [
     "standard_layout",
 ]
 
-#: The names this package no longer promises, each with where it lives now: they
-#: still answer, with a DeprecationWarning, for one release.
-__getattr__ = moved_names(
-    __name__,
-    {
-        "ROLL_WEIGHTS": "cardcrawl.haydes._rules",
-        "Aim": "cardcrawl.haydes._state",
-        "TurnBegan": "cardcrawl.haydes:TurnStarted",
-    },
-)
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "ROLL_WEIGHTS": "cardcrawl.haydes._rules",
+            "Aim": "cardcrawl.haydes._state",
+            "TurnBegan": "cardcrawl.haydes:TurnStarted",
+        },
+    )

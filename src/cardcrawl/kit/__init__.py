@@ -23,6 +23,8 @@ Examples:
     True
 """
 
+from typing import TYPE_CHECKING
+
 from cardcrawl.core._deprecation import moved_names
 from cardcrawl.kit._cards import Card, Suit, parse_cards, standard_deck
 from cardcrawl.kit._deck import Deck
@@ -81,16 +83,18 @@ __all__ = [
     "touching",
 ]
 
-#: The names this package no longer promises, each with where it lives now: they
-#: still answer, with a DeprecationWarning, for one release.
-__getattr__ = moved_names(
-    __name__,
-    {
-        "RANK_NAMES": "cardcrawl.kit._cards",
-        "CARD_HEIGHT": "cardcrawl.kit._svg",
-        "CARD_WIDTH": "cardcrawl.kit._svg",
-        "CELL_BOUND": "cardcrawl.kit._grid",
-        "check_cell_argument": "cardcrawl.kit._grid",
-        "register_svg": "cardcrawl.kit._svg",
-    },
-)
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "RANK_NAMES": "cardcrawl.kit._cards",
+            "CARD_HEIGHT": "cardcrawl.kit._svg",
+            "CARD_WIDTH": "cardcrawl.kit._svg",
+            "CELL_BOUND": "cardcrawl.kit._grid",
+            "check_cell_argument": "cardcrawl.kit._grid",
+            "register_svg": "cardcrawl.kit._svg",
+        },
+    )

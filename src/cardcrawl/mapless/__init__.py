@@ -14,6 +14,8 @@ Examples:
     True
 """
 
+from typing import TYPE_CHECKING
+
 from cardcrawl.core._deprecation import moved_names
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
 from cardcrawl.mapless._bot_model import state_from_observation
@@ -131,15 +133,17 @@ __all__ = [
     "state_from_observation",
 ]
 
-#: The names this package no longer promises, each with where it lives now: they
-#: still answer, with a DeprecationWarning, for one release.
-__getattr__ = moved_names(
-    __name__,
-    {
-        "MAPLESS_RADIUS": "cardcrawl.mapless._encoding",
-        "MAPLESS_SIDE": "cardcrawl.mapless._encoding",
-        "STANDARD_DREAD_LINES": "cardcrawl.mapless._dread",
-        "EncounterOdds": "cardcrawl.mapless._bot_model",
-        "HuntPlanner": "cardcrawl.mapless._bot_model",
-    },
-)
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "MAPLESS_RADIUS": "cardcrawl.mapless._encoding",
+            "MAPLESS_SIDE": "cardcrawl.mapless._encoding",
+            "STANDARD_DREAD_LINES": "cardcrawl.mapless._dread",
+            "EncounterOdds": "cardcrawl.mapless._bot_model",
+            "HuntPlanner": "cardcrawl.mapless._bot_model",
+        },
+    )

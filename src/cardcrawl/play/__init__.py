@@ -18,6 +18,8 @@ Examples:
     True
 """
 
+from typing import TYPE_CHECKING
+
 from cardcrawl.core._deprecation import moved_names
 from cardcrawl.play._html import replay_html
 from cardcrawl.play._match import Match
@@ -25,12 +27,14 @@ from cardcrawl.play._record import Agent, Record
 
 __all__ = ["Agent", "Match", "Record", "replay_html"]
 
-#: The names this package no longer promises, each with where it lives now: they
-#: still answer, with a DeprecationWarning, for one release.
-__getattr__ = moved_names(
-    __name__,
-    {
-        "MatchEntry": "cardcrawl.play._match",
-        "RecordClaims": "cardcrawl.play._record",
-    },
-)
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "MatchEntry": "cardcrawl.play._match",
+            "RecordClaims": "cardcrawl.play._record",
+        },
+    )

@@ -16,6 +16,8 @@ Examples:
     (10, True)
 """
 
+from typing import TYPE_CHECKING
+
 from cardcrawl.core._deprecation import moved_names
 from cardcrawl.core._tools import Panel
 from cardcrawl.simulate._results import (
@@ -46,18 +48,20 @@ __all__ = [
     "wilson_interval",
 ]
 
-#: The names this package no longer promises, each with where it lives now: they
-#: still answer, with a DeprecationWarning, for one release.
-__getattr__ = moved_names(
-    __name__,
-    {
-        "FORFEIT": "cardcrawl.simulate._results",
-        "UNFINISHED": "cardcrawl.simulate._results",
-        "Z95": "cardcrawl.simulate._stats",
-        "FigureTracker": "cardcrawl.simulate._run",
-        "mean_interval": "cardcrawl.simulate._stats",
-        "register_figures": "cardcrawl.simulate._run",
-        "start_from_position": "cardcrawl.simulate._run",
-        "write_results": "cardcrawl.simulate._results",
-    },
-)
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "FORFEIT": "cardcrawl.simulate._results",
+            "UNFINISHED": "cardcrawl.simulate._results",
+            "Z95": "cardcrawl.simulate._stats",
+            "FigureTracker": "cardcrawl.simulate._run",
+            "mean_interval": "cardcrawl.simulate._stats",
+            "register_figures": "cardcrawl.simulate._run",
+            "start_from_position": "cardcrawl.simulate._run",
+            "write_results": "cardcrawl.simulate._results",
+        },
+    )

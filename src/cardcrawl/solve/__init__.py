@@ -40,6 +40,8 @@ Examples:
     cardcrawl.errors.UnsolvableError: the state hides from player 0 what the search ...
 """
 
+from typing import TYPE_CHECKING
+
 from cardcrawl.core._deprecation import moved_names
 from cardcrawl.errors import SolverBudgetError, UnsolvableError
 from cardcrawl.solve._gain import BestResponseGains, SeatGain, best_response_gains, bot_policy
@@ -59,11 +61,13 @@ __all__ = [
     "solve",
 ]
 
-#: The names this package no longer promises, each with where it lives now: they
-#: still answer, with a DeprecationWarning, for one release.
-__getattr__ = moved_names(
-    __name__,
-    {
-        "DEFAULT_MAX_NODES": "cardcrawl.solve._solver",
-    },
-)
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "DEFAULT_MAX_NODES": "cardcrawl.solve._solver",
+        },
+    )

@@ -9,6 +9,8 @@ move sees and keeps its principal variation; :func:`search_text`, :func:`search_
 :func:`search_html` show its root statistics and that line.
 """
 
+from typing import TYPE_CHECKING
+
 from cardcrawl.core._deprecation import moved_names
 from cardcrawl.tree._render import tree_html, tree_svg
 from cardcrawl.tree._search_view import search_html, search_position, search_svg, search_text
@@ -25,12 +27,14 @@ __all__ = [
     "tree_svg",
 ]
 
-#: The names this package no longer promises, each with where it lives now: they
-#: still answer, with a DeprecationWarning, for one release.
-__getattr__ = moved_names(
-    __name__,
-    {
-        "DEFAULT_TREE_NODES": "cardcrawl.tree._solver_tree",
-        "fraction_text": "cardcrawl.tree._render",
-    },
-)
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "DEFAULT_TREE_NODES": "cardcrawl.tree._solver_tree",
+            "fraction_text": "cardcrawl.tree._render",
+        },
+    )
