@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "ActionError",
@@ -655,18 +655,23 @@ _MOVED = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """The deprecated old names of the errors that moved to their surfaces.
+# Type checkers are not shown this __getattr__: with it, they would accept any name of
+# the module.
+if not TYPE_CHECKING:
 
-    The surface is imported only here, when an old name is asked for: a web error's
-    needs the web extra, which nothing else in this module imports.
-    """
-    home = _MOVED.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(
-        f"cardcrawl.errors.{name} is deprecated; import it from {home} (from {home} import {name})",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return getattr(importlib.import_module(home), name)
+    def __getattr__(name: str) -> Any:
+        """The deprecated old names of the errors that moved to their surfaces.
+
+        The surface is imported only here, when an old name is asked for: a web error's
+        needs the web extra, which nothing else in this module imports.
+        """
+        home = _MOVED.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        warnings.warn(
+            f"cardcrawl.errors.{name} is deprecated; import it from {home} "
+            f"(from {home} import {name})",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(home), name)
