@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from cardcrawl._version import __version__
 from cardcrawl.core._compiled import compiled_kernels, compiled_modules
+from cardcrawl.core._deprecation import moved_names
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._options import OptionsBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Game, GameState, Outcome
@@ -58,7 +59,6 @@ from cardcrawl.core._registry import (
     register_variant,
     tools_for,
 )
-from cardcrawl.core._saving import FORMAT_VERSION
 from cardcrawl.core._terminal import TerminalPlay
 from cardcrawl.core._tools import GameTools, OpenSpielSettings, RolloutKernel
 from cardcrawl.errors import (
@@ -78,19 +78,17 @@ from cardcrawl.errors import (
     UndoError,
     UnknownGameError,
 )
-from cardcrawl.kit._cards import RANK_NAMES, Card, Suit, parse_cards, standard_deck
+from cardcrawl.kit._cards import Card, Suit, parse_cards, standard_deck
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid, distance, neighbours, touching
-from cardcrawl.kit._svg import Picture, find_renderer, register_svg, svg
+from cardcrawl.kit._svg import Picture, find_renderer, svg
 from cardcrawl.play._html import replay_html
-from cardcrawl.play._match import Match, MatchEntry
-from cardcrawl.play._record import Agent, Record, RecordClaims
+from cardcrawl.play._match import Match
+from cardcrawl.play._record import Agent, Record
 
 __all__ = [
     "CHANCE",
     "ENTRY_POINT_GROUP",
-    "FORMAT_VERSION",
-    "RANK_NAMES",
     "TERMINAL",
     "ActionError",
     "Agent",
@@ -108,7 +106,6 @@ __all__ = [
     "IllegalActionError",
     "InvalidStateError",
     "Match",
-    "MatchEntry",
     "NoRendererError",
     "NotationError",
     "OpenSpielSettings",
@@ -120,7 +117,6 @@ __all__ = [
     "PlayerError",
     "PluginError",
     "Record",
-    "RecordClaims",
     "RecordError",
     "RolloutKernel",
     "SerializationError",
@@ -141,7 +137,6 @@ __all__ = [
     "neighbours",
     "parse_cards",
     "register_game",
-    "register_svg",
     "register_variant",
     "replay_html",
     "rng_below",
@@ -176,10 +171,11 @@ if TYPE_CHECKING:
         **options: Any,
     ) -> EscapeFromHaydes: ...
     # Any other name (a plug-in's, or a name held in a variable) is still some game of
-    # the engine: its methods are known, its states and actions are not.
+    # the engine: its methods are known, and its states are GameStates (what every
+    # state carries); its actions are not known.
     @overload
-    def load(name: str, /, **options: Any) -> GameBase[Any, Any, Any]: ...
-    def load(name: str, /, **options: Any) -> GameBase[Any, Any, Any]: ...
+    def load(name: str, /, **options: Any) -> GameBase[GameState, Any, Any]: ...
+    def load(name: str, /, **options: Any) -> Any: ...
 else:
     from cardcrawl.core._registry import load
 
@@ -195,3 +191,18 @@ def _register_builtin_games() -> None:
 
 
 _register_builtin_games()
+
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "FORMAT_VERSION": "cardcrawl.core._saving",
+            "RANK_NAMES": "cardcrawl.kit._cards",
+            "MatchEntry": "cardcrawl.play._match",
+            "RecordClaims": "cardcrawl.play._record",
+            "register_svg": "cardcrawl.kit._svg",
+        },
+    )

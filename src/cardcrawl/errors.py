@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "ActionError",
@@ -124,11 +124,15 @@ class IllegalActionError(CardcrawlError, ValueError):
         self.decision = decision
         self.legal = tuple(legal)
         self.reason = reason
-        shown = ", ".join(str(a) for a in self.legal[:12])
+        # Text refused as an action may read exactly like a legal action's text: the
+        # legal actions are then shown as the values they are, so the refused text is
+        # never in the list it was refused from.
+        write = repr if isinstance(action, str) else str
+        shown = ", ".join(write(a) for a in self.legal[:12])
         if len(self.legal) > 12:
             shown += f", ... ({len(self.legal)} in all)"
         super().__init__(
-            f"illegal action {action!s}: {reason}. The state is waiting for {decision}; "
+            f"illegal action {write(action)}: {reason}. The state is waiting for {decision}; "
             f"legal actions: {shown or 'none'}"
         )
 
@@ -363,7 +367,7 @@ class UndoError(CardcrawlError, RuntimeError):
     ``threading.Lock`` does).
 
     Attributes:
-        entry: the history entry (a :class:`~cardcrawl.MatchEntry`) that could not be
+        entry: the history entry (one of ``Match.history``) that could not be
             undone, or ``None`` when there was nothing to undo or redo.
 
     Examples:
@@ -651,18 +655,23 @@ _MOVED = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """The deprecated old names of the errors that moved to their surfaces.
+# Type checkers are not shown this __getattr__: with it, they would accept any name of
+# the module.
+if not TYPE_CHECKING:
 
-    The surface is imported only here, when an old name is asked for: a web error's
-    needs the web extra, which nothing else in this module imports.
-    """
-    home = _MOVED.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(
-        f"cardcrawl.errors.{name} is deprecated; import it from {home} (from {home} import {name})",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return getattr(importlib.import_module(home), name)
+    def __getattr__(name: str) -> Any:
+        """The deprecated old names of the errors that moved to their surfaces.
+
+        The surface is imported only here, when an old name is asked for: a web error's
+        needs the web extra, which nothing else in this module imports.
+        """
+        home = _MOVED.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        warnings.warn(
+            f"cardcrawl.errors.{name} is deprecated; import it from {home} "
+            f"(from {home} import {name})",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(home), name)

@@ -32,15 +32,8 @@ from cardcrawl.haydes import (
     Tuybe,
 )
 from cardcrawl.haydes import Move as HMove
-from cardcrawl.mapless import (
-    MAPLESS_RADIUS,
-    MAPLESS_SIDE,
-    Draw,
-    MaplessEncoding,
-    Move,
-    Place,
-    PlaceExit,
-)
+from cardcrawl.mapless import Draw, MaplessEncoding, Move, Place, PlaceExit
+from cardcrawl.mapless._encoding import MAPLESS_RADIUS, MAPLESS_SIDE
 
 # (name, options) of every built-in game and variant, with limits that keep games short.
 GAMES: list[tuple[str, dict[str, Any]]] = [

@@ -31,8 +31,6 @@ from cardcrawl.bots._search import chance_leaves
 from cardcrawl.mapless import (
     BODY_CARDS,
     MIND_CARDS,
-    EncounterOdds,
-    HuntPlanner,
     MaplessHeuristicBot,
     MaplessSearchModel,
     Move,
@@ -41,6 +39,7 @@ from cardcrawl.mapless import (
     card_value,
     state_from_observation,
 )
+from cardcrawl.mapless._bot_model import EncounterOdds, HuntPlanner
 
 GAME = cardcrawl.load("mapless-house", max_turns=200)
 MAPLESS_BOTS = ("random", "shortest-path", "heuristic", "search")

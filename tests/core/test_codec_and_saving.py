@@ -14,8 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardcrawl
-from cardcrawl import FORMAT_VERSION, Card, SerializationError
+from cardcrawl import Card, SerializationError
 from cardcrawl.core._codec import decode, encode
+from cardcrawl.core._saving import FORMAT_VERSION
 from cardcrawl.mapless import Draw, MaplessState, Move, Phase, Place, PlaceExit
 from strategies import ALL_52, mapless, play, seeds
 

@@ -23,6 +23,7 @@ CALLS: dict[str, Callable[[Any, Any, Any], object]] = {
     "is_legal": lambda game, state, action: game.is_legal(state, action),
     "chance_outcomes": lambda game, state, action: game.chance_outcomes(state),
     "describe": lambda game, state, action: game.describe(state),
+    "current_player": lambda game, state, action: game.current_player(state),
 }
 
 
@@ -70,5 +71,9 @@ def test_text_given_to_step_points_to_parse_action() -> None:
     message = str(caught.value)
     assert "game.parse_action('place -1,0')" in message
     assert caught.value.reason.startswith("text is not an action of mapless-house")
+    # The refused text is not offered back as a legal action: those are shown as values.
+    assert "legal actions: Place(cell=(-1, 0)), " in message
+    assert "place -1,0," not in message.partition("legal actions:")[2]
+    assert message.startswith("illegal action 'place -1,0': ")
     # What it says to do works.
     assert MAPLESS.step(state, MAPLESS.parse_action("place -1,0")) != state

@@ -14,7 +14,8 @@ import pytest
 import cardcrawl
 from cardcrawl.bots import register_search_model, search_model
 from cardcrawl.mapless import MaplessHouse
-from cardcrawl.simulate import play_game, register_figures
+from cardcrawl.simulate import play_game
+from cardcrawl.simulate._run import register_figures
 
 
 class Counted(MaplessHouse):

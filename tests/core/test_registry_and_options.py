@@ -16,7 +16,6 @@ from cardcrawl.kit._grid import Cell
 from cardcrawl.mapless import (
     EXIT,
     PLACEABLE_CARDS,
-    STANDARD_DREAD_LINES,
     CardPlaced,
     ExitPlaced,
     MaplessHouse,
@@ -25,6 +24,7 @@ from cardcrawl.mapless import (
     Phase,
     Place,
 )
+from cardcrawl.mapless._dread import STANDARD_DREAD_LINES
 from cardcrawl.testing import check_game
 from strategies import play, seeds, stacked
 

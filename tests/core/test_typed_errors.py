@@ -25,8 +25,10 @@ import cardcrawl
 from cardcrawl import errors
 from cardcrawl.bots import RandomBot, SearchBot, register_bot
 from cardcrawl.core._codec import decode, encode
-from cardcrawl.simulate import GameResult, simulate, wilson_interval, write_results
+from cardcrawl.kit._svg import register_svg
+from cardcrawl.simulate import GameResult, simulate, wilson_interval
 from cardcrawl.simulate._plot import plot_report
+from cardcrawl.simulate._results import write_results
 
 GAME = cardcrawl.load("mapless-house", max_turns=40)
 
@@ -61,8 +63,8 @@ def register_svg_twice() -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        cardcrawl.register_svg(Drawn, lambda game, state: "<svg/>")
-        cardcrawl.register_svg(Drawn, lambda game, state: "<svg/>")
+        register_svg(Drawn, lambda game, state: "<svg/>")
+        register_svg(Drawn, lambda game, state: "<svg/>")
 
 
 def save_an_object() -> None:

@@ -7,7 +7,6 @@ import pytest
 from cardcrawl import Card, ParseError
 from cardcrawl.haydes import (
     DENIZENS,
-    ROLL_WEIGHTS,
     STANDARD_CREATURES,
     Characteristic,
     Choose,
@@ -26,6 +25,7 @@ from cardcrawl.haydes import (
     next_seat,
     parse_action,
 )
+from cardcrawl.haydes._rules import ROLL_WEIGHTS
 
 ACTIONS = [
     Move((1, 0), Guess.HIGHER),

@@ -22,11 +22,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardcrawl
-from cardcrawl import CHANCE, Card, Match, NoRendererError, Picture
+from cardcrawl import CHANCE, Card, Match, NoRendererError
 from cardcrawl.cli._main import main
 from cardcrawl.haydes import EscapeFromHaydes
 from cardcrawl.haydes import _svg as haydes_svg
-from cardcrawl.kit._svg import card_svg, document
+from cardcrawl.kit import Picture
+from cardcrawl.kit._svg import card_svg, document, register_svg
 from cardcrawl.mapless import MaplessHouse, MaplessState, Phase, render_svg
 
 GAME = "mapless-house"
@@ -261,14 +262,14 @@ def test_register_svg_still_works_for_a_release_and_says_what_replaces_it() -> N
         pass
 
     with pytest.warns(DeprecationWarning, match=r"GameTools\(svg=\.\.\.\)"):
-        cardcrawl.register_svg(Own, lambda game, state: "<svg/>")
+        register_svg(Own, lambda game, state: "<svg/>")
     with (
         pytest.warns(DeprecationWarning, match="register_svg is deprecated"),
         pytest.raises(cardcrawl.CardcrawlError, match="already registered"),
     ):
-        cardcrawl.register_svg(Own, lambda game, state: "<svg/>")
+        register_svg(Own, lambda game, state: "<svg/>")
     with pytest.warns(DeprecationWarning, match="register_svg is deprecated"):
-        cardcrawl.register_svg(Own, lambda game, state: f"<svg>{state}</svg>", replace=True)
+        register_svg(Own, lambda game, state: f"<svg>{state}</svg>", replace=True)
     assert cardcrawl.svg(Own(), 3).text == "<svg>3</svg>"
 
 

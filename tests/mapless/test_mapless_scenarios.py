@@ -29,7 +29,6 @@ from cardcrawl.mapless import (
     EXIT,
     MIND_CARDS,
     SPADE_STALKER,
-    STANDARD_DREAD_LINES,
     CardDrawn,
     CardPlaced,
     CardRefused,
@@ -56,6 +55,7 @@ from cardcrawl.mapless import (
     TurnStarted,
     corridor_cells,
 )
+from cardcrawl.mapless._dread import STANDARD_DREAD_LINES
 from strategies import advance, options_at, oracle_exit_cells, oracle_place_cells, stacked
 
 GAME: MaplessHouse = cardcrawl.load("mapless-house")

@@ -25,7 +25,8 @@ import pytest
 import cardcrawl
 from cardcrawl import Match
 from cardcrawl.cli._main import main
-from cardcrawl.mapless import STANDARD_DREAD_LINES, MaplessHouse, render_svg
+from cardcrawl.mapless import MaplessHouse, render_svg
+from cardcrawl.mapless._dread import STANDARD_DREAD_LINES
 from kit.test_svg import expected_card_count, haydes_expected
 
 GAME = "mapless-house"

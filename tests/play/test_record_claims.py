@@ -18,7 +18,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import cardcrawl
-from cardcrawl import CHANCE, FORMAT_VERSION, Match, Record, RecordError, SerializationError
+from cardcrawl import CHANCE, Match, Record, RecordError, SerializationError
+from cardcrawl.core._saving import FORMAT_VERSION
 
 GAMES = ("mapless-house", "escape-from-haydes")
 # Long enough for most random games of both to end, short enough to be fast; a game

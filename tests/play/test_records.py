@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardcrawl
-from cardcrawl import FORMAT_VERSION, Record, RecordError, SerializationError
+from cardcrawl import Record, RecordError, SerializationError
+from cardcrawl.core._saving import FORMAT_VERSION
 from strategies import Playthrough, mapless, play, play_by_policy, seeds
 
 

@@ -23,13 +23,13 @@ from cardcrawl.simulate import (
     Progress,
     SimulationResult,
     Summary,
-    mean_interval,
     play_game,
     simulate,
     wilson_interval,
-    write_results,
 )
 from cardcrawl.simulate._plot import main_outcome, rate_by
+from cardcrawl.simulate._results import write_results
+from cardcrawl.simulate._stats import mean_interval
 
 GAME = cardcrawl.load("mapless-house", max_turns=200)
 

@@ -16,7 +16,8 @@ import pytest
 import cardcrawl
 from cardcrawl import OptionsError, rng_derive
 from cardcrawl.errors import InvalidStateError, NotationError
-from cardcrawl.simulate import play_game, simulate, start_from_position
+from cardcrawl.simulate import play_game, simulate
+from cardcrawl.simulate._run import start_from_position
 
 GAME = cardcrawl.load("mapless-house", max_turns=200)
 #: The K♠ drawn, to be placed; the 5♣ stacked to come next.

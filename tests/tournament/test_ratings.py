@@ -11,15 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardcrawl import OptionsError
-from cardcrawl.simulate import Z95
-from cardcrawl.tournament import (
-    ELO_BASE,
-    ELO_SCALE,
-    HeadToHead,
-    bradley_terry,
-    pairings,
-    schedule,
-)
+from cardcrawl.simulate._stats import Z95
+from cardcrawl.tournament import HeadToHead, bradley_terry, schedule
+from cardcrawl.tournament._ratings import ELO_BASE, ELO_SCALE
+from cardcrawl.tournament._schedule import pairings
 
 
 def expected_score(ri: float, rj: float) -> float:

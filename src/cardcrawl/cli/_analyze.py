@@ -50,15 +50,13 @@ from cardcrawl.cli._common import (
     UsageError,
     add_import_option,
     check_output_path,
-    read_record,
-    unknown_game_hint,
+    record_match,
     verification_note,
     write_file,
 )
 from cardcrawl.core._random import rng_derive
 from cardcrawl.errors import CardcrawlError, SolverBudgetError, UnsolvableError
 from cardcrawl.play._html import replay_html
-from cardcrawl.play._match import Match
 from cardcrawl.play._record import Record
 from cardcrawl.solve import Solver
 from cardcrawl.tree import search_html, solver_tree, tree_html
@@ -426,14 +424,10 @@ def run(console: Console, args: argparse.Namespace) -> int:
     check_output_path("--html", args.html)
     if args.trees is not None and Path(args.trees).exists() and not Path(args.trees).is_dir():
         raise UsageError(f"--trees {args.trees}: not a directory")
-    record = read_record(console, args.record)
-    if record is None:
+    read = record_match(console, args.record)
+    if read is None:
         return EXIT_FAILURE
-    try:
-        match = Match.from_record(record)
-    except CardcrawlError as exc:
-        console.error(f"cardcrawl: {args.record}: {exc}{unknown_game_hint(exc)}")
-        return EXIT_FAILURE
+    record, match = read
     game = match.game
     for seat in args.seat or ():
         if not 0 <= seat < game.num_players:

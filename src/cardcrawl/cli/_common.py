@@ -38,10 +38,11 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeAlias
 
 from cardcrawl.bots import bot_names
 from cardcrawl.core._codec import saved_fields
-from cardcrawl.core._protocol import Game
+from cardcrawl.core._protocol import Game, GameState
 from cardcrawl.core._registry import PluginError, _import_module, _known_names, get_spec
 from cardcrawl.errors import CardcrawlError, UnknownGameError
 from cardcrawl.play._formats import unreadable as _unreadable
+from cardcrawl.play._match import Match
 from cardcrawl.play._record import Record
 from cardcrawl.simulate._run import start_from_position
 
@@ -671,6 +672,27 @@ def record_states(console: Console, path: str, record: Record) -> tuple[AnyGame,
         console.error(f"cardcrawl: {path}: {exc}{unknown_game_hint(exc)}")
         return None
     return game, states
+
+
+def record_match(console: Console, path: str) -> tuple[Record, Match[GameState]] | None:
+    """The record in ``path`` and its match, replayed and verified; ``None`` after saying
+    why not (the file does not read, or the record does not replay).
+
+    Examples:
+        >>> import io
+        >>> from cardcrawl.cli._common import Console, record_match
+        >>> console = Console(io.StringIO(), io.StringIO(), io.StringIO())
+        >>> record_match(console, "no-such-record.json") is None
+        True
+    """
+    record = read_record(console, path)
+    if record is None:
+        return None
+    try:
+        return record, Match.from_record(record)
+    except CardcrawlError as exc:
+        console.error(f"cardcrawl: {path}: {exc}{unknown_game_hint(exc)}")
+        return None
 
 
 def verification_note(path: str, record: Record) -> str:

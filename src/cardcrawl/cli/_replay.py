@@ -36,15 +36,13 @@ from cardcrawl.cli._common import (
     check_output_path,
     check_step,
     read_record,
+    record_match,
     record_states,
-    unknown_game_hint,
     verification_note,
     write_file,
 )
 from cardcrawl.cli._play import result_line, say_events
-from cardcrawl.errors import CardcrawlError
 from cardcrawl.play._html import _VIEW_SEED, replay_html
-from cardcrawl.play._match import Match
 
 
 def add_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
@@ -77,14 +75,10 @@ def add_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
 
 
 def _replay_html(console: Console, args: argparse.Namespace) -> int:
-    record = read_record(console, args.record)
-    if record is None:
+    read = record_match(console, args.record)
+    if read is None:
         return EXIT_FAILURE
-    try:
-        match = Match.from_record(record)
-    except CardcrawlError as exc:
-        console.error(f"cardcrawl: {args.record}: {exc}{unknown_game_hint(exc)}")
-        return EXIT_FAILURE
+    record, match = read
     step = check_step(0 if args.step is None else args.step, len(record.actions))
     seat = _check_seat(args.seat, match.game)
     if not write_file(console, args.html, replay_html(match, step=step, seat=seat)):

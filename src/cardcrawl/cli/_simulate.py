@@ -75,9 +75,9 @@ from cardcrawl.simulate import (
     outcome_order,
     play_game,
     simulate,
-    write_results,
 )
 from cardcrawl.simulate._plot import main_outcome, panels_for, plot_report, rate_by
+from cardcrawl.simulate._results import write_results
 from cardcrawl.simulate._run import BOT_ERROR_CHOICES, BotChoice
 from cardcrawl.simulate._table import format_table
 
@@ -143,6 +143,48 @@ def add_bot_error_arguments(p: Parser) -> None:
         help="a bot that fails its seat (an engine's bad or late answer) stops everything "
         "with its error (raise, the default) or forfeits that game (forfeit)",
     )
+
+
+def check_run_arguments(args: argparse.Namespace) -> None:
+    """The checks ``simulate`` and ``tournament`` share: workers, batch size, seed, the
+    output and plot files, the extras they need, and ``--engine``'s command line.
+
+    Raises:
+        UsageError: naming the argument at fault.
+    """
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers is a number >= 1, not {args.workers}")
+    if args.batch_size is not None and args.batch_size < 1:
+        raise UsageError(f"--batch-size is a number >= 1, not {args.batch_size}")
+    if not 0 <= args.seed < 2**64:
+        raise UsageError(f"--seed is a number from 0 to 2**64 - 1, not {args.seed}")
+    check_output_path("--output", args.out)
+    check_output_path("--plot", args.plot)
+    if args.out is not None and Path(args.out).suffix.lower() not in _OUT_SUFFIXES:
+        raise UsageError(f"--output {args.out}: write to a .csv or a .json file")
+    if args.plot is not None and not _installed("matplotlib"):
+        raise UsageError("--plot needs matplotlib: pip install 'cardcrawl[plot]'")
+    if args.progress == "rich" and not _installed("rich"):
+        raise UsageError("--progress rich needs rich: pip install 'cardcrawl[rich]'")
+    if args.engine is not None:
+        engine_command(args.engine)
+
+
+def save_outputs(
+    console: Console, command: str, jobs: Sequence[tuple[str, Callable[[], None]]]
+) -> int:
+    """Run each ``(path, write)`` job, saying what was written; the exit code (1 when a
+    file could not be written, after trying every one)."""
+    code = 0
+    for path, job in jobs:
+        try:
+            job()
+        except (OSError, ValueError, ImportError) as exc:
+            console.error(f"cardcrawl {command}: cannot write {path}: {exc}")
+            code = EXIT_FAILURE
+            continue
+        console.say(f"Wrote {path}.")
+    return code
 
 
 def engine_command(text: str) -> tuple[str, ...]:
@@ -229,24 +271,9 @@ def _lineups(args: argparse.Namespace, game: AnyGame) -> list[dict[int, str]]:
 def _check(args: argparse.Namespace) -> None:
     if args.games < 0:
         raise UsageError(f"--games is a number >= 0, not {args.games}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers is a number >= 1, not {args.workers}")
-    if args.batch_size is not None and args.batch_size < 1:
-        raise UsageError(f"--batch-size is a number >= 1, not {args.batch_size}")
-    if not 0 <= args.seed < 2**64:
-        raise UsageError(f"--seed is a number from 0 to 2**64 - 1, not {args.seed}")
-    check_output_path("--output", args.out)
-    check_output_path("--plot", args.plot)
-    if args.out is not None and Path(args.out).suffix.lower() not in _OUT_SUFFIXES:
-        raise UsageError(f"--output {args.out}: write to a .csv or a .json file")
-    if args.plot is not None and not _installed("matplotlib"):
-        raise UsageError("--plot needs matplotlib: pip install 'cardcrawl[plot]'")
-    if args.progress == "rich" and not _installed("rich"):
-        raise UsageError("--progress rich needs rich: pip install 'cardcrawl[rich]'")
-    if args.engine is not None:
-        engine_command(args.engine)
-        if not any(text.rpartition("=")[2] == "engine" for text in args.bot):
-            raise UsageError("--engine: no seat plays the engine bot (--bot engine)")
+    check_run_arguments(args)
+    if args.engine is not None and not any(t.rpartition("=")[2] == "engine" for t in args.bot):
+        raise UsageError("--engine: no seat plays the engine bot (--bot engine)")
 
 
 def _installed(module: str) -> bool:
@@ -470,18 +497,9 @@ def run(console: Console, args: argparse.Namespace) -> int:
 def _save(
     console: Console, args: argparse.Namespace, simulations: Sequence[SimulationResult]
 ) -> int:
-    code = 0
     jobs: list[tuple[str, Callable[[], None]]] = []
     if args.out is not None:
         jobs.append((args.out, lambda: write_results(args.out, simulations)))
     if args.plot is not None and any(s.results for s in simulations):
         jobs.append((args.plot, lambda: plot_report(simulations, args.plot)))
-    for path, job in jobs:
-        try:
-            job()
-        except (OSError, ValueError, ImportError) as exc:
-            console.error(f"cardcrawl simulate: cannot write {path}: {exc}")
-            code = EXIT_FAILURE
-            continue
-        console.say(f"Wrote {path}.")
-    return code
+    return save_outputs(console, "simulate", jobs)

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from pathlib import Path
 
 from cardcrawl.bots import get_bot_spec
 from cardcrawl.cli._common import (
@@ -56,20 +55,20 @@ from cardcrawl.cli._common import (
     add_option_arguments,
     add_run_options,
     add_start_arguments,
-    check_output_path,
     sampled_position,
 )
 from cardcrawl.cli._simulate import (
     _game,
-    _installed,
     _progress,
     add_bot_error_arguments,
+    check_run_arguments,
     engine_bot,
-    engine_command,
     forfeit_note,
+    save_outputs,
 )
 from cardcrawl.errors import CardcrawlError
-from cardcrawl.tournament import KINDS, TournamentResult, plot_tournament, schedule, tournament
+from cardcrawl.tournament import TournamentResult, plot_tournament, schedule, tournament
+from cardcrawl.tournament._schedule import KINDS
 
 _OUT_SUFFIXES = (".csv", ".json")
 
@@ -116,24 +115,9 @@ def add_parser(commands: Commands, shortcuts: Shortcuts) -> Parser:
 def _check(args: argparse.Namespace) -> None:
     if args.games < 1:
         raise UsageError(f"--games is a number >= 1 (deals per lineup), not {args.games}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers is a number >= 1, not {args.workers}")
-    if args.batch_size is not None and args.batch_size < 1:
-        raise UsageError(f"--batch-size is a number >= 1, not {args.batch_size}")
-    if not 0 <= args.seed < 2**64:
-        raise UsageError(f"--seed is a number from 0 to 2**64 - 1, not {args.seed}")
-    check_output_path("--output", args.out)
-    check_output_path("--plot", args.plot)
-    if args.out is not None and Path(args.out).suffix.lower() not in _OUT_SUFFIXES:
-        raise UsageError(f"--output {args.out}: write to a .csv or a .json file")
-    if args.plot is not None and not _installed("matplotlib"):
-        raise UsageError("--plot needs matplotlib: pip install 'cardcrawl[plot]'")
-    if args.progress == "rich" and not _installed("rich"):
-        raise UsageError("--progress rich needs rich: pip install 'cardcrawl[rich]'")
-    if args.engine is not None:
-        engine_command(args.engine)
-        if "engine" not in args.bot:
-            raise UsageError("--engine: no bot is the engine bot (--bot engine)")
+    check_run_arguments(args)
+    if args.engine is not None and "engine" not in args.bot:
+        raise UsageError("--engine: no bot is the engine bot (--bot engine)")
 
 
 def _bots(args: argparse.Namespace, game: AnyGame) -> list[str]:
@@ -211,18 +195,9 @@ def run(console: Console, args: argparse.Namespace) -> int:
 
 
 def _save(console: Console, args: argparse.Namespace, result: TournamentResult) -> int:
-    code = 0
     jobs: list[tuple[str, Callable[[], None]]] = []
     if args.out is not None:
         jobs.append((args.out, lambda: result.write(args.out)))
     if args.plot is not None and any(s.results for s in result.simulations):
         jobs.append((args.plot, lambda: plot_tournament(result, args.plot)))
-    for path, job in jobs:
-        try:
-            job()
-        except (OSError, ValueError, ImportError) as exc:
-            console.error(f"cardcrawl tournament: cannot write {path}: {exc}")
-            code = EXIT_FAILURE
-            continue
-        console.say(f"Wrote {path}.")
-    return code
+    return save_outputs(console, "tournament", jobs)

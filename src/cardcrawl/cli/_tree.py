@@ -54,8 +54,6 @@ from cardcrawl.cli._common import (
 from cardcrawl.core._protocol import CHANCE
 from cardcrawl.errors import CardcrawlError, SolverBudgetError, UnsolvableError
 from cardcrawl.tree import (
-    DEFAULT_TREE_NODES,
-    fraction_text,
     search_html,
     search_position,
     search_svg,
@@ -64,6 +62,8 @@ from cardcrawl.tree import (
     tree_html,
     tree_svg,
 )
+from cardcrawl.tree._render import fraction_text
+from cardcrawl.tree._solver_tree import DEFAULT_TREE_NODES
 
 
 def add_parser(commands: Commands, shortcuts: Shortcuts) -> Parser:

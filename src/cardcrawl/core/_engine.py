@@ -543,7 +543,12 @@ class GameBase(
 
         Returns:
             A player number from 0, or ``CHANCE`` (-1) or ``TERMINAL`` (-4).
+
+        Raises:
+            InvalidStateError: ``state`` is not a state of this game (another game's).
         """
+        if not isinstance(state, self.state_type):
+            raise self._not_a_state(state)
         return self._to_move(state)
 
     def legal_actions(self, state: S) -> tuple[A, ...]:
@@ -593,17 +598,23 @@ class GameBase(
             order; the probabilities sum to exactly 1.
 
         Examples:
-            In explicit-chance play the setup stops at the first Narrative draw: one of
-            the 24 cards other than the ♥A, which cannot open the Exit this early (M-10):
+            In explicit-chance play the game stops wherever chance decides, and the
+            caller picks the outcome: every outcome listed is a legal action there, and
+            their probabilities sum to exactly 1. Where a player decides, there are none.
+            (Which outcomes a game lists is its own rules': its rules page says.)
 
             >>> import cardcrawl
             >>> game = cardcrawl.load("mapless-house")
             >>> state = game.initial_state(seed=1, explicit_chance=True)
+            >>> game.current_player(state) == cardcrawl.CHANCE
+            True
             >>> outcomes = game.chance_outcomes(state)
-            >>> len(outcomes), outcomes[0]
-            (24, (Draw(card=Card.parse('2S')), Fraction(1, 24)))
+            >>> all(game.is_legal(state, outcome) for outcome, _ in outcomes)
+            True
             >>> sum(p for _, p in outcomes)
             Fraction(1, 1)
+            >>> game.chance_outcomes(game.initial_state(seed=1))
+            ()
         """
         if not isinstance(state, self.state_type):
             raise self._not_a_state(state)
@@ -785,7 +796,12 @@ class GameBase(
 
         Returns:
             Whether the game has ended; :meth:`outcome` then says how.
+
+        Raises:
+            InvalidStateError: ``state`` is not a state of this game (another game's).
         """
+        if not isinstance(state, self.state_type):
+            raise self._not_a_state(state)
         return self._to_move(state) == TERMINAL
 
     def returns(self, state: S) -> tuple[float, ...]:

@@ -20,15 +20,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from cardcrawl.core._validation import CENSUS_PROBLEM
-from cardcrawl.errors import InvalidStateError, NotationError, ParseError
-from cardcrawl.kit._cards import Card
+from cardcrawl.errors import InvalidStateError, NotationError, ParseError, short_repr
+from cardcrawl.kit._cards import Card, parse_cards
 from cardcrawl.kit._grid import Cell, cell_code, parse_cell_code
 
 __all__ = [
     "MAX_COUNT",
     "NotationFormat",
     "NotationMixin",
+    "card_part",
+    "cards_part",
     "cards_text",
+    "cell_part",
     "check_parts",
     "fail",
     "parse_cards_field",
@@ -240,6 +243,88 @@ def parse_rng_field(field: str, text: str) -> int:
     if not _HEX.fullmatch(text):
         raise fail(field, f"{text!r} is not a generator state: 16 hex digits (0-9, a-f)")
     return int(text, 16)
+
+
+# The parts of ``game.build(**parts)`` are values, not text: each kind of part is read
+# here, once for every game, and refused with the field it was given as.
+def cell_part(field: str, value: Any) -> Cell:
+    """A cell given as a part: a tuple of two integers.
+
+    Raises:
+        NotationError: naming ``field``, for anything else.
+
+    Examples:
+        >>> from cardcrawl.core._notation import cell_part
+        >>> cell_part("held", (1, -2))
+        (1, -2)
+        >>> cell_part("held", [1, -2])
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.NotationError: held: a cell (x, y) of two integers, not [1, -2]
+    """
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and all(type(v) is int and abs(v) < 10**9 for v in value)
+    ):
+        return value
+    raise fail(field, f"a cell (x, y) of two integers, not {short_repr(value)}")
+
+
+def card_part(field: str, value: Any, *, example: str) -> Card:
+    """A card given as a part: a :class:`~cardcrawl.Card` or its code.
+
+    Args:
+        field: the part's name, for the error.
+        value: what was given.
+        example: a card code the game's message shows (such as ``QH``).
+
+    Raises:
+        NotationError: naming ``field``, for anything else.
+
+    Examples:
+        >>> from cardcrawl.core._notation import card_part
+        >>> card_part("drawn", "KS", example="QH")
+        Card.parse('KS')
+        >>> card_part("drawn", 13, example="QH")
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.NotationError: drawn: a card or its code (such as QH), not 13
+    """
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        try:
+            return Card.parse(value)
+        except ParseError:
+            pass
+    raise fail(field, f"a card or its code (such as {example}), not {short_repr(value)}")
+
+
+def cards_part(field: str, value: Any, *, example: str) -> tuple[Card, ...]:
+    """Cards given as a part: cards, their codes, or one text of codes.
+
+    Args:
+        field: the part's name, for the error.
+        value: what was given.
+        example: a text of card codes the game's message shows (such as ``QH 5S``).
+
+    Raises:
+        NotationError: naming ``field``, for anything else.
+
+    Examples:
+        >>> from cardcrawl.core._notation import cards_part
+        >>> cards_part("mind", "QH 5S", example="QH 5S")
+        (Card.parse('QH'), Card.parse('5S'))
+        >>> cards_part("mind", 5, example="QH 5S")
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.NotationError: mind: cards, or their codes ("QH 5S"), not 5
+    """
+    try:
+        return parse_cards(value)
+    except (ParseError, TypeError, AttributeError):
+        raise fail(field, f'cards, or their codes ("{example}"), not {short_repr(value)}') from None
 
 
 def check_parts(game: Any, parts: Mapping[str, Any], known: Sequence[str]) -> None:

@@ -59,6 +59,9 @@ Examples:
     True
 """
 
+from typing import TYPE_CHECKING
+
+from cardcrawl.core._deprecation import moved_names
 from cardcrawl.haydes._actions import (
     Action,
     Choose,
@@ -102,7 +105,6 @@ from cardcrawl.haydes._events import (
     Rolled,
     TimeUp,
     Trapped,
-    TurnBegan,
     TurnedFaceDown,
     TurnEnded,
     TurnStarted,
@@ -110,7 +112,6 @@ from cardcrawl.haydes._events import (
 from cardcrawl.haydes._game import RULES_VERSION, EscapeFromHaydes
 from cardcrawl.haydes._render import render
 from cardcrawl.haydes._rules import (
-    ROLL_WEIGHTS,
     card_value,
     guess_is_correct,
     is_court,
@@ -120,7 +121,6 @@ from cardcrawl.haydes._rules import (
 from cardcrawl.haydes._state import (
     ALLOWED_SPLITS,
     BLACK_JOKER_CELL,
-    Aim,
     Belief,
     Ending,
     Figure,
@@ -138,11 +138,9 @@ __all__ = [
     "BLACK_JOKER_CELL",
     "CREATURE_TABLES",
     "DENIZENS",
-    "ROLL_WEIGHTS",
     "RULES_VERSION",
     "STANDARD_CREATURES",
     "Action",
-    "Aim",
     "AllTrapped",
     "AlmostThere",
     "Announced",
@@ -183,7 +181,6 @@ __all__ = [
     "Step",
     "TimeUp",
     "Trapped",
-    "TurnBegan",
     "TurnEnded",
     "TurnStarted",
     "TurnedFaceDown",
@@ -200,3 +197,16 @@ __all__ = [
     "render_svg",
     "standard_layout",
 ]
+
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "ROLL_WEIGHTS": "cardcrawl.haydes._rules",
+            "Aim": "cardcrawl.haydes._state",
+            "TurnBegan": "cardcrawl.haydes:TurnStarted",
+        },
+    )

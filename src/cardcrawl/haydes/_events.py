@@ -73,7 +73,7 @@ class TurnStarted:
 
     Named like The Mapless House's :class:`~cardcrawl.mapless.TurnStarted`, so that
     code that follows turns looks for one name in both games. ``TurnBegan``, its former
-    name, is the same class and still works, but is deprecated.
+    name, still answers (the same class) with a ``DeprecationWarning``, for one release.
 
     Attributes:
         seat: whose turn it is.
@@ -81,7 +81,7 @@ class TurnStarted:
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.haydes import TurnBegan, TurnStarted
+        >>> from cardcrawl.haydes import TurnStarted
         >>> game = cardcrawl.load("escape-from-haydes", players=2)
         >>> stack = {"first_player": [1], "build": ["QH"], "rolls": [12]}
         >>> state = game.initial_state(seed=1, stack=stack)
@@ -89,8 +89,6 @@ class TurnStarted:
         TurnStarted(seat=1, round=1)
         >>> print(state.events[1])
         Round 1: Player 1's turn.
-        >>> TurnBegan is TurnStarted
-        True
     """
 
     seat: int

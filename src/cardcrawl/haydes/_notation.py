@@ -29,7 +29,10 @@ from typing import Any
 import attrs
 
 from cardcrawl.core._notation import (
+    card_part,
+    cards_part,
     cards_text,
+    cell_part,
     check_parts,
     fail,
     field_by_words,
@@ -40,7 +43,7 @@ from cardcrawl.core._notation import (
     rng_text,
     validated,
 )
-from cardcrawl.errors import ParseError, PlayerError, short_repr
+from cardcrawl.errors import PlayerError, short_repr
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._state import (
@@ -55,7 +58,7 @@ from cardcrawl.haydes._state import (
     Mix,
     Phase,
 )
-from cardcrawl.kit._cards import Card, parse_cards
+from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, cell_code, parse_cell_code
 
@@ -408,32 +411,12 @@ def _list_part(field: str, value: Any) -> list[Any]:
     return list(value)
 
 
-def _cell_part(field: str, value: Any) -> Cell:
-    if (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and all(type(v) is int and abs(v) < 10**9 for v in value)
-    ):
-        return value
-    raise fail(field, f"a cell (x, y) of two integers, not {short_repr(value)}")
-
-
 def _card_part(field: str, value: Any) -> Card:
-    if isinstance(value, Card):
-        return value
-    if isinstance(value, str):
-        try:
-            return Card.parse(value)
-        except ParseError:
-            pass
-    raise fail(field, f"a card or its code (such as QH), not {short_repr(value)}")
+    return card_part(field, value, example="QH")
 
 
 def _cards_part(field: str, value: Any) -> tuple[Card, ...]:
-    try:
-        return parse_cards(value)
-    except (ParseError, TypeError, AttributeError):
-        raise fail(field, f'cards, or their codes ("QH 5S"), not {short_repr(value)}') from None
+    return cards_part(field, value, example="QH 5S")
 
 
 def _seat_part(value: Any) -> Figure:
@@ -442,7 +425,7 @@ def _seat_part(value: Any) -> Figure:
     if isinstance(value, tuple) and len(value) == 3:
         charisma, endurance, cell = value
         if type(charisma) is int and type(endurance) is int and min(charisma, endurance) >= 0:
-            return Figure(charisma, endurance, None if cell is None else _cell_part("seats", cell))
+            return Figure(charisma, endurance, None if cell is None else cell_part("seats", cell))
     raise fail("seats", f"a seat is (charisma, endurance, cell or None), not {short_repr(value)}")
 
 
@@ -475,7 +458,7 @@ def _phase_part(parts: Mapping[str, Any]) -> tuple[str, str]:
         if guess not in _GUESSES or tuybe not in ([], [False], [True]):
             raise fail("aim", f"(cell, guess) or (cell, guess, tuybe), not {short_repr(aim)}")
         ride = ":tuybe" if tuybe == [True] else ""
-        return name, f":{guess}:{cell_code(_cell_part('aim', cell))}{ride}"
+        return name, f":{guess}:{cell_code(cell_part('aim', cell))}{ride}"
     if name == "roll":
         chosen = chosen.value if isinstance(chosen, Characteristic) else chosen
         if chosen not in _CHARACTERISTICS:
@@ -571,21 +554,21 @@ class HaydesNotation:
         face_up: list[Card | None] = [None] * len(cells)
         face_up[index[(0, 0)]] = Card.BLACK_JOKER
         for cell, card in _mapping_part("face_up", get("face_up", {})).items():
-            if _cell_part("face_up", cell) not in index:
+            if cell_part("face_up", cell) not in index:
                 raise fail("face_up", f"{cell_code(cell)} is not a cell of the layout")
             face_up[index[cell]] = _card_part("face_up", card)
         if face_up[index[(0, 0)]] != Card.BLACK_JOKER:
             raise fail("face_up", "the Black Joker (BJ) lies face up at (0, 0)")
         pool_of = [FACE_UP if card is not None else 0 for card in face_up]
         for cell, pool in _mapping_part("pools", get("pools", {})).items():
-            i = index.get(_cell_part("pools", cell))
+            i = index.get(cell_part("pools", cell))
             if i is None or face_up[i] is not None:
                 raise fail("pools", f"{cell_code(cell)} is not a face-down cell of the layout")
             if type(pool) is not int or pool < 0:
                 raise fail("pools", f"a pool is a number from 0, not {short_repr(pool)}")
             pool_of[i] = pool
         overcome = frozenset(
-            _cell_part("overcome", c) for c in _list_part("overcome", get("overcome", ()))
+            cell_part("overcome", c) for c in _list_part("overcome", get("overcome", ()))
         )
         board_state = _Board(cells, tuple(face_up), tuple(pool_of), overcome)
         seen_up = [card for card in face_up if card is not None and card != Card.BLACK_JOKER]
@@ -613,7 +596,7 @@ class HaydesNotation:
                 c for c, card in zip(cells, face_up, strict=True) if card and c != (0, 0)
             ]
         else:
-            shown_cells = [_cell_part("shown", c) for c in _list_part("shown", shown)]
+            shown_cells = [cell_part("shown", c) for c in _list_part("shown", shown)]
         tokens = [board_text(board_state), f"phase={phase}{detail}"]
         numbers = {"round": get("round", 0 if phase == "first" else 1)}
         numbers["current"] = get("current", -1 if phase == "first" else 0)

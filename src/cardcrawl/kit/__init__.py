@@ -8,7 +8,7 @@
   an immutable map of cells with an incremental frontier of empty cells; a cell's two
   text forms, :func:`cell_text` (``"(1, 0)"``, in events) and :func:`cell_code`
   (``"1,0"``, in actions);
-- :func:`svg`, :func:`register_svg` (deprecated: a game declares its renderer as
+- :func:`svg`, ``register_svg`` (deprecated: a game declares its renderer as
   ``GameTools(svg=...)``), and the primitives the games draw with (:func:`card_svg`,
   :func:`back_svg`, :func:`slot_svg`, :func:`pawn_svg`, :func:`label_svg`,
   :func:`element`, :func:`document`).
@@ -23,24 +23,23 @@ Examples:
     True
 """
 
-from cardcrawl.kit._cards import RANK_NAMES, Card, Suit, parse_cards, standard_deck
+from typing import TYPE_CHECKING
+
+from cardcrawl.core._deprecation import moved_names
+from cardcrawl.kit._cards import Card, Suit, parse_cards, standard_deck
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import (
-    CELL_BOUND,
     Cell,
     Grid,
     bounds,
     cell_code,
     cell_text,
-    check_cell_argument,
     distance,
     neighbours,
     parse_cell_code,
     touching,
 )
 from cardcrawl.kit._svg import (
-    CARD_HEIGHT,
-    CARD_WIDTH,
     NoRendererError,
     Picture,
     back_svg,
@@ -51,16 +50,11 @@ from cardcrawl.kit._svg import (
     find_renderer,
     label_svg,
     pawn_svg,
-    register_svg,
     slot_svg,
     svg,
 )
 
 __all__ = [
-    "CARD_HEIGHT",
-    "CARD_WIDTH",
-    "CELL_BOUND",
-    "RANK_NAMES",
     "Card",
     "Cell",
     "Deck",
@@ -73,7 +67,6 @@ __all__ = [
     "card_svg",
     "cell_code",
     "cell_text",
-    "check_cell_argument",
     "distance",
     "document",
     "element",
@@ -84,9 +77,24 @@ __all__ = [
     "parse_cards",
     "parse_cell_code",
     "pawn_svg",
-    "register_svg",
     "slot_svg",
     "standard_deck",
     "svg",
     "touching",
 ]
+
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "RANK_NAMES": "cardcrawl.kit._cards",
+            "CARD_HEIGHT": "cardcrawl.kit._svg",
+            "CARD_WIDTH": "cardcrawl.kit._svg",
+            "CELL_BOUND": "cardcrawl.kit._grid",
+            "check_cell_argument": "cardcrawl.kit._grid",
+            "register_svg": "cardcrawl.kit._svg",
+        },
+    )

@@ -350,14 +350,14 @@ _CELL_CODE = re.compile(r"(-?[0-9]{1,9}),(-?[0-9]{1,9})")
 
 def check_cell_argument(action: object, attribute: Any, value: Any) -> None:
     """An attrs validator for an action's cell: a plain tuple of two plain ``int`` within
-    :data:`CELL_BOUND`; anything else is an :class:`~cardcrawl.errors.ActionError`.
+    ``CELL_BOUND``; anything else is an :class:`~cardcrawl.errors.ActionError`.
 
     Exact types only: an int subclass (``bool`` above all) or a tuple subclass could
     compare, hash or print unlike the plain values the rules and the codec expect.
 
     Examples:
         >>> import attrs
-        >>> from cardcrawl.kit import check_cell_argument
+        >>> from cardcrawl.kit._grid import check_cell_argument
         >>> @attrs.frozen
         ... class Go:
         ...     cell: tuple[int, int] = attrs.field(validator=check_cell_argument)

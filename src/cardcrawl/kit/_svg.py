@@ -118,6 +118,7 @@ def register_svg(game_class: type, renderer: SvgRenderer, *, replace: bool = Fal
 
     Examples:
         >>> import warnings, cardcrawl
+        >>> from cardcrawl.kit._svg import register_svg
         >>> class Solitaire(cardcrawl.mapless.MaplessHouse):
         ...     def render_svg(self, state):
         ...         return "<svg/>"
@@ -125,7 +126,7 @@ def register_svg(game_class: type, renderer: SvgRenderer, *, replace: bool = Fal
         '<svg/>'
         >>> with warnings.catch_warnings(record=True) as caught:
         ...     warnings.simplefilter("always")
-        ...     cardcrawl.register_svg(Solitaire, lambda game, state: "<svg/>", replace=True)
+        ...     register_svg(Solitaire, lambda game, state: "<svg/>", replace=True)
         >>> caught[0].category.__name__, "GameTools(svg=...)" in str(caught[0].message)
         ('DeprecationWarning', True)
     """

@@ -14,16 +14,18 @@ Examples:
     True
 """
 
+from typing import TYPE_CHECKING
+
+from cardcrawl.core._deprecation import moved_names
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
-from cardcrawl.mapless._bot_model import EncounterOdds, HuntPlanner, state_from_observation
+from cardcrawl.mapless._bot_model import state_from_observation
 from cardcrawl.mapless._bots import (
     MaplessHeuristicBot,
     MaplessPlannerBot,
     MaplessSearchModel,
     ShortestPathBot,
 )
-from cardcrawl.mapless._dread import STANDARD_DREAD_LINES
-from cardcrawl.mapless._encoding import MAPLESS_RADIUS, MAPLESS_SIDE, MaplessEncoding
+from cardcrawl.mapless._encoding import MaplessEncoding
 from cardcrawl.mapless._events import (
     CardDrawn,
     CardPlaced,
@@ -79,14 +81,11 @@ __all__ = [
     "ENTRANCE",
     "ENTRANCE_CELL",
     "EXIT",
-    "MAPLESS_RADIUS",
-    "MAPLESS_SIDE",
     "MIND_CARDS",
     "NARRATIVE_CARDS",
     "PLACEABLE_CARDS",
     "RULES_VERSION",
     "SPADE_STALKER",
-    "STANDARD_DREAD_LINES",
     "Action",
     "CardDrawn",
     "CardPlaced",
@@ -95,12 +94,10 @@ __all__ = [
     "DeckRanDry",
     "Draw",
     "Encounter",
-    "EncounterOdds",
     "Ending",
     "Escaped",
     "ExitPlaced",
     "ExitShuffledBack",
-    "HuntPlanner",
     "LostInTheHouse",
     "MaplessEncoding",
     "MaplessEvent",
@@ -135,3 +132,18 @@ __all__ = [
     "stalker_step",
     "state_from_observation",
 ]
+
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "MAPLESS_RADIUS": "cardcrawl.mapless._encoding",
+            "MAPLESS_SIDE": "cardcrawl.mapless._encoding",
+            "STANDARD_DREAD_LINES": "cardcrawl.mapless._dread",
+            "EncounterOdds": "cardcrawl.mapless._bot_model",
+            "HuntPlanner": "cardcrawl.mapless._bot_model",
+        },
+    )

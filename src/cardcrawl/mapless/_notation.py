@@ -22,8 +22,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardcrawl.core._notation import (
+    card_part,
+    cards_part,
     cards_text,
     cell_or_none,
+    cell_part,
     check_parts,
     fail,
     field_by_words,
@@ -37,7 +40,7 @@ from cardcrawl.core._notation import (
     validated,
 )
 from cardcrawl.errors import ParseError, short_repr
-from cardcrawl.kit._cards import Card, parse_cards
+from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Grid, bounds, cell_code
 from cardcrawl.mapless._state import Ending, MaplessObservation, MaplessState, Phase
@@ -220,31 +223,15 @@ _PARTS = (
 
 
 def _card_part(field: str, value: Any) -> Card | None:
-    if value is None or isinstance(value, Card):
-        return value
-    if isinstance(value, str):
-        try:
-            return Card.parse(value)
-        except ParseError:
-            pass
-    raise fail(field, f"a card or its code (such as KS), not {short_repr(value)}")
+    return None if value is None else card_part(field, value, example="KS")
 
 
 def _cards_part(field: str, value: Any) -> tuple[Card, ...]:
-    try:
-        return parse_cards(value)
-    except (ParseError, TypeError, AttributeError):
-        raise fail(field, f'cards, or their codes ("2H 9D"), not {short_repr(value)}') from None
+    return cards_part(field, value, example="2H 9D")
 
 
 def _cell_part(field: str, value: Any) -> str:
-    if (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and all(type(v) is int and abs(v) < 10**9 for v in value)
-    ):
-        return cell_code(value)
-    raise fail(field, f"a cell (x, y) of two integers, not {short_repr(value)}")
+    return cell_code(cell_part(field, value))
 
 
 def _flag_part(field: str, value: Any) -> bool:

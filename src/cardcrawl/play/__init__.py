@@ -1,6 +1,6 @@
 """Play over the protocol, for any game: a match with fair undo, records, HTML replays.
 
-- :class:`Match`, :class:`MatchEntry`, :class:`~cardcrawl.errors.UndoError`: a game in
+- :class:`Match`, ``MatchEntry``, :class:`~cardcrawl.errors.UndoError`: a game in
   progress that remembers its history, with undo and redo that never reach back across
   revealed chance unless asked to;
 - :class:`Record`: a whole game as data (game, options, seed, actions) that replays and
@@ -18,8 +18,23 @@ Examples:
     True
 """
 
-from cardcrawl.play._html import replay_html
-from cardcrawl.play._match import Match, MatchEntry
-from cardcrawl.play._record import Agent, Record, RecordClaims
+from typing import TYPE_CHECKING
 
-__all__ = ["Agent", "Match", "MatchEntry", "Record", "RecordClaims", "replay_html"]
+from cardcrawl.core._deprecation import moved_names
+from cardcrawl.play._html import replay_html
+from cardcrawl.play._match import Match
+from cardcrawl.play._record import Agent, Record
+
+__all__ = ["Agent", "Match", "Record", "replay_html"]
+
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "MatchEntry": "cardcrawl.play._match",
+            "RecordClaims": "cardcrawl.play._record",
+        },
+    )

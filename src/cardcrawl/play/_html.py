@@ -50,7 +50,7 @@ _SVG_PIECE = re.compile(r"<[^>]*>|[^<]+")
 
 
 class _Step(Protocol):
-    """What the page reads of one history entry (a :class:`~cardcrawl.MatchEntry`)."""
+    """What the page reads of one history entry (one of ``Match.history``)."""
 
     @property
     def action(self) -> Any: ...

@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar, cast, overload
 
 import attrs
 
@@ -141,7 +141,7 @@ class Match(Generic[S]):
     """A game in progress: its states, the actions between them, undo and redo.
 
     Build one with :meth:`start` or :meth:`from_record`. :attr:`history` holds one
-    :class:`MatchEntry` per action taken since the initial state; :meth:`undo` takes
+    ``MatchEntry`` per action taken since the initial state; :meth:`undo` takes
     the last one back (keeping it for :meth:`redo`) and :meth:`play` adds one.
 
     **Fair undo.** By default a match never undoes a step that revealed the outcome of
@@ -204,7 +204,8 @@ class Match(Generic[S]):
         self._undone: list[MatchEntry[S]] = []
 
     # ----------------------------------------------------------- creating
-    # A game object gives its state type to the match; a name, loaded here, does not.
+    # A game object gives its state type to the match; a name, loaded here, gives only
+    # what every state has (GameState).
     @overload
     @classmethod
     def start(
@@ -232,7 +233,7 @@ class Match(Generic[S]):
         stack: Mapping[str, Sequence[Any]] | None = None,
         agents: Sequence[Agent] = (),
         started: str | datetime.datetime | bool | None = None,
-    ) -> Match[Any]: ...
+    ) -> Match[GameState]: ...
     @classmethod
     def start(
         cls,
@@ -344,7 +345,7 @@ class Match(Generic[S]):
         )
 
     @classmethod
-    def from_record(cls, record: Record, *, fair_undo: bool = True) -> Match[Any]:
+    def from_record(cls, record: Record, *, fair_undo: bool = True) -> Match[GameState]:
         """The match a record describes, replayed and verified entry by entry.
 
         Args:
@@ -383,16 +384,20 @@ class Match(Generic[S]):
                 MatchEntry(action, after, player, revealed, seconds[i], record.comments.get(i))
             )
             before = after
-        return cls(
-            game,
-            initial,
-            record.seed,
-            fair_undo=fair_undo,
-            stack=record.stack,
-            entries=entries,
-            agents=record.agents,
-            started=record.started,
-            position=record.position,
+        # A record names its game, which gives its states only as GameStates.
+        return cast(
+            "Match[GameState]",
+            cls(
+                game,
+                initial,
+                record.seed,
+                fair_undo=fair_undo,
+                stack=record.stack,
+                entries=entries,
+                agents=record.agents,
+                started=record.started,
+                position=record.position,
+            ),
         )
 
     # ---------------------------------------------------------- reading

@@ -209,7 +209,7 @@ class Record:
     claims about where those actions lead.
 
     Records made by :meth:`of`, :meth:`cardcrawl.Match.to_record` and ``cardcrawl play
-    --record`` carry :class:`RecordClaims`; replaying checks them, and refuses a record
+    --record`` carry ``RecordClaims``; replaying checks them, and refuses a record
     whose claims fail. A record without claims (one built with ``Record(...)``, or one
     saved before records had claims) replays too, unchecked: :attr:`verified` is
     ``False`` for it.
@@ -236,7 +236,7 @@ class Record:
       ``digest`` (the last state's SHA-256, 64 hex digits), ``state_format`` (the
       format of the saved states digested), ``start`` (16 hex digits for the start of
       the game) and ``trail`` (16 hex digits for the state after each action). See
-      :class:`RecordClaims`.
+      ``RecordClaims``.
 
     A match trace says what the recorder saw besides the actions, each key optional:
 

@@ -16,32 +16,25 @@ Examples:
     (10, True)
 """
 
+from typing import TYPE_CHECKING
+
+from cardcrawl.core._deprecation import moved_names
 from cardcrawl.core._tools import Panel
 from cardcrawl.simulate._results import (
-    FORFEIT,
-    UNFINISHED,
     GameResult,
     OutcomeRate,
     SimulationResult,
     Summary,
     outcome_order,
-    write_results,
 )
 from cardcrawl.simulate._run import (
-    FigureTracker,
     Progress,
     play_game,
-    register_figures,
     simulate,
-    start_from_position,
 )
-from cardcrawl.simulate._stats import Z95, Interval, mean_interval, wilson_interval
+from cardcrawl.simulate._stats import Interval, wilson_interval
 
 __all__ = [
-    "FORFEIT",
-    "UNFINISHED",
-    "Z95",
-    "FigureTracker",
     "GameResult",
     "Interval",
     "OutcomeRate",
@@ -49,12 +42,26 @@ __all__ = [
     "Progress",
     "SimulationResult",
     "Summary",
-    "mean_interval",
     "outcome_order",
     "play_game",
-    "register_figures",
     "simulate",
-    "start_from_position",
     "wilson_interval",
-    "write_results",
 ]
+
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "FORFEIT": "cardcrawl.simulate._results",
+            "UNFINISHED": "cardcrawl.simulate._results",
+            "Z95": "cardcrawl.simulate._stats",
+            "FigureTracker": "cardcrawl.simulate._run",
+            "mean_interval": "cardcrawl.simulate._stats",
+            "register_figures": "cardcrawl.simulate._run",
+            "start_from_position": "cardcrawl.simulate._run",
+            "write_results": "cardcrawl.simulate._results",
+        },
+    )

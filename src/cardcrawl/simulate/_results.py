@@ -472,7 +472,8 @@ def write_results(path: str | Path, simulations: Sequence[SimulationResult]) -> 
         >>> import tempfile
         >>> from pathlib import Path
         >>> import cardcrawl
-        >>> from cardcrawl.simulate import simulate, write_results
+        >>> from cardcrawl.simulate import simulate
+        >>> from cardcrawl.simulate._results import write_results
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> runs = [simulate(game, bot, games=3, workers=1) for bot in ("random", "heuristic")]
         >>> path = Path(tempfile.mkdtemp()) / "games.csv"

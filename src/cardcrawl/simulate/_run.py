@@ -9,7 +9,7 @@ import os
 import signal
 import time
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import (
     FIRST_COMPLETED,
     CancelledError,
@@ -116,7 +116,7 @@ def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> No
 
     Args:
         family: the base game's registry name (variants share it).
-        tracker: builds a :class:`FigureTracker` for one game, ``tracker(game)``.
+        tracker: builds a ``FigureTracker`` for one game, ``tracker(game)``.
 
     Examples:
         >>> import cardcrawl
@@ -125,7 +125,7 @@ def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> No
         >>> [name for name, _ in play_game(game, ["random"], seed=1).figures]
         ['turns', 'house_size', 'house_at_exit', 'refused', 'exit_distance']
 
-        See :class:`FigureTracker` for a tracker of your own.
+        See ``FigureTracker`` for a tracker of your own.
     """
     warnings.warn(
         "cardcrawl.simulate.register_figures is deprecated and will be removed in the next "
@@ -163,7 +163,7 @@ def start_from_position(game: Any, position: Any) -> Any:
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.simulate import start_from_position
+        >>> from cardcrawl.simulate._run import start_from_position
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> start_from_position(game, "AD phase=place:KS player=0,0 rng=0000000000000001")
         <MaplessState 'AD phase=place:KS player=0,0 rng=0000000000000001'>
@@ -234,7 +234,7 @@ def play_game(
             recorded as ``"unfinished"``.
         on_bot_error: ``"raise"`` (the default) or ``"forfeit"``.
         start: a position to start from instead of the seed's setup, as a state or
-            its notation, checked by :func:`start_from_position`; ``seed`` re-seeds its
+            its notation, checked by ``start_from_position``; ``seed`` re-seeds its
             generator. The figures made of events count from the position on.
 
     Returns:
@@ -244,7 +244,7 @@ def play_game(
     Raises:
         CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
         OptionsError: ``on_bot_error`` is neither choice, or ``start`` is refused
-            (see :func:`start_from_position`).
+            (see ``start_from_position``).
         NotationError: ``start`` is a notation that does not read.
 
     Examples:
@@ -642,7 +642,7 @@ def simulate(
     Raises:
         OptionsError: the game has no limit set, the bots do not fit its seats,
             ``on_bot_error`` is neither choice, or the position is refused (explicit
-            chance, or a game that cannot re-seed it: see :func:`start_from_position`).
+            chance, or a game that cannot re-seed it: see ``start_from_position``).
         NotationError: the position does not read, or is not a legal position.
         UnknownBotError: a bot name is not registered for this game.
         CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
@@ -692,16 +692,20 @@ def simulate(
     interrupted = False
     try:
         report()
+        tasks = (
+            (0, start, min(start + batch_size, first_game + games))
+            for start in range(first_game, first_game + games, batch_size)
+        )
         if executor is None and workers == 1:
             _run_serial(game, job, first_game, games, batch_size, results, report)
         elif executor is None:
             with ProcessPoolExecutor(workers, initializer=_ignore_sigint) as pool:
                 interrupted = _run_parallel(
-                    pool, job, first_game, games, batch_size, results, report, True, 2 * workers
+                    pool, [job], tasks, [results], report, True, 2 * workers
                 )
         else:
             interrupted = _run_parallel(
-                executor, job, first_game, games, batch_size, results, report, False, 2 * workers
+                executor, [job], tasks, [results], report, False, 2 * workers
             )
     except KeyboardInterrupt:
         interrupted = True
@@ -750,40 +754,38 @@ def _run_serial(
 
 def _run_parallel(
     executor: Executor,
-    job: _Job,
-    first: int,
-    games: int,
-    batch_size: int,
-    results: list[GameResult],
+    jobs: Sequence[_Job],
+    tasks: Iterable[tuple[int, int, int]],
+    results: Sequence[list[GameResult]],
     report: Callable[[], None],
     own: bool,
     window: int,
 ) -> bool:
-    """Run every batch on ``executor``, ``window`` batches in flight at a time; True if
-    interrupted.
+    """Run every task ``(n, start, stop)``, the games ``start`` to ``stop`` of
+    ``jobs[n]`` kept in ``results[n]``, on ``executor``, ``window`` tasks in flight at a
+    time; True if interrupted. ``simulate`` runs one job, ``tournament`` one per lineup.
 
     Batches are submitted as others finish rather than all at once, so that a Ctrl-C
     finds only a few batches to cancel or wait for, and a huge simulation holds only a
     few futures at a time.
     """
-    starts = iter(range(first, first + games, batch_size))
-    pending: set[Future[list[GameResult]]] = set()
+    todo = iter(tasks)
+    pending: dict[Future[list[GameResult]], int] = {}
     try:
         while True:
             while len(pending) < window:
-                start = next(starts, None)
-                if start is None:
+                task = next(todo, None)
+                if task is None:
                     break
-                stop = min(start + batch_size, first + games)
-                pending.add(executor.submit(_run_batch, job, start, stop))
+                n, start, stop = task
+                pending[executor.submit(_run_batch, jobs[n], start, stop)] = n
             if not pending:
                 return False
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 # Kept before it is forgotten: an interruption here may count a batch
-                # twice, which simulate() undoes, but never loses one.
-                results.extend(future.result())
-                pending.discard(future)
+                # twice, which the caller undoes, but never loses one.
+                results[pending.pop(future)].extend(future.result())
             report()
     except BaseException as exc:
         for future in pending:
@@ -794,8 +796,8 @@ def _run_parallel(
             # Batches already running finish (workers ignore Ctrl-C); keep them too.
             with contextlib.suppress(KeyboardInterrupt):
                 wait(pending)
-        for future in pending:
+        for future, n in pending.items():
             if future.done() and not future.cancelled():
                 with contextlib.suppress(CancelledError, Exception):
-                    results.extend(future.result(timeout=0))
+                    results[n].extend(future.result(timeout=0))
         return True

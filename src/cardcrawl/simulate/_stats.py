@@ -111,7 +111,7 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
         The mean with its interval.
 
     Examples:
-        >>> from cardcrawl.simulate import mean_interval
+        >>> from cardcrawl.simulate._stats import mean_interval
         >>> print(mean_interval([1, 2, 3, 4]))
         2.5000 [1.2348, 3.7652]
     """

@@ -13,7 +13,7 @@ default the seat's return) at the end. Values are exact ``Fraction``\\ s.
 - **Stack.** The walk keeps its path on an explicit stack, never Python's: a deep tree
   cannot raise ``RecursionError``. A state met again on its own path (a cycle) is
   refused, since the game need not end.
-- **Budget.** ``max_nodes`` (:data:`DEFAULT_MAX_NODES` unless given) and ``seconds``
+- **Budget.** ``max_nodes`` (``DEFAULT_MAX_NODES`` unless given) and ``seconds``
   bound the search; :class:`~cardcrawl.errors.SolverBudgetError` says which ran out.
 - **Refused**, with :class:`~cardcrawl.errors.UnsolvableError`: a state of sampled play
   (its generator knows the draws to come); a state that hides something from the seat
@@ -40,12 +40,14 @@ Examples:
     cardcrawl.errors.UnsolvableError: the state hides from player 0 what the search ...
 """
 
+from typing import TYPE_CHECKING
+
+from cardcrawl.core._deprecation import moved_names
 from cardcrawl.errors import SolverBudgetError, UnsolvableError
 from cardcrawl.solve._gain import BestResponseGains, SeatGain, best_response_gains, bot_policy
-from cardcrawl.solve._solver import DEFAULT_MAX_NODES, Mixed, Policy, Solution, Solver, solve
+from cardcrawl.solve._solver import Mixed, Policy, Solution, Solver, solve
 
 __all__ = [
-    "DEFAULT_MAX_NODES",
     "BestResponseGains",
     "Mixed",
     "Policy",
@@ -58,3 +60,14 @@ __all__ = [
     "bot_policy",
     "solve",
 ]
+
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "DEFAULT_MAX_NODES": "cardcrawl.solve._solver",
+        },
+    )

@@ -31,23 +31,36 @@ Examples:
     ('heuristic', True, 20)
 """
 
+from typing import TYPE_CHECKING
+
+from cardcrawl.core._deprecation import moved_names
 from cardcrawl.tournament._plot import plot_tournament
-from cardcrawl.tournament._ratings import ELO_BASE, ELO_SCALE, HeadToHead, Rating, bradley_terry
+from cardcrawl.tournament._ratings import HeadToHead, Rating, bradley_terry
 from cardcrawl.tournament._results import TournamentResult, compare_games
 from cardcrawl.tournament._run import tournament
-from cardcrawl.tournament._schedule import KINDS, pairings, schedule
+from cardcrawl.tournament._schedule import schedule
 
 __all__ = [
-    "ELO_BASE",
-    "ELO_SCALE",
-    "KINDS",
     "HeadToHead",
     "Rating",
     "TournamentResult",
     "bradley_terry",
     "compare_games",
-    "pairings",
     "plot_tournament",
     "schedule",
     "tournament",
 ]
+
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "ELO_BASE": "cardcrawl.tournament._ratings",
+            "ELO_SCALE": "cardcrawl.tournament._ratings",
+            "KINDS": "cardcrawl.tournament._schedule",
+            "pairings": "cardcrawl.tournament._schedule",
+        },
+    )

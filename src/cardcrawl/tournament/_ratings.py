@@ -13,7 +13,8 @@ from collections.abc import Sequence
 import attrs
 
 from cardcrawl.errors import OptionsError
-from cardcrawl.simulate import Z95, Interval, mean_interval
+from cardcrawl.simulate import Interval
+from cardcrawl.simulate._stats import Z95, mean_interval
 
 __all__ = ["ELO_BASE", "ELO_SCALE", "HeadToHead", "Rating", "bradley_terry"]
 

@@ -81,7 +81,7 @@ class TournamentResult:
         game: the game's registry name.
         options: the game's options as JSON-compatible ``(name, value)`` pairs.
         bots: the bots' labels (registered names, or their factories' names).
-        kind: ``"round-robin"`` or ``"gauntlet"`` (see :func:`pairings`).
+        kind: ``"round-robin"`` or ``"gauntlet"`` (see ``pairings``).
         seed: the tournament's seed: deal ``i`` of every lineup is
             ``rng_derive(seed, i)``, and the bots are built with that same seed.
         games: games (deals) per lineup.
@@ -134,7 +134,7 @@ class TournamentResult:
         return sorted(common or ())
 
     def head_to_head(self) -> tuple[HeadToHead, ...]:
-        """Each pair's wins, ties and losses, in the order of :func:`pairings`.
+        """Each pair's wins, ties and losses, in the order of ``pairings``.
 
         In a one-seat game, each deal both bots played is one comparison of their two
         games (:func:`compare_games`). In a game of several seats, each game of a lineup

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import (
-    FIRST_COMPLETED,
-    CancelledError,
     Executor,
-    Future,
     ProcessPoolExecutor,
-    wait,
 )
 from typing import Any
 
@@ -29,7 +24,7 @@ from cardcrawl.simulate._run import (
     _default_workers,
     _ignore_sigint,
     _Job,
-    _run_batch,
+    _run_parallel,
     _text,
     start_from_position,
 )
@@ -134,7 +129,7 @@ def tournament(
         OptionsError: fewer than two bots, a bot given twice, ``games`` below 1, an
             unknown kind, bad ``workers``, ``batch_size`` or ``on_bot_error``, no
             limit set, or a position refused (explicit chance, or a game that cannot
-            re-seed it: see :func:`~cardcrawl.simulate.start_from_position`).
+            re-seed it: as :func:`~cardcrawl.simulate.simulate` says).
         NotationError: the position does not read, or is not a legal position.
         UnknownBotError: a bot name is not registered, or not for this game.
         CardcrawlError: a bot failed its seat, with ``on_bot_error="raise"``.
@@ -253,46 +248,3 @@ def _run_serial(
         for i in range(start, stop):
             results[n].append(play(i))
         report()
-
-
-def _run_parallel(
-    executor: Executor,
-    jobs: Sequence[_Job],
-    tasks: Sequence[_Task],
-    results: list[list[GameResult]],
-    report: Callable[[], None],
-    own: bool,
-    window: int,
-) -> bool:
-    """Run every task on ``executor``, ``window`` in flight at a time; True if
-    interrupted (the batches then running are kept if they finish)."""
-    todo = iter(tasks)
-    pending: dict[Future[list[GameResult]], int] = {}
-    try:
-        while True:
-            while len(pending) < window:
-                task = next(todo, None)
-                if task is None:
-                    break
-                n, start, stop = task
-                pending[executor.submit(_run_batch, jobs[n], start, stop)] = n
-            if not pending:
-                return False
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                results[pending[future]].extend(future.result())
-                del pending[future]
-            report()
-    except BaseException as exc:
-        for future in pending:
-            future.cancel()
-        if not isinstance(exc, KeyboardInterrupt):
-            raise
-        if own:
-            with contextlib.suppress(KeyboardInterrupt):
-                wait(pending)
-        for future, n in pending.items():
-            if future.done() and not future.cancelled():
-                with contextlib.suppress(CancelledError, Exception):
-                    results[n].extend(future.result(timeout=0))
-        return True

@@ -27,7 +27,7 @@ def pairings(bots: int, kind: str = "round-robin") -> tuple[tuple[int, int], ...
         OptionsError: the kind is neither, or there are fewer than two bots.
 
     Examples:
-        >>> from cardcrawl.tournament import pairings
+        >>> from cardcrawl.tournament._schedule import pairings
         >>> pairings(3)
         ((0, 1), (0, 2), (1, 2))
         >>> pairings(3, "gauntlet")
@@ -55,13 +55,13 @@ def schedule(bots: int, seats: int, kind: str = "round-robin") -> tuple[tuple[in
     Args:
         bots: how many bots.
         seats: the game's seats.
-        kind: see :func:`pairings`.
+        kind: see ``pairings``.
 
     Returns:
         The lineups, each once, in order.
 
     Raises:
-        OptionsError: as :func:`pairings`.
+        OptionsError: as ``pairings``.
 
     Examples:
         >>> from cardcrawl.tournament import schedule

@@ -9,14 +9,15 @@ move sees and keeps its principal variation; :func:`search_text`, :func:`search_
 :func:`search_html` show its root statistics and that line.
 """
 
-from cardcrawl.tree._render import fraction_text, tree_html, tree_svg
+from typing import TYPE_CHECKING
+
+from cardcrawl.core._deprecation import moved_names
+from cardcrawl.tree._render import tree_html, tree_svg
 from cardcrawl.tree._search_view import search_html, search_position, search_svg, search_text
-from cardcrawl.tree._solver_tree import DEFAULT_TREE_NODES, TreeNode, solver_tree
+from cardcrawl.tree._solver_tree import TreeNode, solver_tree
 
 __all__ = [
-    "DEFAULT_TREE_NODES",
     "TreeNode",
-    "fraction_text",
     "search_html",
     "search_position",
     "search_svg",
@@ -25,3 +26,15 @@ __all__ = [
     "tree_html",
     "tree_svg",
 ]
+
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "DEFAULT_TREE_NODES": "cardcrawl.tree._solver_tree",
+            "fraction_text": "cardcrawl.tree._render",
+        },
+    )
