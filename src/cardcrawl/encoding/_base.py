@@ -29,6 +29,19 @@ class Encoding(abc.ABC):
         num_chance_outcomes: an upper bound on the distinct chance outcomes.
         observation_shape: the shape of :meth:`encode_observation`'s vector, ``(n,)``.
         layout: the named segments of the observation vector, in order.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.encoding import encoding_for
+        >>> game = cardcrawl.load("escape-from-haydes")
+        >>> encoding = encoding_for(game)
+        >>> state = game.initial_state(seed=1)
+        >>> action = game.legal_actions(state)[0]
+        >>> encoding.decode_action(encoding.encode_action(action)) == action
+        True
+        >>> vector = encoding.encode_observation(game.observe(state, 0))
+        >>> (len(vector),) == encoding.observation_shape
+        True
     """
 
     version: ClassVar[str] = "1"

@@ -18,6 +18,13 @@ class Segment:
         start: the index of its first value in the flat vector.
         shape: its shape once cut out (``(51, 51)`` for a plane over the grid).
         description: what a value there means, in words.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.encoding import encoding_for
+        >>> segment = encoding_for(cardcrawl.load("escape-from-haydes")).layout[0]
+        >>> segment.name, segment.start, segment.stop
+        ('face_down', 0, 106)
     """
 
     name: str
