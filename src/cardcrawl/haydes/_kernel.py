@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 
 from cardcrawl.core._protocol import Outcome
-from cardcrawl.core._random import rng_below
+from cardcrawl.core._random import _GAMMA, _MASK, _MUL1, _MUL2, _TOPS
 from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._tools import Figures
 from cardcrawl.haydes._figures import HaydesFigures
@@ -110,8 +110,12 @@ def _run(
     pos.turns, pos.guesses, pos.correct = counted["turns"], counted["guesses"], counted["correct"]
     pos.encounters, pos.overcame = counted["encounters"], counted["overcome"]
     rules = game._rules
-    legal, apply, settle = rules.legal_at, rules.apply, rules.settle
+    legal, play = rules.legal_entry, rules.play
     bots = derived_seeds(seed, game.num_players)  # rng_derive(seed, seat), seat by seat
+    # The bots' draw, rng_below inlined (a call would cost about as much again): the
+    # core generator's own constants and rejection test, so the same draws.
+    mask, gamma, mul1, mul2, tops = _MASK, _GAMMA, _MUL1, _MUL2, _TOPS
+    at, up = pos.at, pos._up
     decisions = 0
     while pos.phase is not _OVER:
         if decisions >= max_decisions:
@@ -119,10 +123,18 @@ def _run(
         if build:
             pos.events = []  # the final state keeps the last step's events
         seat = pos.current
-        actions = legal(pos.at[seat], pos.phase, pos._up)
-        bots[seat], k = rng_below(bots[seat], len(actions))
-        apply(pos, actions[k])
-        settle(pos)
+        codes = legal(at[seat], pos.phase, up)[1]
+        n = len(codes)
+        b = bots[seat]
+        while True:
+            b = (b + gamma) & mask
+            z = ((b ^ (b >> 30)) * mul1) & mask
+            z = ((z ^ (z >> 27)) * mul2) & mask
+            z ^= z >> 31
+            if z <= tops[n]:
+                break
+        bots[seat] = b
+        play(pos, codes[z % n])
         decisions += 1
     figures = (
         ("rounds", pos.round),

@@ -59,23 +59,27 @@ from cardcrawl.haydes._state import (
     flat_pools,
     pool_parts,
 )
-from cardcrawl.kit._cards import Card
+from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck, _make
 from cardcrawl.kit._grid import Cell
 
 __all__ = ["Position", "Unseen", "freeze", "thaw"]
 
 #: The unseen cards of a pool under a single belief, in a position: the state's deck; or,
-#: once a card was drawn from it, its sorted rest, a tuple after one draw and a list,
-#: changed in place, after more.
-Unseen = Deck | tuple[Card, ...] | list[Card]
+#: once a card was drawn from it, its sorted rest, a tuple of cards after one draw and a
+#: list of their indices, changed in place, after more.
+Unseen = Deck | tuple[Card, ...] | list[int]
+
+_CARDS = standard_deck(jokers=True)  # by index
 
 
 def _deck(cards: Unseen) -> Deck:
     """The deck of a pool's unseen cards (see :data:`Unseen`)."""
     if isinstance(cards, Deck):
         return cards
-    return _make((), cards if isinstance(cards, tuple) else tuple(cards))
+    if isinstance(cards, tuple):
+        return _make((), cards)
+    return _make((), tuple([_CARDS[i] for i in cards]))
 
 
 class Position:
@@ -97,6 +101,7 @@ class Position:
 
     __slots__ = (
         "_beliefs",
+        "_mask",
         "_mixed",
         "_pools",
         "_pools_frozen",
@@ -105,6 +110,7 @@ class Position:
         "_unseen",
         "_up",
         "aim",
+        "aimed",
         "at",
         "charisma",
         "chosen",
@@ -148,8 +154,9 @@ class Position:
     _pools: list[Any]
     _pools_frozen: tuple[tuple[int, ...], ...] | None
     _seats_in: tuple[bool, ...] | None
+    _mask: int
     _thawed: dict[str, Any]
-    shown: tuple[Cell, ...]
+    shown: list[int]
     mixes: tuple[Mix, ...]
     _beliefs: tuple[Belief, ...] | None
     _unseen: list[Unseen] | None
@@ -159,6 +166,7 @@ class Position:
     removed: tuple[Card, ...]
     overcome: frozenset[Cell]
     aim: Aim | None
+    aimed: int
     chosen: Characteristic | None
     stacked_first: int | None
     stacked_rolls: tuple[int, ...]
@@ -228,8 +236,8 @@ class Position:
             return False
         self._beliefs = None
         if type(cards) is list:
-            i = bisect_left(cards, card.index, key=_INDEX)
-            assert cards[i].index == card.index, f"{card} is not among the unseen cards"
+            i = bisect_left(cards, card.index)
+            assert cards[i] == card.index, f"{card} is not among the unseen cards"
             del cards[i]
             return True
         unseen = self._unseen
@@ -252,7 +260,7 @@ class Position:
             unseen[pool] = rest[:i] + rest[i + 1 :]
         else:
             # The second: many may follow (a rollout), so a list, changed in place.
-            listed = list(rest)
+            listed = [c.index for c in rest]
             del listed[i]
             unseen[pool] = listed
         return True
@@ -276,9 +284,21 @@ class Position:
             seats_in = self._seats_in = tuple([i >= 0 for i in self.at])
         return seats_in
 
+    def seats_mask(self) -> int:
+        """:meth:`seats_in` as bits: bit ``s`` set while seat ``s`` is in."""
+        mask = self._mask
+        if mask < 0:
+            mask = 0
+            for s, i in enumerate(self.at):
+                if i >= 0:
+                    mask |= 1 << s
+            self._mask = mask
+        return mask
+
     def out(self) -> None:
         """A player has just gone out (H-11): :meth:`seats_in` changes."""
         self._seats_in = None
+        self._mask = -1
 
     def discarded(self, cards: list[Card]) -> None:
         """Put ``cards`` on the discard pile, in order (H-12)."""
@@ -369,7 +389,8 @@ def thaw(
     pos._pools = list(pools)
     pos._pools_frozen = pools
     pos._seats_in = None
-    pos.shown = state.shown
+    pos._mask = -1
+    pos.shown = [index[cell] for cell in state.shown]
     pos.mixes = state.mixes
     pos._beliefs = state.beliefs
     pos._unseen = None
@@ -377,7 +398,8 @@ def thaw(
     pos.discard = state.discard
     pos.removed = state.removed
     pos.overcome = state.overcome
-    pos.aim = state.aim
+    aim = pos.aim = state.aim
+    pos.aimed = -1 if aim is None else index[aim.cell]
     pos.chosen = state.chosen
     pos.stacked_first = state.stacked_first
     pos.stacked_rolls = state.stacked_rolls
@@ -428,7 +450,8 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["layout"] = pos.layout
     fields["_up"] = pos._up
     fields["_pools"] = pools
-    fields["shown"] = pos.shown
+    layout = pos.layout
+    fields["shown"] = tuple([layout[i] for i in pos.shown])
     fields["mixes"] = pos.mixes
     fields["beliefs"] = pos.beliefs
     fields["replacement_left"] = pos.replacement_left
