@@ -390,9 +390,20 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def _begin(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
     ) -> HaydesState:
-        pos = thaw(self._new_state(rng, explicit_chance, stack), self._index, [])
+        return self._frozen(self._started(rng, explicit_chance, stack, []))
+
+    def _started(
+        self,
+        rng: int,
+        explicit_chance: bool,
+        stack: Mapping[str, Sequence[Any]],
+        events: list[Any] | None,
+    ) -> Position:
+        """The position ``initial_state`` freezes: the setup, its chance settled, its
+        events appended to ``events`` (if a list), its counters counted from 0."""
+        pos = thaw(self._new_state(rng, explicit_chance, stack), self._index, events)
         self._rules.settle(pos)
-        return self._frozen(pos)
+        return pos
 
     def _advance(self, state: HaydesState, action: Action) -> HaydesState:
         pos = thaw(state, self._index, [])

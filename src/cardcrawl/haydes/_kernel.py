@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 
 from cardcrawl.core._protocol import Outcome
-from cardcrawl.core._random import _GAMMA, _MASK, _MUL1, _MUL2, _TOPS
+from cardcrawl.core._random import _GAMMA, _MASK, _MUL1, _MUL2, _TOPS, rng_from_seed
 from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._tools import Figures
 from cardcrawl.haydes._figures import HaydesFigures
@@ -96,21 +96,25 @@ def _run(
     """The game of ``seed`` (from ``start``, or ``initial_state(seed)``) played to its
     end on one position: ``(position, decisions, figures)``, or ``None``."""
     if start is None:
-        start = game.initial_state(seed)
-    elif not isinstance(start, HaydesState):
-        return None
-    phase = start.phase
-    if start.explicit_chance or not (phase is _TURN or phase is _ENCOUNTER or phase is _OVER):
-        return None
-    pos = thaw(start, game._index, list(start.events) if build else None)
-    # What the step that made ``start`` counted (see HaydesFigures), counted on from.
-    tracker = HaydesFigures(game)
-    tracker.step(start)
-    counted = dict(tracker.figures(start))
-    pos.turns, pos.guesses, pos.correct = counted["turns"], counted["guesses"], counted["correct"]
-    pos.encounters, pos.overcame = counted["encounters"], counted["overcome"]
+        # The position initial_state(seed) freezes, played on unfrozen: the rules have
+        # counted what its step reports (see HaydesFigures).
+        pos = game._started(rng_from_seed(seed), False, {}, [] if build else None)
+    else:
+        if not isinstance(start, HaydesState):
+            return None
+        phase = start.phase
+        if start.explicit_chance or not (phase is _TURN or phase is _ENCOUNTER or phase is _OVER):
+            return None
+        pos = thaw(start, game._index, list(start.events) if build else None)
+        # What the step that made ``start`` counted (see HaydesFigures), counted on from.
+        tracker = HaydesFigures(game)
+        tracker.step(start)
+        counted = dict(tracker.figures(start))
+        pos.turns, pos.guesses = counted["turns"], counted["guesses"]
+        pos.correct, pos.encounters = counted["correct"], counted["encounters"]
+        pos.overcame = counted["overcome"]
+    pos.listed()  # many draws follow
     rules = game._rules
-    legal, play = rules.legal_entry, rules.play
     bots = derived_seeds(seed, game.num_players)  # rng_derive(seed, seat), seat by seat
     # The bots' draw, rng_below inlined (a call would cost about as much again): the
     # core generator's own constants and rejection test, so the same draws.
@@ -123,7 +127,7 @@ def _run(
         if build:
             pos.events = []  # the final state keeps the last step's events
         seat = pos.current
-        codes = legal(at[seat], pos.phase, up)[1]
+        codes = rules.legal_entry(at[seat], pos.phase, up)[1]
         n = len(codes)
         b = bots[seat]
         while True:
@@ -134,7 +138,7 @@ def _run(
             if z <= tops[n]:
                 break
         bots[seat] = b
-        play(pos, codes[z % n])
+        rules.play(pos, codes[z % n])
         decisions += 1
     figures = (
         ("rounds", pos.round),

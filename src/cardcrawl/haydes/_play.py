@@ -36,7 +36,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardcrawl.core._random import rng_below, rng_choice_weighted
+from cardcrawl.core._random import (
+    _GAMMA,
+    _MASK,
+    _MUL1,
+    _MUL2,
+    _SMALL,
+    _TOPS,
+    _highest_accepted,
+    rng_below,
+    rng_choice_weighted,
+)
 from cardcrawl.haydes._actions import (
     Action,
     Choose,
@@ -391,24 +401,46 @@ class Rules:
         if cards is None:
             return -1
         kind = type(cards)
-        if kind is list:
-            # A pool's card indices, sorted (see Position.draw).
-            pos.rng, k = rng_below(pos.rng, len(cards))
-            index: int = cards[k]  # type: ignore[index, assignment]
-            return index
         if kind is Deck:
             if cards.stacked:  # type: ignore[union-attr]
                 return cards.stacked[0].index  # type: ignore[union-attr]
-            rest: Sequence[Card] = cards.rest  # type: ignore[union-attr]
+            rest: Sequence[Any] = cards.rest  # type: ignore[union-attr]
         else:
             rest = cards  # type: ignore[assignment]
-        pos.rng, k = rng_below(pos.rng, len(rest))
-        return rest[k].index
+        # rng_below(pos.rng, n), inlined (a call costs more than the draw): the core
+        # generator's constants and rejection test, so the very same draws.
+        n = len(rest)
+        top = _TOPS[n] if n < _SMALL else _highest_accepted(n)
+        b, mask, gamma, mul1, mul2 = pos.rng, _MASK, _GAMMA, _MUL1, _MUL2
+        while True:
+            b = (b + gamma) & mask
+            z = ((b ^ (b >> 30)) * mul1) & mask
+            z = ((z ^ (z >> 27)) * mul2) & mask
+            z ^= z >> 31
+            if z <= top:
+                break
+        pos.rng = b
+        if kind is list:
+            index: int = rest[z % n]  # a pool's card indices, sorted (see Position.draw)
+            return index
+        card: Card = rest[z % n]
+        return card.index
 
     def _thrown(self, pos: Position) -> int:
         """The total of a roll with nothing stacked: one of the equally likely throws."""
-        pos.rng, throw = rng_below(pos.rng, len(self._throws))
-        total: int = self._throws[throw]
+        throws = self._throws
+        n = len(throws)
+        top = _TOPS[n] if n < _SMALL else _highest_accepted(n)
+        b, mask, gamma, mul1, mul2 = pos.rng, _MASK, _GAMMA, _MUL1, _MUL2
+        while True:  # rng_below(pos.rng, n), inlined (see _drawn)
+            b = (b + gamma) & mask
+            z = ((b ^ (b >> 30)) * mul1) & mask
+            z = ((z ^ (z >> 27)) * mul2) & mask
+            z ^= z >> 31
+            if z <= top:
+                break
+        pos.rng = b
+        total: int = throws[z % n]
         return total
 
     # ------------------------------------------------------------ playing
@@ -678,7 +710,7 @@ class Rules:
             if events is not None:
                 events.append(Overcame(seat, cell, card))
                 if not self.solo:
-                    freed = tuple(s for s, j in enumerate(at) if s != seat and j == i)
+                    freed = tuple([s for s, j in enumerate(at) if s != seat and j == i])
                     if freed:
                         events.append(Released(freed, cell))
         if after == 0:

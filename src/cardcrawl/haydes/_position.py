@@ -213,6 +213,18 @@ class Position:
             self._mixed = beliefs[0].mixed
         return unseen[pool]
 
+    def listed(self) -> None:
+        """Keep each pool's unseen cards as a list of their indices from now on, where a
+        single belief holds them: a rollout, which draws many cards from one position,
+        does so before it starts (a step, which draws one, keeps the state's decks)."""
+        if self.single_pool(0) is None:
+            return
+        unseen = self._unseen
+        assert unseen is not None
+        for pool, cards in enumerate(unseen):
+            if type(cards) is Deck and not cards.stacked:
+                unseen[pool] = list(_indices(cards.rest))
+
     def plain_unseen(self, index: int) -> Unseen | None:
         """The unseen cards that face-down cell ``index`` is drawn from, where that is
         all there is to it: a cell of a pool, under a single belief (see
@@ -340,6 +352,23 @@ class Position:
 _new = object.__new__
 _INDEX = attrgetter("index")
 
+# The indices of the cards of the last few decks listed (Position.listed), by the
+# identity of the deck's cards (kept, so that an id is never mistaken for a later
+# tuple's). Every game dealt by ``initial_state`` starts from the same decks, so a
+# simulation reads them once, not at every game.
+_INDICES: dict[int, tuple[tuple[Card, ...], tuple[int, ...]]] = {}
+
+
+def _indices(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    kept = _INDICES.get(id(cards))
+    if kept is not None and kept[0] is cards:
+        return kept[1]
+    indices = tuple(map(_INDEX, cards))
+    if len(_INDICES) >= 16:
+        _INDICES.clear()
+    _INDICES[id(cards)] = (cards, indices)
+    return indices
+
 
 #: Figures are immutable values of a small set: each is made once and shared.
 _FIGURES: dict[tuple[Cell | None, int, int], Figure] = {}
@@ -368,7 +397,7 @@ def thaw(
     Returns:
         A new position; its counters start at 0.
     """
-    pos: Position = _new(Position)
+    pos: Position = Position.__new__(Position)
     pos.phase = state.phase
     seats = pos.frozen_seats = state.seats
     at = pos.at = []
