@@ -58,11 +58,11 @@ cdef class Rules:
     @cython.locals(kind=Py_ssize_t, seat=Py_ssize_t)
     cpdef decide(self, Position pos, Py_ssize_t code)
     @cython.locals(
-        n=Py_ssize_t, top=cython.ulonglong, b=cython.ulonglong, z=cython.ulonglong,
-        mask=cython.ulonglong, gamma=cython.ulonglong, mul1=cython.ulonglong,
-        mul2=cython.ulonglong,
+        index=Py_ssize_t, k=Py_ssize_t, n=Py_ssize_t, top=cython.ulonglong,
+        b=cython.ulonglong, z=cython.ulonglong, mask=cython.ulonglong,
+        gamma=cython.ulonglong, mul1=cython.ulonglong, mul2=cython.ulonglong,
     )
-    cpdef Py_ssize_t _drawn(self, Position pos) except? -2
+    cpdef Py_ssize_t _drawn(self, Position pos, bint take) except? -2
     @cython.locals(
         n=Py_ssize_t, top=cython.ulonglong, b=cython.ulonglong, z=cython.ulonglong,
         mask=cython.ulonglong, gamma=cython.ulonglong, mul1=cython.ulonglong,
@@ -75,7 +75,7 @@ cdef class Rules:
         index=Py_ssize_t, seat=Py_ssize_t, from_card=Py_ssize_t, nv=Py_ssize_t,
         lower=bint, at=list, up=dict, ranks=tuple,
     )
-    cpdef _revealed(self, Position pos, object card)
+    cpdef _revealed(self, Position pos, object card, bint drawn)
     cpdef _moved_event(self, list events, Py_ssize_t seat, Py_ssize_t source, Py_ssize_t target)
     @cython.locals(seat=Py_ssize_t)
     cpdef _step(self, Position pos, Py_ssize_t index)

@@ -33,7 +33,6 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from cardcrawl.core._random import (
@@ -380,7 +379,7 @@ class Rules:
         """
         phase = pos.phase
         if phase is _REVEAL:
-            card = self._drawn(pos)
+            card = self._drawn(pos, False)
             if card >= 0:
                 return _REVEALS[card]
         elif phase is _ROLL:
@@ -393,38 +392,41 @@ class Rules:
         pos.rng, i = rng_choice_weighted(pos.rng, [w for _, w in chances])
         return chances[i][0]
 
-    def _drawn(self, pos: Position) -> int:
+    def _drawn(self, pos: Position, take: bool) -> int:
         """The index of the card turned on the cell aimed at, drawn as ``Deck.sample``
-        draws from its pool, where it is a plain cell under a single belief; else -1,
-        the generator untouched (see :meth:`sample`)."""
-        cards = pos.plain_unseen(pos.aimed)
+        draws from its pool (a stacked card first, drawing nothing), where it is a plain
+        cell under a single belief, and taken out of the pool if ``take``; else -1,
+        nothing changed (see :meth:`sample`)."""
+        index = pos.aimed
+        cards = pos.plain_unseen(index)
         if cards is None:
             return -1
         kind = type(cards)
-        if kind is Deck:
-            if cards.stacked:  # type: ignore[union-attr]
-                return cards.stacked[0].index  # type: ignore[union-attr]
-            rest: Sequence[Any] = cards.rest  # type: ignore[union-attr]
+        if kind is Deck and cards.stacked:  # type: ignore[union-attr]
+            k = 0
         else:
-            rest = cards  # type: ignore[assignment]
-        # rng_below(pos.rng, n), inlined (a call costs more than the draw): the core
-        # generator's constants and rejection test, so the very same draws.
-        n = len(rest)
-        top = _TOPS[n] if n < _SMALL else _highest_accepted(n)
-        b, mask, gamma, mul1, mul2 = pos.rng, _MASK, _GAMMA, _MUL1, _MUL2
-        while True:
-            b = (b + gamma) & mask
-            z = ((b ^ (b >> 30)) * mul1) & mask
-            z = ((z ^ (z >> 27)) * mul2) & mask
-            z ^= z >> 31
-            if z <= top:
-                break
-        pos.rng = b
+            # rng_below(pos.rng, n), inlined (a call costs more than the draw): the core
+            # generator's constants and rejection test, so the very same draws.
+            n = len(cards.rest if kind is Deck else cards)  # type: ignore[union-attr]
+            top = _TOPS[n] if n < _SMALL else _highest_accepted(n)
+            b, mask, gamma, mul1, mul2 = pos.rng, _MASK, _GAMMA, _MUL1, _MUL2
+            while True:
+                b = (b + gamma) & mask
+                z = ((b ^ (b >> 30)) * mul1) & mask
+                z = ((z ^ (z >> 27)) * mul2) & mask
+                z ^= z >> 31
+                if z <= top:
+                    break
+            pos.rng = b
+            k = z % n
+        if take:
+            return pos.take(index, k)
         if kind is list:
-            index: int = rest[z % n]  # a pool's card indices, sorted (see Position.draw)
-            return index
-        card: Card = rest[z % n]
-        return card.index
+            card: int = cards[k]  # type: ignore[assignment, index]
+            return card  # a pool's card indices, sorted (see Position.draw)
+        if kind is Deck:
+            cards = cards.stacked if cards.stacked else cards.rest  # type: ignore[union-attr]
+        return cards[k].index  # type: ignore[union-attr, index]
 
     def _thrown(self, pos: Position) -> int:
         """The total of a roll with nothing stacked: one of the equally likely throws."""
@@ -467,7 +469,7 @@ class Rules:
         if phase is _TURN or phase is _ENCOUNTER:
             self.decide(pos, self.code_of(action))
         elif phase is _REVEAL:
-            self._revealed(pos, _CARDS[action.card.index])  # type: ignore[union-attr]
+            self._revealed(pos, _CARDS[action.card.index], False)  # type: ignore[union-attr]
         elif phase is _ROLL:
             assert isinstance(action, Roll)
             self._rolled(pos, action.total)
@@ -489,11 +491,11 @@ class Rules:
             if pos.explicit_chance:
                 self.settle(pos)
             elif phase is _REVEAL:
-                card = self._drawn(pos)
+                card = self._drawn(pos, True)
                 if card < 0:
                     self.settle(pos)
                 else:
-                    self._revealed(pos, _CARDS[card])
+                    self._revealed(pos, _CARDS[card], True)
             elif pos.stacked_rolls:
                 self.settle(pos)
             else:
@@ -555,8 +557,9 @@ class Rules:
             began.append(TurnStarted(seat, len(began)))
         return began[round_] if round_ < len(began) else TurnStarted(seat, round_)
 
-    def _revealed(self, pos: Position, card: Card) -> None:
-        """The card aimed at turned out to be ``card``."""
+    def _revealed(self, pos: Position, card: Card, drawn: bool) -> None:
+        """The card aimed at turned out to be ``card``, taken out of its pool already if
+        ``drawn``."""
         aim = pos.aim
         assert aim is not None
         cell, guess = aim.cell, aim.guess
@@ -579,7 +582,7 @@ class Rules:
             events.append(Revealed(cell, card, guess, from_value, correct))
         # What the players know of the face-down cards (see cardcrawl.haydes._unseen):
         # almost always one draw from one pool.
-        if not pos.draw(index, card):
+        if not drawn and not pos.draw(index, card):
             pool_of = pos.flat_pools()
             pos.mixes, pos.beliefs = apply_reveal(pos, index, card, pool_of)  # type: ignore[arg-type]
             pos.set_flat_pools(pool_of)

@@ -50,8 +50,10 @@ cdef class Position:
 
     @cython.locals(pool=Py_ssize_t)
     cpdef object plain_unseen(self, Py_ssize_t index)
-    @cython.locals(i=Py_ssize_t, pool=Py_ssize_t)
+    @cython.locals(k=Py_ssize_t)
     cpdef bint draw(self, Py_ssize_t index, object card) except -1
+    @cython.locals(pool=Py_ssize_t, unseen=list, taken=Py_ssize_t)
+    cpdef Py_ssize_t take(self, Py_ssize_t index, Py_ssize_t k) except? -1
     @cython.locals(mask=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t)
     cpdef Py_ssize_t seats_mask(self) except -1
     cpdef object single_pool(self, Py_ssize_t pool)

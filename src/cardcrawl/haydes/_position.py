@@ -246,36 +246,47 @@ class Position:
         cards = self.plain_unseen(index)
         if cards is None:
             return False
-        self._beliefs = None
         if type(cards) is list:
-            i = bisect_left(cards, card.index)
-            assert cards[i] == card.index, f"{card} is not among the unseen cards"
-            del cards[i]
-            return True
+            k = bisect_left(cards, card.index)
+            assert cards[k] == card.index, f"{card} is not among the unseen cards"
+        elif type(cards) is Deck and cards.stacked:
+            # A stacked card comes first (Deck.take).
+            assert cards.stacked[0].index == card.index, f"{card} is not the stacked card"
+            k = 0
+        else:
+            rest: tuple[Card, ...] = cards.rest if type(cards) is Deck else cards  # type: ignore[assignment]
+            k = bisect_left(rest, card.index, key=_INDEX)
+            assert rest[k].index == card.index, f"{card} is not among the unseen cards"
+        self.take(index, k)
+        return True
+
+    def take(self, index: int, k: int) -> int:
+        """Take the ``k``-th of the unseen cards that face-down cell ``index`` is drawn
+        from, in order (a stacked card first), where that is a pool under a single
+        belief (:meth:`plain_unseen` says so); the index of the card taken."""
         unseen = self._unseen
         assert unseen is not None
         pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
+        cards = unseen[pool]
+        self._beliefs = None
+        if type(cards) is list:
+            taken: int = cards.pop(k)
+            return taken
         if type(cards) is Deck:
             stacked = cards.stacked
             if stacked:
-                # A stacked card comes first (Deck.take).
-                assert stacked[0].index == card.index, f"{card} is not the stacked card"
                 unseen[pool] = _make(stacked[1:], cards.rest)
-                return True
+                return stacked[0].index
             rest = cards.rest
-        else:
-            rest = cards  # type: ignore[assignment]
-        i = bisect_left(rest, card.index, key=_INDEX)
-        assert rest[i].index == card.index, f"{card} is not among the unseen cards"
-        if type(cards) is Deck:
             # The first draw from this pool: one copy, as a step makes one.
-            unseen[pool] = rest[:i] + rest[i + 1 :]
-        else:
-            # The second: many may follow (a rollout), so a list, changed in place.
-            listed = [c.index for c in rest]
-            del listed[i]
-            unseen[pool] = listed
-        return True
+            unseen[pool] = rest[:k] + rest[k + 1 :]
+            return rest[k].index
+        # The second: many may follow, so a list, changed in place.
+        first: tuple[Card, ...] = cards
+        listed = [c.index for c in first]
+        del listed[k]
+        unseen[pool] = listed
+        return first[k].index
 
     @property
     def seats(self) -> tuple[Figure, ...]:
