@@ -408,8 +408,12 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def _advance(self, state: HaydesState, action: Action) -> HaydesState:
         pos = thaw(state, self._index, [])
         rules = self._rules
-        rules.apply(pos, action)
-        rules.settle(pos)
+        phase = pos.phase
+        if phase is _TURN or phase is _ENCOUNTER:
+            rules.play(pos, rules.code_of(action))
+        else:
+            rules.apply(pos, action)
+            rules.settle(pos)
         return self._frozen(pos)
 
     def _apply(self, state: HaydesState, action: Action, events: list[Any]) -> HaydesState:
