@@ -164,10 +164,12 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     # variant overrides the hooks it changes, in a subclass.
     #
     # The rules bind the hooks once, when the game is built: the hooks of a card alone
-    # (card_value, creature), of a cell of the layout alone (touching_cells) and the dice
-    # (roll_weights) are asked then, and their answers kept in tables; the others are
-    # called at every use. A hook is given plain values, never the state or the rules'
-    # working position, and must answer from them alone, the same way every time.
+    # (card_value, creature), of a cell of the layout alone (touching_cells), the dice
+    # (roll_weights) and those of a few small values (guess_is_correct, is_escape,
+    # overcomes, characteristic_after, next_seat: for every value the rules can give
+    # them) are asked then, and their answers kept in tables; stays_face_up is called at
+    # every use. A hook is given plain values, never the state or the rules' working
+    # position, and must answer from them alone, the same way every time.
 
     def card_value(self, card: Card) -> int:
         """A card's value (H-1): ace 1, 2-10 face value, J 11, Q 12, K 13, jokers 0.

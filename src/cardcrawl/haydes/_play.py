@@ -10,11 +10,17 @@ two methods in a loop), ``legal_actions`` and ``chance_outcomes`` (:meth:`Rules.
 
 The hooks are bound once (:meth:`Rules.__init__`): each is the game's own method, the
 stock one or the variant's override, and the rules call that binding. The hooks of a
-card alone (``card_value``, ``creature``), of a cell alone (``touching_cells``) and the
-dice (``roll_weights``) are asked once per card, cell and game, and their answers kept
-in tables; the others are called where their rule is decided. No hook is given the
-position: every Haydes hook takes plain values, so a hook can neither see nor change
-what the rules work on.
+card alone (``card_value``, ``creature``), of a cell alone (``touching_cells``), the
+dice (``roll_weights``) and those of a few small values (``guess_is_correct``,
+``is_escape``, ``overcomes``, ``characteristic_after``, ``next_seat``; see
+:meth:`Rules._tabulate`) are asked once, and their answers kept in tables;
+``stays_face_up`` is called where its rule is decided. No hook is given the position:
+every Haydes hook takes plain values, so a hook can neither see nor change what the
+rules work on, and it answers from them alone, the same way every time.
+
+A decision is played as a small int, its code (:meth:`Rules.legal_entry` lists the
+codes beside the legal actions; :meth:`Rules.code_of` reads an action's): the kind of
+move in its low three bits, the cell's index above them.
 
 The comments cite the rulings (``H-x``) of the project's normative reading, RULINGS.md.
 
