@@ -72,10 +72,10 @@ cdef class Rules:
     @cython.locals(seat=Py_ssize_t, round_=Py_ssize_t, i=Py_ssize_t)
     cpdef _begin_turn(self, Position pos)
     @cython.locals(
-        index=Py_ssize_t, seat=Py_ssize_t, from_card=Py_ssize_t, nv=Py_ssize_t,
-        lower=bint, at=list, up=dict, ranks=tuple,
+        aimed=Py_ssize_t, index=Py_ssize_t, seat=Py_ssize_t, from_card=Py_ssize_t,
+        nv=Py_ssize_t, lower=Py_ssize_t, at=list, up=dict, ranks=tuple, values=tuple,
     )
-    cpdef _revealed(self, Position pos, object card, bint drawn)
+    cpdef _revealed(self, Position pos, Py_ssize_t c, bint drawn)
     cpdef _moved_event(self, list events, Py_ssize_t seat, Py_ssize_t source, Py_ssize_t target)
     @cython.locals(seat=Py_ssize_t)
     cpdef _step(self, Position pos, Py_ssize_t index)

@@ -115,6 +115,7 @@ _REVEALS = tuple(Reveal(c) for c in _CARDS)
 _LOWER = Guess.LOWER
 _CHARISMA = Characteristic.CHARISMA
 _CHARACTERISTICS = tuple(Characteristic)
+_GUESSES = (Guess.HIGHER, Guess.LOWER)  # by "is lower"
 # A decision as the rules play it: a small int, its kind in the low three bits and the
 # index of its cell (or characteristic) above them (see Rules.code_of).
 _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE = range(7)
@@ -403,7 +404,7 @@ class Rules:
         draws from its pool (a stacked card first, drawing nothing), where it is a plain
         cell under a single belief, and taken out of the pool if ``take``; else -1,
         nothing changed (see :meth:`sample`)."""
-        index = pos.aimed
+        index = pos.aimed >> 3
         cards = pos.plain_unseen(index)
         if cards is None:
             return -1
@@ -475,7 +476,7 @@ class Rules:
         if phase is _TURN or phase is _ENCOUNTER:
             self.decide(pos, self.code_of(action))
         elif phase is _REVEAL:
-            self._revealed(pos, _CARDS[action.card.index], False)  # type: ignore[union-attr]
+            self._revealed(pos, action.card.index, False)  # type: ignore[union-attr]
         elif phase is _ROLL:
             assert isinstance(action, Roll)
             self._rolled(pos, action.total)
@@ -501,7 +502,7 @@ class Rules:
                 if card < 0:
                     self.settle(pos)
                 else:
-                    self._revealed(pos, _CARDS[card], True)
+                    self._revealed(pos, card, True)
             elif pos.stacked_rolls:
                 self.settle(pos)
             else:
@@ -528,7 +529,7 @@ class Rules:
                     )
                 )
             pos.aim = aim
-            pos.aimed = code >> 3
+            pos.aimed = code
             pos.phase = _REVEAL
         elif kind == _K_END:
             self._end_turn(pos)
@@ -563,29 +564,29 @@ class Rules:
             began.append(TurnStarted(seat, len(began)))
         return began[round_] if round_ < len(began) else TurnStarted(seat, round_)
 
-    def _revealed(self, pos: Position, card: Card, drawn: bool) -> None:
-        """The card aimed at turned out to be ``card``, taken out of its pool already if
-        ``drawn``."""
-        aim = pos.aim
-        assert aim is not None
-        cell, guess = aim.cell, aim.guess
-        index = pos.aimed
+    def _revealed(self, pos: Position, c: int, drawn: bool) -> None:
+        """The card aimed at turned out to be card ``c`` (an index), taken out of its
+        pool already if ``drawn``."""
+        aimed = pos.aimed  # the code of the move (see decide)
+        index = aimed >> 3
+        lower = aimed & 1
+        card = _CARDS[c]
         seat = pos.current
         at = pos.at
         up = pos._up
         from_card = up[at[seat]].index  # the card the figure stands on
-        lower = guess is _LOWER
         ranks = self._ranks
         nv = self._nv
-        correct = self._correct[(lower * nv + ranks[from_card]) * nv + ranks[card.index]]
+        correct = self._correct[(lower * nv + ranks[from_card]) * nv + ranks[c]]
+        values = self.values
         if correct is _ASK:
-            correct = self.guess_is_correct(guess, self.values[from_card], self.values[card.index])
-        from_value = self.values[from_card]  # H-7
+            correct = self.guess_is_correct(_GUESSES[lower], values[from_card], values[c])
         pos.guesses += 1
         pos.correct += correct
         events = pos.events
         if events is not None:
-            events.append(Revealed(cell, card, guess, from_value, correct))
+            cell = self.cells[index]
+            events.append(Revealed(cell, card, _GUESSES[lower], values[from_card], correct))
         # What the players know of the face-down cards (see cardcrawl.haydes._unseen):
         # almost always one draw from one pool.
         if not drawn and not pos.draw(index, card):
@@ -596,13 +597,14 @@ class Rules:
         pos.shown.append(index)
         pos.aim = None
         pos.aimed = -1
-        if card.index == _RJ:
+        if c == _RJ:
             escape = self._escapes[lower * nv + ranks[from_card]]
             if escape is _ASK:
-                escape = self.is_escape(guess, from_value)
+                escape = self.is_escape(_GUESSES[lower], values[from_card])
             if escape:
                 # H-9: the player escapes and wins.
                 if events is not None:
+                    cell = self.cells[index]
                     events.append(Moved(seat, self.cells[at[seat]], cell))
                     events.append(Escaped(seat, cell))
                 at[seat] = index
@@ -613,10 +615,10 @@ class Rules:
                 return
             # H-10: the figure does not move, the joker stays face up, the turn ends.
             if events is not None:
-                events.append(AlmostThere(seat, cell))
+                events.append(AlmostThere(seat, self.cells[index]))
             self._end_turn(pos)
             return
-        if aim.tuybe and not correct:
+        if aimed & 2 and not correct:
             # The Tuybe: wrong or equal, the figure stays (and meets no creature).
             self._end_turn(pos)
             return
@@ -625,7 +627,7 @@ class Rules:
             self._moved_event(events, seat, at[seat], index)
         at[seat] = index
         pos.frozen_seats = None
-        if self.creatures[card.index] is not None:
+        if self.creatures[c] is not None:
             self._meet(pos, seat, index, card)  # H-7, H-8
         elif correct:
             pos.phase = _TURN  # H-7: move again or end the turn

@@ -42,7 +42,7 @@ from bisect import bisect_left
 from operator import attrgetter
 from typing import Any
 
-from cardcrawl.haydes._actions import Action
+from cardcrawl.haydes._actions import Action, Guess
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._events import HaydesEvent
 from cardcrawl.haydes._state import (
@@ -439,7 +439,10 @@ def thaw(
     pos.removed = state.removed
     pos.overcome = state.overcome
     aim = pos.aim = state.aim
-    pos.aimed = -1 if aim is None else index[aim.cell]
+    # The code of the move aimed (see cardcrawl.haydes._play.Rules.code_of).
+    pos.aimed = (
+        -1 if aim is None else index[aim.cell] << 3 | (aim.guess is Guess.LOWER) | aim.tuybe << 1
+    )
     pos.chosen = state.chosen
     pos.stacked_first = state.stacked_first
     pos.stacked_rolls = state.stacked_rolls
