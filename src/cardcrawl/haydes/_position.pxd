@@ -61,3 +61,9 @@ cdef class Position:
     @cython.locals(index=Py_ssize_t, k=Py_ssize_t)
     cpdef face_down(self, list cells, Py_ssize_t pool)
     cpdef discarded(self, list cards)
+
+@cython.locals(pos=Position, at=list, charisma=list, endurance=list)
+cpdef Position thaw(object state, dict index, object events=*)
+
+@cython.locals(fields=dict)
+cpdef object freeze(Position pos, object legal_key, object legal)
