@@ -82,7 +82,7 @@ cdef class Rules:
     cpdef _meet(self, Position pos, Py_ssize_t seat, Py_ssize_t index, object card)
     @cython.locals(seat=Py_ssize_t, i=Py_ssize_t, at=list, on_charisma=bint)
     cpdef _rolled(self, Position pos, object total)
-    @cython.locals(seat=Py_ssize_t, players=Py_ssize_t)
+    @cython.locals(seat=Py_ssize_t, players=Py_ssize_t, mask=Py_ssize_t)
     cpdef _end_turn(self, Position pos)
     @cython.locals(i=Py_ssize_t, keep=list, targets=list, cells=tuple, up=dict, left=Py_ssize_t)
     cpdef _replace_cards(self, Position pos)

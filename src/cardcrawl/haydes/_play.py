@@ -755,7 +755,10 @@ class Rules:
         if pos.shown:
             self._replace_cards(pos)  # H-12
         players = len(pos.at)
-        following = self._nexts[((seat * players + pos.first) << players) + pos.seats_mask()]
+        mask = pos._mask  # the seats still in, as bits (see Position.seats_mask)
+        if mask < 0:
+            mask = pos.seats_mask()
+        following = self._nexts[((seat * players + pos.first) << players) + mask]
         if following is _ASK:
             following = self.next_seat(seat, pos.first, pos.seats_in())
         assert following is not None  # the last player out ends the game before this
