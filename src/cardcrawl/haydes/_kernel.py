@@ -1,6 +1,7 @@
 """The rollout kernel of Escape from Haydes: whole games of uniform-random play, in place.
 
-It states no rule. It thaws one working position and drives the game's own rules
+It states no rule. It takes one working position (the one ``initial_state`` freezes,
+or a thawed start) and drives the game's own rules
 (:class:`~cardcrawl.haydes._play.Rules`, the hooks of the game or variant bound in
 them) through it, decision after decision, as ``step`` does for one decision: the same
 legal actions, the same chance drawn with the same generator, so the same games, for

@@ -89,10 +89,12 @@ class Position:
     :class:`~cardcrawl.haydes.HaydesState`), but for the cards by cell, kept as the
     state keeps them for the rules (``_up``, ``_pools``, see the module docstring), for
     the seats, kept by seat as lists (``at``, the index of the figure's cell, -1 once
-    out; ``charisma``; ``endurance``), and for ``events``, a list the rules append to
-    (``None``: a rollout that keeps no events). The counters are what a simulation
-    reports of a game (see :class:`~cardcrawl.haydes.HaydesFigures`): the rules count as
-    they go, so a rollout needs no events to report them.
+    out; ``charisma``; ``endurance``), for ``shown``, a list of cell indices, and for
+    ``events``, a list the rules append to (``None``: a rollout that keeps no events).
+    ``aimed`` is the move aimed at as the rules code it (see
+    :meth:`~cardcrawl.haydes._play.Rules.code_of`), -1 for none. The counters are what
+    a simulation reports of a game (see :class:`~cardcrawl.haydes.HaydesFigures`): the
+    rules count as they go, so a rollout needs no events to report them.
 
     A position is private to the code that thawed it: the rules' hooks are never given
     one (every Haydes hook takes plain values), and a frozen state never shares its
