@@ -259,7 +259,7 @@ class Rules:
         )
         # By creature card, the characteristic's value and the roll's total: whether
         # the roll overcomes it and what the characteristic becomes.
-        totals = range(max(self.rolls) + 1)
+        totals = range(max(self.rolls, default=-1) + 1)
         fights: dict[Creature, tuple[Any, ...]] = {}
         for creature in self.creatures:
             if creature is not None and creature not in fights:
