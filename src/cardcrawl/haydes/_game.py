@@ -403,7 +403,14 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     ) -> Position:
         """The position ``initial_state`` freezes: the setup, its chance settled, its
         events appended to ``events`` (if a list), its counters counted from 0."""
-        pos = thaw(self._new_state(rng, explicit_chance, stack), self._index, events)
+        if stack:
+            pos = thaw(self._new_state(rng, explicit_chance, stack), self._index, events)
+        else:
+            # The usual case: the setup made once in __init__ (what _new_state copies,
+            # with this generator), thawed as it is.
+            pos = thaw(self._unstacked_setup, self._index, events)
+            pos.rng = rng
+            pos.explicit_chance = explicit_chance
         self._rules.settle(pos)
         return pos
 
