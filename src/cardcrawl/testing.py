@@ -638,7 +638,7 @@ def check_hooks(
         >>> import cardcrawl
         >>> from cardcrawl.testing import check_hooks
         >>> counts = check_hooks(cardcrawl.load("escape-from-haydes"), seeds=range(3))
-        >>> counts["step", "guess_is_correct"] > 0, counts["rollout", "guess_is_correct"] > 0
+        >>> counts["step", "stays_face_up"] > 0, counts["rollout", "stays_face_up"] > 0
         (True, True)
     """
     counts: Counter[tuple[str, str]] = Counter()

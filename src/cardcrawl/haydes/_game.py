@@ -164,10 +164,12 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     # variant overrides the hooks it changes, in a subclass.
     #
     # The rules bind the hooks once, when the game is built: the hooks of a card alone
-    # (card_value, creature), of a cell of the layout alone (touching_cells) and the dice
-    # (roll_weights) are asked then, and their answers kept in tables; the others are
-    # called at every use. A hook is given plain values, never the state or the rules'
-    # working position, and must answer from them alone, the same way every time.
+    # (card_value, creature), of a cell of the layout alone (touching_cells), the dice
+    # (roll_weights) and those of a few small values (guess_is_correct, is_escape,
+    # overcomes, characteristic_after, next_seat: for every value the rules can give
+    # them) are asked then, and their answers kept in tables; stays_face_up is called at
+    # every use. A hook is given plain values, never the state or the rules' working
+    # position, and must answer from them alone, the same way every time.
 
     def card_value(self, card: Card) -> int:
         """A card's value (H-1): ace 1, 2-10 face value, J 11, Q 12, K 13, jokers 0.
@@ -390,15 +392,37 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def _begin(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
     ) -> HaydesState:
-        pos = thaw(self._new_state(rng, explicit_chance, stack), self._index, [])
+        return self._frozen(self._started(rng, explicit_chance, stack, []))
+
+    def _started(
+        self,
+        rng: int,
+        explicit_chance: bool,
+        stack: Mapping[str, Sequence[Any]],
+        events: list[Any] | None,
+    ) -> Position:
+        """The position ``initial_state`` freezes: the setup, its chance settled, its
+        events appended to ``events`` (if a list), its counters counted from 0."""
+        if stack:
+            pos = thaw(self._new_state(rng, explicit_chance, stack), self._index, events)
+        else:
+            # The usual case: the setup made once in __init__ (what _new_state copies,
+            # with this generator), thawed as it is.
+            pos = thaw(self._unstacked_setup, self._index, events)
+            pos.rng = rng
+            pos.explicit_chance = explicit_chance
         self._rules.settle(pos)
-        return self._frozen(pos)
+        return pos
 
     def _advance(self, state: HaydesState, action: Action) -> HaydesState:
         pos = thaw(state, self._index, [])
         rules = self._rules
-        rules.apply(pos, action)
-        rules.settle(pos)
+        phase = pos.phase
+        if phase is _TURN or phase is _ENCOUNTER:
+            rules.play(pos, rules.code_of(action))
+        else:
+            rules.apply(pos, action)
+            rules.settle(pos)
         return self._frozen(pos)
 
     def _apply(self, state: HaydesState, action: Action, events: list[Any]) -> HaydesState:

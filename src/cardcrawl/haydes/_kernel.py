@@ -1,6 +1,7 @@
 """The rollout kernel of Escape from Haydes: whole games of uniform-random play, in place.
 
-It states no rule. It thaws one working position and drives the game's own rules
+It states no rule. It takes one working position (the one ``initial_state`` freezes,
+or a thawed start) and drives the game's own rules
 (:class:`~cardcrawl.haydes._play.Rules`, the hooks of the game or variant bound in
 them) through it, decision after decision, as ``step`` does for one decision: the same
 legal actions, the same chance drawn with the same generator, so the same games, for
@@ -29,7 +30,7 @@ from typing import Any
 import attrs
 
 from cardcrawl.core._protocol import Outcome
-from cardcrawl.core._random import rng_below
+from cardcrawl.core._random import _GAMMA, _MASK, _MUL1, _MUL2, _TOPS, rng_from_seed
 from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._tools import Figures
 from cardcrawl.haydes._figures import HaydesFigures
@@ -96,22 +97,30 @@ def _run(
     """The game of ``seed`` (from ``start``, or ``initial_state(seed)``) played to its
     end on one position: ``(position, decisions, figures)``, or ``None``."""
     if start is None:
-        start = game.initial_state(seed)
-    elif not isinstance(start, HaydesState):
-        return None
-    phase = start.phase
-    if start.explicit_chance or not (phase is _TURN or phase is _ENCOUNTER or phase is _OVER):
-        return None
-    pos = thaw(start, game._index, list(start.events) if build else None)
-    # What the step that made ``start`` counted (see HaydesFigures), counted on from.
-    tracker = HaydesFigures(game)
-    tracker.step(start)
-    counted = dict(tracker.figures(start))
-    pos.turns, pos.guesses, pos.correct = counted["turns"], counted["guesses"], counted["correct"]
-    pos.encounters, pos.overcame = counted["encounters"], counted["overcome"]
+        # The position initial_state(seed) freezes, played on unfrozen: the rules have
+        # counted what its step reports (see HaydesFigures).
+        pos = game._started(rng_from_seed(seed), False, {}, [] if build else None)
+    else:
+        if not isinstance(start, HaydesState):
+            return None
+        phase = start.phase
+        if start.explicit_chance or not (phase is _TURN or phase is _ENCOUNTER or phase is _OVER):
+            return None
+        pos = thaw(start, game._index, list(start.events) if build else None)
+        # What the step that made ``start`` counted (see HaydesFigures), counted on from.
+        tracker = HaydesFigures(game)
+        tracker.step(start)
+        counted = dict(tracker.figures(start))
+        pos.turns, pos.guesses = counted["turns"], counted["guesses"]
+        pos.correct, pos.encounters = counted["correct"], counted["encounters"]
+        pos.overcame = counted["overcome"]
+    pos.listed()  # many draws follow
     rules = game._rules
-    legal, apply, settle = rules.legal_at, rules.apply, rules.settle
     bots = derived_seeds(seed, game.num_players)  # rng_derive(seed, seat), seat by seat
+    # The bots' draw, rng_below inlined (a call would cost about as much again): the
+    # core generator's own constants and rejection test, so the same draws.
+    mask, gamma, mul1, mul2, tops = _MASK, _GAMMA, _MUL1, _MUL2, _TOPS
+    at, up = pos.at, pos._up
     decisions = 0
     while pos.phase is not _OVER:
         if decisions >= max_decisions:
@@ -119,10 +128,18 @@ def _run(
         if build:
             pos.events = []  # the final state keeps the last step's events
         seat = pos.current
-        actions = legal(pos.at[seat], pos.phase, pos._up)
-        bots[seat], k = rng_below(bots[seat], len(actions))
-        apply(pos, actions[k])
-        settle(pos)
+        codes = rules.legal_entry(at[seat], pos.phase, up)[1]
+        n = len(codes)
+        b = bots[seat]
+        while True:
+            b = (b + gamma) & mask
+            z = ((b ^ (b >> 30)) * mul1) & mask
+            z = ((z ^ (z >> 27)) * mul2) & mask
+            z ^= z >> 31
+            if z <= tops[n]:
+                break
+        bots[seat] = b
+        rules.play(pos, codes[z % n])
         decisions += 1
     figures = (
         ("rounds", pos.round),

@@ -10,11 +10,17 @@ two methods in a loop), ``legal_actions`` and ``chance_outcomes`` (:meth:`Rules.
 
 The hooks are bound once (:meth:`Rules.__init__`): each is the game's own method, the
 stock one or the variant's override, and the rules call that binding. The hooks of a
-card alone (``card_value``, ``creature``), of a cell alone (``touching_cells``) and the
-dice (``roll_weights``) are asked once per card, cell and game, and their answers kept
-in tables; the others are called where their rule is decided. No hook is given the
-position: every Haydes hook takes plain values, so a hook can neither see nor change
-what the rules work on.
+card alone (``card_value``, ``creature``), of a cell alone (``touching_cells``), the
+dice (``roll_weights``) and those of a few small values (``guess_is_correct``,
+``is_escape``, ``overcomes``, ``characteristic_after``, ``next_seat``; see
+:meth:`Rules._tabulate`) are asked once, and their answers kept in tables;
+``stays_face_up`` is called where its rule is decided. No hook is given the position:
+every Haydes hook takes plain values, so a hook can neither see nor change what the
+rules work on, and it answers from them alone, the same way every time.
+
+A decision is played as a small int, its code (:meth:`Rules.legal_entry` lists the
+codes beside the legal actions; :meth:`Rules.code_of` reads an action's): the kind of
+move in its low three bits, the cell's index above them.
 
 The comments cite the rulings (``H-x``) of the project's normative reading, RULINGS.md.
 
@@ -33,10 +39,19 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from cardcrawl.core._random import rng_below, rng_choice_weighted
+from cardcrawl.core._random import (
+    _GAMMA,
+    _MASK,
+    _MUL1,
+    _MUL2,
+    _SMALL,
+    _TOPS,
+    _highest_accepted,
+    rng_below,
+    rng_choice_weighted,
+)
 from cardcrawl.haydes._actions import (
     Action,
     Choose,
@@ -99,9 +114,27 @@ _REVEALS = tuple(Reveal(c) for c in _CARDS)
 # Enum members compared by identity (hashing them is a Python-level call).
 _LOWER = Guess.LOWER
 _CHARISMA = Characteristic.CHARISMA
+_CHARACTERISTICS = tuple(Characteristic)
+_GUESSES = (Guess.HIGHER, Guess.LOWER)  # by "is lower"
+# A decision as the rules play it: a small int, its kind in the low three bits and the
+# index of its cell (or characteristic) above them (see Rules.code_of).
+_K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE = range(7)
 # TurnStarted events are kept for reuse up to this round only: a game without a round
 # limit could otherwise grow the table without bound.
 _INTERNED_ROUNDS = 1000
+
+
+#: A table's entry for arguments its hook refused when the game was built: the hook is
+#: asked where the rule is decided.
+_ASK: Any = object()
+
+
+def _asked(hook: Any, *args: Any) -> Any:
+    """``hook(*args)``, or :data:`_ASK` if it raises."""
+    try:
+        return hook(*args)
+    except Exception:  # asked again in play, where it raises for real
+        return _ASK
 
 
 class Rules:
@@ -154,8 +187,15 @@ class Rules:
         # The hooks of a card alone, asked once per card (H-1, H-8).
         self.values: tuple[int, ...] = tuple(game.card_value(card) for card in _CARDS)
         self.creatures: tuple[Creature | None, ...] = tuple(game.creature(card) for card in _CARDS)
+        # By card, the decisions of an encounter with its creature (H-8): actions, codes.
         self._choices = tuple(
-            () if c is None else tuple(Choose(ch) for ch in c.allowed) for c in self.creatures
+            ((), ())
+            if c is None
+            else (
+                tuple(Choose(ch) for ch in c.allowed),
+                tuple(_CHARACTERISTICS.index(ch) << 3 | _K_CHOOSE for ch in c.allowed),
+            )
+            for c in self.creatures
         )
         # The dice (H-8), asked once: each total with its weight, and the equally likely
         # throws in the order of the cumulative weights, so that one uniform draw below
@@ -165,8 +205,8 @@ class Rules:
         self.roll_chances: tuple[tuple[Action, int], ...] = tuple(
             (self.rolls[t], w) for t, w in weights
         )
-        self._throws = tuple(self.rolls[t] for t, w in weights for _ in range(w))
-        # The hooks called where their rule is decided: the game's own, bound once.
+        self._throws = tuple(t for t, w in weights for _ in range(w))
+        # The hooks the rules call: the game's own, bound once.
         self.guess_is_correct = game.guess_is_correct  # H-7
         self.is_escape = game.is_escape  # H-9
         self.overcomes = game.overcomes  # H-8
@@ -174,14 +214,16 @@ class Rules:
         self.next_seat = game.next_seat  # H-5, H-13
         self.stays_face_up = game.stays_face_up  # H-12
         players = opts.players
+        self._tabulate(opts.max_characteristic, players)
         self.first_chances: tuple[tuple[Action, int], ...] = tuple(
             (FirstPlayer(seat), 1) for seat in range(players)
         )
         self._first_drawn = tuple(FirstPlayerDrawn(seat) for seat in range(players))
         self._turn_ended = tuple(TurnEnded(seat) for seat in range(players))
         self._began: tuple[list[TurnStarted], ...] = tuple([] for _ in range(players))
-        # The legal actions of a turn, by cell and face-down neighbours (see legal).
-        self._turn_legal: dict[int, tuple[Action, ...]] = {}
+        # The legal actions of a turn and their codes, by cell and face-down neighbours
+        # (see legal_entry).
+        self._turn_legal: dict[int, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
         # Events of small sets (a seat announcing and moving between the same cells, the
         # same rolls) are made once, on first use, keyed by the class and the values that
         # determine them, enum members as booleans. Those of many more combinations
@@ -190,6 +232,63 @@ class Rules:
         # The Moved events, by seat and the indices of the cells moved from and to.
         self._moves_made: dict[tuple[int, int, int], Moved] = {}
 
+    def _tabulate(self, top: int, players: int) -> None:
+        """Ask the hooks of a few small plain values once for every value the rules can
+        give them, and keep their answers in tables, as the hooks of a card are kept:
+        a guess on two values (H-7) or onto the Red Joker (H-9), an encounter's roll
+        (H-8) and the next seat (H-5, H-13). A hook answers from its arguments alone, the
+        same way every time (the docs say so), so a table is the hook. An argument out
+        of a table's range, or one the hook refused when it was asked (an exception),
+        is asked again where the rule is decided, as if there were no table."""
+        # Values by rank, so that a guess's table is small whatever the values are.
+        distinct = sorted(set(self.values))
+        rank = {v: r for r, v in enumerate(distinct)}
+        nv = len(distinct)
+        self._ranks: tuple[int, ...] = tuple(rank[v] for v in self.values)
+        self._nv = nv
+        guesses = (Guess.HIGHER, Guess.LOWER)
+        # By (guess is lower, the value moved from, the value turned), as ranks.
+        self._correct: tuple[Any, ...] = tuple(
+            _asked(self.guess_is_correct, g, f, v)
+            for g in guesses
+            for f in distinct
+            for v in distinct
+        )
+        self._escapes: tuple[Any, ...] = tuple(
+            _asked(self.is_escape, g, f) for g in guesses for f in distinct
+        )
+        # By creature card, the characteristic's value and the roll's total: whether
+        # the roll overcomes it and what the characteristic becomes.
+        totals = range(max(self.rolls, default=-1) + 1)
+        fights: dict[Creature, tuple[Any, ...]] = {}
+        for creature in self.creatures:
+            if creature is not None and creature not in fights:
+                fights[creature] = tuple(
+                    tuple(self._fight(creature, value, total) for total in totals)
+                    for value in range(top + 1)
+                )
+        self._fights: tuple[tuple[Any, ...], ...] = tuple(
+            () if c is None else fights[c] for c in self.creatures
+        )
+        # By (the seat whose turn ends, the first seat, the seats still in as bits).
+        self._nexts: tuple[Any, ...] = tuple(
+            _asked(
+                self.next_seat, current, first, tuple([bool(m >> s & 1) for s in range(players)])
+            )
+            for current in range(players)
+            for first in range(players)
+            for m in range(1 << players)
+        )
+
+    def _fight(self, creature: Creature, value: int, total: int) -> Any:
+        """Whether a roll of ``total`` overcomes ``creature`` faced with ``value``, and
+        the value after (H-8): the hooks' answers, or :data:`_ASK`."""
+        overcome = _asked(self.overcomes, creature, value, total)
+        if overcome is _ASK:
+            return _ASK
+        after = _asked(self.characteristic_after, creature, value, overcome)
+        return _ASK if after is _ASK else (overcome, after)
+
     # ------------------------------------------------------------ reading
     def creature_of(self, card: Card) -> Creature | None:
         """The creature ``card`` is, as the game's ``creature`` hook said (H-1, H-8)."""
@@ -197,7 +296,15 @@ class Rules:
 
     def legal_at(self, i: int, phase: Phase, up: dict[int, Card]) -> tuple[Action, ...]:
         """The legal decisions in ``phase``, the figure to move on cell ``i`` and the
-        cards ``up`` face up by cell index.
+        cards ``up`` face up by cell index (see :meth:`legal_entry`)."""
+        return self.legal_entry(i, phase, up)[0]
+
+    def legal_entry(
+        self, i: int, phase: Phase, up: dict[int, Card]
+    ) -> tuple[tuple[Action, ...], tuple[int, ...]]:
+        """The legal decisions in ``phase``, the figure to move on cell ``i`` and the
+        cards ``up`` face up by cell index, as actions and as the codes :meth:`play`
+        takes, in the same order.
 
         H-6: onto a touching face-down card (higher, then lower), onto a touching
         face-up card, or (the Tuybe) two cells away; or end the turn at once. H-8: at an
@@ -216,21 +323,41 @@ class Rules:
             legal = self._turn_legal[key] = self._turn_actions(i, up)
         return legal
 
-    def _turn_actions(self, i: int, up: dict[int, Card]) -> tuple[Action, ...]:
+    def _turn_actions(
+        self, i: int, up: dict[int, Card]
+    ) -> tuple[tuple[Action, ...], tuple[int, ...]]:
         actions: list[Action] = []
+        codes: list[int] = []
         adj = self.adj[i]
         for j in adj:
             if j not in up:
                 actions.extend(self._moves[j])
+                codes += (j << 3 | _K_HIGHER, j << 3 | _K_LOWER)
         for j in adj:
             if j in up:
                 actions.append(self._steps[j])
+                codes.append(j << 3 | _K_STEP)
         if self.tuybe:
             for j in self.jumps[i]:
                 if j not in up:
                     actions.extend(self._tuybes[j])
+                    codes += (j << 3 | _K_TUYBE_HIGHER, j << 3 | _K_TUYBE_LOWER)
         actions.append(_END)
-        return tuple(actions)
+        codes.append(_K_END)
+        return tuple(actions), tuple(codes)
+
+    def code_of(self, action: Action) -> int:
+        """The code of a legal decision (see :meth:`legal_entry`)."""
+        kind = type(action)
+        if kind is Move or kind is Tuybe:
+            j = self.index[action.cell]  # type: ignore[union-attr]
+            lower = action.guess is _LOWER  # type: ignore[union-attr]
+            return j << 3 | (lower + 2 * (kind is Tuybe))
+        if kind is Step:
+            return self.index[action.cell] << 3 | _K_STEP  # type: ignore[union-attr]
+        if kind is Choose:
+            return _CHARACTERISTICS.index(action.characteristic) << 3 | _K_CHOOSE  # type: ignore[union-attr]
+        return _K_END
 
     def chances(self, pos: Any) -> tuple[tuple[Action, int], ...]:
         """The outcomes of the chance event ``pos`` (a position or a state) waits for,
@@ -259,28 +386,71 @@ class Rules:
         """
         phase = pos.phase
         if phase is _REVEAL:
-            aim = pos.aim
-            assert aim is not None
-            cards = pos.plain_unseen(self.index[aim.cell])
-            if cards is not None:
-                if type(cards) is Deck:
-                    if cards.stacked:
-                        return _REVEALS[cards.stacked[0].index]
-                    rest: Sequence[Card] = cards.rest
-                else:
-                    rest = cards  # type: ignore[assignment]
-                pos.rng, k = rng_below(pos.rng, len(rest))
-                return _REVEALS[rest[k].index]
+            card = self._drawn(pos, False)
+            if card >= 0:
+                return _REVEALS[card]
         elif phase is _ROLL:
             if not pos.stacked_rolls:
-                pos.rng, throw = rng_below(pos.rng, len(self._throws))
-                return self._throws[throw]
+                return self.rolls[self._thrown(pos)]
         elif phase is _FIRST and pos.stacked_first is None:
             pos.rng, seat = rng_below(pos.rng, len(self.first_chances))
             return self.first_chances[seat][0]
         chances = self.chances(pos)
         pos.rng, i = rng_choice_weighted(pos.rng, [w for _, w in chances])
         return chances[i][0]
+
+    def _drawn(self, pos: Position, take: bool) -> int:
+        """The index of the card turned on the cell aimed at, drawn as ``Deck.sample``
+        draws from its pool (a stacked card first, drawing nothing), where it is a plain
+        cell under a single belief, and taken out of the pool if ``take``; else -1,
+        nothing changed (see :meth:`sample`)."""
+        index = pos.aimed >> 3
+        cards = pos.plain_unseen(index)
+        if cards is None:
+            return -1
+        kind = type(cards)
+        if kind is Deck and cards.stacked:  # type: ignore[union-attr]
+            k = 0
+        else:
+            # rng_below(pos.rng, n), inlined (a call costs more than the draw): the core
+            # generator's constants and rejection test, so the very same draws.
+            n = len(cards.rest if kind is Deck else cards)  # type: ignore[union-attr]
+            top = _TOPS[n] if n < _SMALL else _highest_accepted(n)
+            b, mask, gamma, mul1, mul2 = pos.rng, _MASK, _GAMMA, _MUL1, _MUL2
+            while True:
+                b = (b + gamma) & mask
+                z = ((b ^ (b >> 30)) * mul1) & mask
+                z = ((z ^ (z >> 27)) * mul2) & mask
+                z ^= z >> 31
+                if z <= top:
+                    break
+            pos.rng = b
+            k = z % n
+        if take:
+            return pos.take(index, k)
+        if kind is list:
+            card: int = cards[k]  # type: ignore[assignment, index]
+            return card  # a pool's card indices, sorted (see Position.draw)
+        if kind is Deck:
+            cards = cards.stacked if cards.stacked else cards.rest  # type: ignore[union-attr]
+        return cards[k].index  # type: ignore[union-attr, index]
+
+    def _thrown(self, pos: Position) -> int:
+        """The total of a roll with nothing stacked: one of the equally likely throws."""
+        throws = self._throws
+        n = len(throws)
+        top = _TOPS[n] if n < _SMALL else _highest_accepted(n)
+        b, mask, gamma, mul1, mul2 = pos.rng, _MASK, _GAMMA, _MUL1, _MUL2
+        while True:  # rng_below(pos.rng, n), inlined (see _drawn)
+            b = (b + gamma) & mask
+            z = ((b ^ (b >> 30)) * mul1) & mask
+            z = ((z ^ (z >> 27)) * mul2) & mask
+            z ^= z >> 31
+            if z <= top:
+                break
+        pos.rng = b
+        total: int = throws[z % n]
+        return total
 
     # ------------------------------------------------------------ playing
     def settle(self, pos: Position) -> None:
@@ -303,24 +473,10 @@ class Rules:
         # The action is legal (step checks it first), so the phase tells its kind: the
         # hottest branches read its fields unchecked.
         phase = pos.phase
-        if phase is _REVEAL:
-            self._revealed(pos, _CARDS[action.card.index])  # type: ignore[union-attr]
-            return
-        kind = type(action)
-        if phase is _TURN:
-            if kind is Move or kind is Tuybe:
-                aim = self._aims[self.index[action.cell]]  # type: ignore[union-attr]
-                lower = action.guess is _LOWER  # type: ignore[union-attr]
-                self._announce(pos, aim[lower + 2 * (kind is Tuybe)])
-            elif kind is Step:
-                assert isinstance(action, Step)
-                self._step(pos, action.cell)
-            else:
-                self._end_turn(pos)
-        elif phase is _ENCOUNTER:
-            assert isinstance(action, Choose)
-            pos.chosen = action.characteristic
-            pos.phase = _ROLL
+        if phase is _TURN or phase is _ENCOUNTER:
+            self.decide(pos, self.code_of(action))
+        elif phase is _REVEAL:
+            self._revealed(pos, action.card.index, False)  # type: ignore[union-attr]
         elif phase is _ROLL:
             assert isinstance(action, Roll)
             self._rolled(pos, action.total)
@@ -332,6 +488,57 @@ class Rules:
             pos.round = 1
             pos.stacked_first = None
             self._begin_turn(pos)
+
+    def play(self, pos: Position, code: int) -> None:
+        """Apply the legal decision ``code`` (see :meth:`legal_entry`) to ``pos`` and
+        resolve the chance event it leads to, as :meth:`settle` does."""
+        self.decide(pos, code)
+        phase = pos.phase
+        if phase is _REVEAL or phase is _ROLL:
+            if pos.explicit_chance:
+                self.settle(pos)
+            elif phase is _REVEAL:
+                card = self._drawn(pos, True)
+                if card < 0:
+                    self.settle(pos)
+                else:
+                    self._revealed(pos, card, True)
+            elif pos.stacked_rolls:
+                self.settle(pos)
+            else:
+                self._rolled(pos, self._thrown(pos))
+
+    def decide(self, pos: Position, code: int) -> None:
+        """Apply the legal decision ``code`` to ``pos``, up to the chance event it
+        leads to, if any."""
+        kind = code & 7
+        if kind < _K_STEP:
+            # H-6: a move onto a face-down card, announced first; then the card is
+            # turned, a chance event.
+            aim = self._aims[code >> 3][kind]
+            events = pos.events
+            if events is not None:
+                seat = pos.current
+                source = self.cells[pos.at[seat]]
+                key = (Announced, seat, source, aim.cell, aim.guess is _LOWER, aim.tuybe)
+                interned = self._interned
+                events.append(
+                    interned.get(key)
+                    or interned.setdefault(
+                        key, Announced(seat, source, aim.cell, aim.guess, aim.tuybe)
+                    )
+                )
+            pos.aim = aim
+            pos.aimed = code
+            pos.phase = _REVEAL
+        elif kind == _K_END:
+            self._end_turn(pos)
+        elif kind == _K_STEP:
+            self._step(pos, code >> 3)
+        else:
+            # H-8: the creature faced with a characteristic; then the roll.
+            pos.chosen = _CHARACTERISTICS[code >> 3]
+            pos.phase = _ROLL
 
     # ------------------------------------------------------------ turns
     def _begin_turn(self, pos: Position) -> None:
@@ -357,54 +564,47 @@ class Rules:
             began.append(TurnStarted(seat, len(began)))
         return began[round_] if round_ < len(began) else TurnStarted(seat, round_)
 
-    def _announce(self, pos: Position, aim: Aim) -> None:
-        # H-6: the announcement comes first, then the card is turned (a chance event).
-        events = pos.events
-        if events is not None:
-            seat = pos.current
-            source = self.cells[pos.at[seat]]
-            key = (Announced, seat, source, aim.cell, aim.guess is _LOWER, aim.tuybe)
-            interned = self._interned
-            events.append(
-                interned.get(key)
-                or interned.setdefault(
-                    key,
-                    Announced(seat, source, aim.cell, aim.guess, aim.tuybe),
-                )
-            )
-        pos.aim = aim
-        pos.phase = _REVEAL
-
-    def _revealed(self, pos: Position, card: Card) -> None:
-        """The card aimed at turned out to be ``card``."""
-        aim = pos.aim
-        assert aim is not None
-        cell, guess = aim.cell, aim.guess
-        index = self.index[cell]
+    def _revealed(self, pos: Position, c: int, drawn: bool) -> None:
+        """The card aimed at turned out to be card ``c`` (an index), taken out of its
+        pool already if ``drawn``."""
+        aimed = pos.aimed  # the code of the move (see decide)
+        index = aimed >> 3
+        lower = aimed & 1
+        card = _CARDS[c]
         seat = pos.current
         at = pos.at
         up = pos._up
+        from_card = up[at[seat]].index  # the card the figure stands on
+        ranks = self._ranks
+        nv = self._nv
+        correct = self._correct[(lower * nv + ranks[from_card]) * nv + ranks[c]]
         values = self.values
-        from_value = values[up[at[seat]].index]  # the card the figure stands on
-        correct = self.guess_is_correct(guess, from_value, values[card.index])  # H-7
+        if correct is _ASK:
+            correct = self.guess_is_correct(_GUESSES[lower], values[from_card], values[c])
         pos.guesses += 1
         pos.correct += correct
         events = pos.events
         if events is not None:
-            events.append(Revealed(cell, card, guess, from_value, correct))
+            cell = self.cells[index]
+            events.append(Revealed(cell, card, _GUESSES[lower], values[from_card], correct))
         # What the players know of the face-down cards (see cardcrawl.haydes._unseen):
         # almost always one draw from one pool.
-        if not pos.draw(index, card):
+        if not drawn and not pos.draw(index, card):
             pool_of = pos.flat_pools()
             pos.mixes, pos.beliefs = apply_reveal(pos, index, card, pool_of)  # type: ignore[arg-type]
             pos.set_flat_pools(pool_of)
         up[index] = card
-        pos.shown = (*pos.shown, cell)
+        pos.shown.append(index)
         pos.aim = None
-        if card.index == _RJ:
-            if self.is_escape(guess, from_value):
+        pos.aimed = -1
+        if c == _RJ:
+            escape = self._escapes[lower * nv + ranks[from_card]]
+            if escape is _ASK:
+                escape = self.is_escape(_GUESSES[lower], values[from_card])
+            if escape:
                 # H-9: the player escapes and wins.
                 if events is not None:
+                    cell = self.cells[index]
                     events.append(Moved(seat, self.cells[at[seat]], cell))
                     events.append(Escaped(seat, cell))
                 at[seat] = index
@@ -415,10 +615,10 @@ class Rules:
                 return
             # H-10: the figure does not move, the joker stays face up, the turn ends.
             if events is not None:
-                events.append(AlmostThere(seat, cell))
+                events.append(AlmostThere(seat, self.cells[index]))
             self._end_turn(pos)
             return
-        if aim.tuybe and not correct:
+        if aimed & 2 and not correct:
             # The Tuybe: wrong or equal, the figure stays (and meets no creature).
             self._end_turn(pos)
             return
@@ -427,7 +627,7 @@ class Rules:
             self._moved_event(events, seat, at[seat], index)
         at[seat] = index
         pos.frozen_seats = None
-        if self.creatures[card.index] is not None:
+        if self.creatures[c] is not None:
             self._meet(pos, seat, index, card)  # H-7, H-8
         elif correct:
             pos.phase = _TURN  # H-7: move again or end the turn
@@ -441,11 +641,11 @@ class Rules:
             moved = self._moves_made[key] = Moved(seat, self.cells[source], self.cells[target])
         events.append(moved)
 
-    def _step(self, pos: Position, cell: Cell) -> None:
-        """H-6: a step onto a touching face-up card ends the turn, unless a creature not
-        overcome waits there (H-8)."""
+    def _step(self, pos: Position, index: int) -> None:
+        """H-6: a step onto the touching face-up card of cell ``index`` ends the turn,
+        unless a creature not overcome waits there (H-8)."""
         seat = pos.current
-        index = self.index[cell]
+        cell = self.cells[index]
         card = pos._up[index]
         if card.index == _RJ:  # pragma: no cover - never face up on a turn
             if pos.events is not None:
@@ -483,8 +683,16 @@ class Rules:
         assert creature is not None
         on_charisma = chosen is _CHARISMA
         value = pos.charisma[seat] if on_charisma else pos.endurance[seat]
-        overcome = self.overcomes(creature, value, total)
-        after = self.characteristic_after(creature, value, overcome)
+        fights = self._fights[card.index]
+        try:
+            fight = fights[value][total]
+        except IndexError:
+            fight = _ASK  # a value or total out of the table's range
+        if fight is _ASK:
+            overcome = self.overcomes(creature, value, total)
+            after = self.characteristic_after(creature, value, overcome)
+        else:
+            overcome, after = fight
         events = pos.events
         if events is not None:
             interned = self._interned
@@ -513,7 +721,7 @@ class Rules:
             if events is not None:
                 events.append(Overcame(seat, cell, card))
                 if not self.solo:
-                    freed = tuple(s for s, j in enumerate(at) if s != seat and j == i)
+                    freed = tuple([s for s, j in enumerate(at) if s != seat and j == i])
                     if freed:
                         events.append(Released(freed, cell))
         if after == 0:
@@ -546,7 +754,13 @@ class Rules:
             pos.events.append(self._turn_ended[seat])
         if pos.shown:
             self._replace_cards(pos)  # H-12
-        following = self.next_seat(seat, pos.first, pos.seats_in())
+        players = len(pos.at)
+        mask = pos._mask  # the seats still in, as bits (see Position.seats_mask)
+        if mask < 0:
+            mask = pos.seats_mask()
+        following = self._nexts[((seat * players + pos.first) << players) + mask]
+        if following is _ASK:
+            following = self.next_seat(seat, pos.first, pos.seats_in())
         assert following is not None  # the last player out ends the game before this
         nxt, new_round = following
         if new_round:
@@ -564,22 +778,20 @@ class Rules:
     def _replace_cards(self, pos: Position) -> None:
         """H-12: replace every face-up card but the Black Joker and those that stay."""
         occupied = pos.at
-        keep: list[Cell] = []
+        keep: list[int] = []
         targets: list[int] = []
-        index = self.index
+        cells = self.cells
         up = pos._up
         stays = self.stays_face_up
-        for c in pos.shown:
-            i = index[c]
-            if stays(c, up[i], i in occupied):
-                keep.append(c)
+        for i in pos.shown:
+            if stays(cells[i], up[i], i in occupied):
+                keep.append(i)
             else:
                 targets.append(i)
-        pos.shown = tuple(keep)
+        pos.shown = keep
         if not targets:
             return
         targets.sort()  # dealing order: by y, then x
-        cells = self.cells
         discarded: list[Card] = []
         gone: list[Card] = []
         removed_at: dict[int, Card] = {}
@@ -595,10 +807,10 @@ class Rules:
                 removed_at[i] = card
             else:
                 discarded.append(card)
-        replaced = tuple(map(cells.__getitem__, targets))
         if overcome:
-            pos.overcome = overcome.difference(replaced)
+            pos.overcome = overcome.difference([cells[i] for i in targets])
         if pos.events is not None:
+            replaced = tuple([cells[i] for i in targets])
             pos.events.append(CardsReplaced(replaced, tuple(discarded), tuple(gone)))
         if discarded:
             pos.discarded(discarded)

@@ -42,7 +42,7 @@ from bisect import bisect_left
 from operator import attrgetter
 from typing import Any
 
-from cardcrawl.haydes._actions import Action
+from cardcrawl.haydes._actions import Action, Guess
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._events import HaydesEvent
 from cardcrawl.haydes._state import (
@@ -59,23 +59,27 @@ from cardcrawl.haydes._state import (
     flat_pools,
     pool_parts,
 )
-from cardcrawl.kit._cards import Card
+from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck, _make
 from cardcrawl.kit._grid import Cell
 
 __all__ = ["Position", "Unseen", "freeze", "thaw"]
 
 #: The unseen cards of a pool under a single belief, in a position: the state's deck; or,
-#: once a card was drawn from it, its sorted rest, a tuple after one draw and a list,
-#: changed in place, after more.
-Unseen = Deck | tuple[Card, ...] | list[Card]
+#: once a card was drawn from it, its sorted rest, a tuple of cards after one draw and a
+#: list of their indices, changed in place, after more.
+Unseen = Deck | tuple[Card, ...] | list[int]
+
+_CARDS = standard_deck(jokers=True)  # by index
 
 
 def _deck(cards: Unseen) -> Deck:
     """The deck of a pool's unseen cards (see :data:`Unseen`)."""
     if isinstance(cards, Deck):
         return cards
-    return _make((), cards if isinstance(cards, tuple) else tuple(cards))
+    if isinstance(cards, tuple):
+        return _make((), cards)
+    return _make((), tuple([_CARDS[i] for i in cards]))
 
 
 class Position:
@@ -85,10 +89,12 @@ class Position:
     :class:`~cardcrawl.haydes.HaydesState`), but for the cards by cell, kept as the
     state keeps them for the rules (``_up``, ``_pools``, see the module docstring), for
     the seats, kept by seat as lists (``at``, the index of the figure's cell, -1 once
-    out; ``charisma``; ``endurance``), and for ``events``, a list the rules append to
-    (``None``: a rollout that keeps no events). The counters are what a simulation
-    reports of a game (see :class:`~cardcrawl.haydes.HaydesFigures`): the rules count as
-    they go, so a rollout needs no events to report them.
+    out; ``charisma``; ``endurance``), for ``shown``, a list of cell indices, and for
+    ``events``, a list the rules append to (``None``: a rollout that keeps no events).
+    ``aimed`` is the move aimed at as the rules code it (see
+    :meth:`~cardcrawl.haydes._play.Rules.code_of`), -1 for none. The counters are what
+    a simulation reports of a game (see :class:`~cardcrawl.haydes.HaydesFigures`): the
+    rules count as they go, so a rollout needs no events to report them.
 
     A position is private to the code that thawed it: the rules' hooks are never given
     one (every Haydes hook takes plain values), and a frozen state never shares its
@@ -97,6 +103,7 @@ class Position:
 
     __slots__ = (
         "_beliefs",
+        "_mask",
         "_mixed",
         "_pools",
         "_pools_frozen",
@@ -105,6 +112,7 @@ class Position:
         "_unseen",
         "_up",
         "aim",
+        "aimed",
         "at",
         "charisma",
         "chosen",
@@ -148,8 +156,9 @@ class Position:
     _pools: list[Any]
     _pools_frozen: tuple[tuple[int, ...], ...] | None
     _seats_in: tuple[bool, ...] | None
+    _mask: int
     _thawed: dict[str, Any]
-    shown: tuple[Cell, ...]
+    shown: list[int]
     mixes: tuple[Mix, ...]
     _beliefs: tuple[Belief, ...] | None
     _unseen: list[Unseen] | None
@@ -159,6 +168,7 @@ class Position:
     removed: tuple[Card, ...]
     overcome: frozenset[Cell]
     aim: Aim | None
+    aimed: int
     chosen: Characteristic | None
     stacked_first: int | None
     stacked_rolls: tuple[int, ...]
@@ -205,6 +215,18 @@ class Position:
             self._mixed = beliefs[0].mixed
         return unseen[pool]
 
+    def listed(self) -> None:
+        """Keep each pool's unseen cards as a list of their indices from now on, where a
+        single belief holds them: a rollout, which draws many cards from one position,
+        does so before it starts (a step, which draws one, keeps the state's decks)."""
+        if self.single_pool(0) is None:
+            return
+        unseen = self._unseen
+        assert unseen is not None
+        for pool, cards in enumerate(unseen):
+            if type(cards) is Deck and not cards.stacked:
+                unseen[pool] = list(_indices(cards.rest))
+
     def plain_unseen(self, index: int) -> Unseen | None:
         """The unseen cards that face-down cell ``index`` is drawn from, where that is
         all there is to it: a cell of a pool, under a single belief (see
@@ -226,36 +248,47 @@ class Position:
         cards = self.plain_unseen(index)
         if cards is None:
             return False
-        self._beliefs = None
         if type(cards) is list:
-            i = bisect_left(cards, card.index, key=_INDEX)
-            assert cards[i].index == card.index, f"{card} is not among the unseen cards"
-            del cards[i]
-            return True
+            k = bisect_left(cards, card.index)
+            assert cards[k] == card.index, f"{card} is not among the unseen cards"
+        elif type(cards) is Deck and cards.stacked:
+            # A stacked card comes first (Deck.take).
+            assert cards.stacked[0].index == card.index, f"{card} is not the stacked card"
+            k = 0
+        else:
+            rest: tuple[Card, ...] = cards.rest if type(cards) is Deck else cards  # type: ignore[assignment]
+            k = bisect_left(rest, card.index, key=_INDEX)
+            assert rest[k].index == card.index, f"{card} is not among the unseen cards"
+        self.take(index, k)
+        return True
+
+    def take(self, index: int, k: int) -> int:
+        """Take the ``k``-th of the unseen cards that face-down cell ``index`` is drawn
+        from, in order (a stacked card first), where that is a pool under a single
+        belief (:meth:`plain_unseen` says so); the index of the card taken."""
         unseen = self._unseen
         assert unseen is not None
         pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
+        cards = unseen[pool]
+        self._beliefs = None
+        if type(cards) is list:
+            taken: int = cards.pop(k)
+            return taken
         if type(cards) is Deck:
             stacked = cards.stacked
             if stacked:
-                # A stacked card comes first (Deck.take).
-                assert stacked[0].index == card.index, f"{card} is not the stacked card"
                 unseen[pool] = _make(stacked[1:], cards.rest)
-                return True
+                return stacked[0].index
             rest = cards.rest
-        else:
-            rest = cards  # type: ignore[assignment]
-        i = bisect_left(rest, card.index, key=_INDEX)
-        assert rest[i].index == card.index, f"{card} is not among the unseen cards"
-        if type(cards) is Deck:
             # The first draw from this pool: one copy, as a step makes one.
-            unseen[pool] = rest[:i] + rest[i + 1 :]
-        else:
-            # The second: many may follow (a rollout), so a list, changed in place.
-            listed = list(rest)
-            del listed[i]
-            unseen[pool] = listed
-        return True
+            unseen[pool] = rest[:k] + rest[k + 1 :]
+            return rest[k].index
+        # The second: many may follow, so a list, changed in place.
+        first: tuple[Card, ...] = cards
+        listed = [c.index for c in first]
+        del listed[k]
+        unseen[pool] = listed
+        return first[k].index
 
     @property
     def seats(self) -> tuple[Figure, ...]:
@@ -276,9 +309,21 @@ class Position:
             seats_in = self._seats_in = tuple([i >= 0 for i in self.at])
         return seats_in
 
+    def seats_mask(self) -> int:
+        """:meth:`seats_in` as bits: bit ``s`` set while seat ``s`` is in."""
+        mask = self._mask
+        if mask < 0:
+            mask = 0
+            for s, i in enumerate(self.at):
+                if i >= 0:
+                    mask |= 1 << s
+            self._mask = mask
+        return mask
+
     def out(self) -> None:
         """A player has just gone out (H-11): :meth:`seats_in` changes."""
         self._seats_in = None
+        self._mask = -1
 
     def discarded(self, cards: list[Card]) -> None:
         """Put ``cards`` on the discard pile, in order (H-12)."""
@@ -320,6 +365,23 @@ class Position:
 _new = object.__new__
 _INDEX = attrgetter("index")
 
+# The indices of the cards of the last few decks listed (Position.listed), by the
+# identity of the deck's cards (kept, so that an id is never mistaken for a later
+# tuple's). Every game dealt by ``initial_state`` starts from the same decks, so a
+# simulation reads them once, not at every game.
+_INDICES: dict[int, tuple[tuple[Card, ...], tuple[int, ...]]] = {}
+
+
+def _indices(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    kept = _INDICES.get(id(cards))
+    if kept is not None and kept[0] is cards:
+        return kept[1]
+    indices = tuple(map(_INDEX, cards))
+    if len(_INDICES) >= 16:
+        _INDICES.clear()
+    _INDICES[id(cards)] = (cards, indices)
+    return indices
+
 
 #: Figures are immutable values of a small set: each is made once and shared.
 _FIGURES: dict[tuple[Cell | None, int, int], Figure] = {}
@@ -348,7 +410,7 @@ def thaw(
     Returns:
         A new position; its counters start at 0.
     """
-    pos: Position = _new(Position)
+    pos: Position = Position.__new__(Position)
     pos.phase = state.phase
     seats = pos.frozen_seats = state.seats
     at = pos.at = []
@@ -369,7 +431,8 @@ def thaw(
     pos._pools = list(pools)
     pos._pools_frozen = pools
     pos._seats_in = None
-    pos.shown = state.shown
+    pos._mask = -1
+    pos.shown = [index[cell] for cell in state.shown]
     pos.mixes = state.mixes
     pos._beliefs = state.beliefs
     pos._unseen = None
@@ -377,7 +440,11 @@ def thaw(
     pos.discard = state.discard
     pos.removed = state.removed
     pos.overcome = state.overcome
-    pos.aim = state.aim
+    aim = pos.aim = state.aim
+    # The code of the move aimed (see cardcrawl.haydes._play.Rules.code_of).
+    pos.aimed = (
+        -1 if aim is None else index[aim.cell] << 3 | (aim.guess is Guess.LOWER) | aim.tuybe << 1
+    )
     pos.chosen = state.chosen
     pos.stacked_first = state.stacked_first
     pos.stacked_rolls = state.stacked_rolls
@@ -428,7 +495,8 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["layout"] = pos.layout
     fields["_up"] = pos._up
     fields["_pools"] = pools
-    fields["shown"] = pos.shown
+    layout = pos.layout
+    fields["shown"] = tuple([layout[i] for i in pos.shown])
     fields["mixes"] = pos.mixes
     fields["beliefs"] = pos.beliefs
     fields["replacement_left"] = pos.replacement_left

@@ -1,0 +1,88 @@
+# Cython's augmenting declarations for the compiled build of _play.py (hatch_build.py).
+# The module's source is the pure-Python one; this makes Rules an extension type whose
+# rule steps call one another, and read the position's fields (_position.pxd), as C.
+# Seats, cells, cards and counts are indices (C integers). What a hook returns (a verdict,
+# a value, the next seat) keeps no declared type, so a variant's hook may return any
+# number the Python source accepts.
+import cython
+
+from cardcrawl.haydes._position cimport Position
+
+# The kinds of a decision's code (see Rules.code_of), C constants.
+cdef Py_ssize_t _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE
+
+@cython.final
+cdef class Rules:
+    cdef public tuple cells
+    cdef public dict index
+    cdef public tuple adj
+    cdef public tuple jumps
+    cdef public bint tuybe
+    cdef public tuple _probes
+    cdef public tuple _moves
+    cdef public tuple _steps
+    cdef public tuple _tuybes
+    cdef public tuple _aims
+    cdef public bint solo
+    cdef public object max_rounds
+    cdef public tuple values
+    cdef public tuple creatures
+    cdef public tuple _choices
+    cdef public dict rolls
+    cdef public tuple roll_chances
+    cdef public tuple _throws
+    cdef public object guess_is_correct
+    cdef public object is_escape
+    cdef public object overcomes
+    cdef public object characteristic_after
+    cdef public object next_seat
+    cdef public object stays_face_up
+    cdef public tuple first_chances
+    cdef public tuple _first_drawn
+    cdef public tuple _turn_ended
+    cdef public tuple _began
+    cdef public dict _turn_legal
+    cdef public dict _interned
+    cdef public dict _moves_made
+    cdef public tuple _ranks
+    cdef public Py_ssize_t _nv
+    cdef public tuple _correct
+    cdef public tuple _escapes
+    cdef public tuple _fights
+    cdef public tuple _nexts
+
+    @cython.locals(key=Py_ssize_t, j=Py_ssize_t, bit=Py_ssize_t)
+    cpdef tuple legal_entry(self, Py_ssize_t i, object phase, dict up)
+    @cython.locals(kind=Py_ssize_t)
+    cpdef play(self, Position pos, Py_ssize_t code)
+    @cython.locals(kind=Py_ssize_t, seat=Py_ssize_t)
+    cpdef decide(self, Position pos, Py_ssize_t code)
+    @cython.locals(
+        index=Py_ssize_t, k=Py_ssize_t, n=Py_ssize_t, top=cython.ulonglong,
+        b=cython.ulonglong, z=cython.ulonglong, mask=cython.ulonglong,
+        gamma=cython.ulonglong, mul1=cython.ulonglong, mul2=cython.ulonglong,
+    )
+    cpdef Py_ssize_t _drawn(self, Position pos, bint take) except? -2
+    @cython.locals(
+        n=Py_ssize_t, top=cython.ulonglong, b=cython.ulonglong, z=cython.ulonglong,
+        mask=cython.ulonglong, gamma=cython.ulonglong, mul1=cython.ulonglong,
+        mul2=cython.ulonglong, throws=tuple,
+    )
+    cpdef object _thrown(self, Position pos)
+    @cython.locals(seat=Py_ssize_t, round_=Py_ssize_t, i=Py_ssize_t)
+    cpdef _begin_turn(self, Position pos)
+    @cython.locals(
+        aimed=Py_ssize_t, index=Py_ssize_t, seat=Py_ssize_t, from_card=Py_ssize_t,
+        nv=Py_ssize_t, lower=Py_ssize_t, at=list, up=dict, ranks=tuple, values=tuple,
+    )
+    cpdef _revealed(self, Position pos, Py_ssize_t c, bint drawn)
+    cpdef _moved_event(self, list events, Py_ssize_t seat, Py_ssize_t source, Py_ssize_t target)
+    @cython.locals(seat=Py_ssize_t)
+    cpdef _step(self, Position pos, Py_ssize_t index)
+    cpdef _meet(self, Position pos, Py_ssize_t seat, Py_ssize_t index, object card)
+    @cython.locals(seat=Py_ssize_t, i=Py_ssize_t, at=list, on_charisma=bint)
+    cpdef _rolled(self, Position pos, object total)
+    @cython.locals(seat=Py_ssize_t, players=Py_ssize_t, mask=Py_ssize_t)
+    cpdef _end_turn(self, Position pos)
+    @cython.locals(i=Py_ssize_t, keep=list, targets=list, cells=tuple, up=dict, left=Py_ssize_t)
+    cpdef _replace_cards(self, Position pos)

@@ -1,0 +1,69 @@
+# Cython's augmenting declarations for the compiled build of _position.py (hatch_build.py).
+# The module's source is the pure-Python one; this makes Position an extension type whose
+# attributes are C fields, so that the rules (_play.pxd) read and write them directly.
+# A field is typed only where it only ever holds one type: the seats' lists, the cards
+# face up by cell, the counters and the indices; every other field is any object, as in
+# the Python source.
+import cython
+
+@cython.final
+cdef class Position:
+    cdef public object _beliefs
+    cdef public Py_ssize_t _mask
+    cdef public object _mixed
+    cdef public list _pools
+    cdef public object _pools_frozen
+    cdef public object _seats_in
+    cdef public dict _thawed
+    cdef public object _unseen
+    cdef public dict _up
+    cdef public object aim
+    cdef public Py_ssize_t aimed
+    cdef public list at
+    cdef public list charisma
+    cdef public object chosen
+    cdef public Py_ssize_t correct
+    cdef public Py_ssize_t current
+    cdef public object discard
+    cdef public Py_ssize_t encounters
+    cdef public object ending
+    cdef public list endurance
+    cdef public object events
+    cdef public bint explicit_chance
+    cdef public Py_ssize_t first
+    cdef public object frozen_seats
+    cdef public Py_ssize_t guesses
+    cdef public tuple layout
+    cdef public object mixes
+    cdef public Py_ssize_t overcame
+    cdef public object overcome
+    cdef public object phase
+    cdef public object removed
+    cdef public Py_ssize_t replacement_left
+    cdef public object rng
+    cdef public Py_ssize_t round
+    cdef public list shown
+    cdef public object stacked_first
+    cdef public object stacked_rolls
+    cdef public Py_ssize_t turns
+    cdef public object winner
+
+    @cython.locals(pool=Py_ssize_t)
+    cpdef object plain_unseen(self, Py_ssize_t index)
+    @cython.locals(k=Py_ssize_t)
+    cpdef bint draw(self, Py_ssize_t index, object card) except -1
+    @cython.locals(pool=Py_ssize_t, unseen=list, taken=Py_ssize_t)
+    cpdef Py_ssize_t take(self, Py_ssize_t index, Py_ssize_t k) except? -1
+    @cython.locals(mask=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t)
+    cpdef Py_ssize_t seats_mask(self) except -1
+    cpdef object single_pool(self, Py_ssize_t pool)
+    cpdef Py_ssize_t pool_count(self) except -1
+    @cython.locals(index=Py_ssize_t, k=Py_ssize_t)
+    cpdef face_down(self, list cells, Py_ssize_t pool)
+    cpdef discarded(self, list cards)
+
+@cython.locals(pos=Position, at=list, charisma=list, endurance=list)
+cpdef Position thaw(object state, dict index, object events=*)
+
+@cython.locals(fields=dict)
+cpdef object freeze(Position pos, object legal_key, object legal)
