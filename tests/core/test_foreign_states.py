@@ -24,6 +24,12 @@ CALLS: dict[str, Callable[[Any, Any, Any], object]] = {
     "chance_outcomes": lambda game, state, action: game.chance_outcomes(state),
     "describe": lambda game, state, action: game.describe(state),
     "current_player": lambda game, state, action: game.current_player(state),
+    "is_terminal": lambda game, state, action: game.is_terminal(state),
+    "returns": lambda game, state, action: game.returns(state),
+    "outcome": lambda game, state, action: game.outcome(state),
+    "observe": lambda game, state, action: game.observe(state, 0),
+    "determinize": lambda game, state, action: game.determinize(state, 0, 1),
+    "state_problems": lambda game, state, action: game.state_problems(state),
 }
 
 

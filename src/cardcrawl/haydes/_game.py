@@ -463,6 +463,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
 
     def is_terminal(self, state: HaydesState) -> bool:
         """True once the game is over."""
+        if not isinstance(state, HaydesState):
+            raise self._not_a_state(state)
         return state.phase is _OVER
 
     def _describe(self, state: HaydesState) -> str:
@@ -485,6 +487,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def outcome(self, state: HaydesState) -> Outcome | None:
         """``escaped`` (return 1 for the winner, 0 for the others), ``trapped`` (everyone
         out) or ``time-up`` (the round limit): no winner, all 0."""
+        # A rollout asks it of its working position, which reads as a state does.
+        if not isinstance(state, (HaydesState, Position)):
+            raise self._not_a_state(state)
         if state.ending is None:
             return None
         n = self.num_players
@@ -497,6 +502,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def observe(self, state: HaydesState, player: int) -> HaydesObservation:
         """What ``player`` knows: everything but the generator, the stacks and the order of
         the unseen cards. Face-down cells show where their card came from, never the card."""
+        if not isinstance(state, HaydesState):
+            raise self._not_a_state(state)
         self.check_player(player)
         return HaydesObservation(
             player=player, phase=state.phase, seats=state.seats, current=state.current,
@@ -516,6 +523,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         all there is to redraw; every face-down card, the Red Joker's cell among its
         mix, and the Replacement deck's order are then drawn afresh as they are turned.
         """
+        if not isinstance(state, HaydesState):
+            raise self._not_a_state(state)
         self.check_player(player)
         return self._replace_state(
             state,
@@ -577,6 +586,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             >>> game.state_problems(attrs.evolve(state, round=-1))
             ['the round is a count from 0 to 999,999,999']
         """
+        if not isinstance(state, HaydesState):
+            raise self._not_a_state(state)
         if not state.beliefs:
             # The census reads the unseen cards from the first belief.
             return ["there must be at least one belief about the unseen cards"]

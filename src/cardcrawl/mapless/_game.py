@@ -278,6 +278,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     # ---------------------------------------------------- protocol hooks
     def is_terminal(self, state: MaplessState) -> bool:
         """True once the game is over."""
+        if not isinstance(state, MaplessState):
+            raise self._not_a_state(state)
         return state.phase is _OVER
 
     def _to_move(self, state: MaplessState) -> int:
@@ -921,6 +923,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     # ------------------------------------------------------- the rest
     def outcome(self, state: MaplessState) -> Outcome | None:
         """``escaped`` (return 1), ``consumed`` or ``lost`` (return 0), with the score."""
+        if not isinstance(state, MaplessState):
+            raise self._not_a_state(state)
         if state.ending is None:
             return None
         escaped = state.ending is _ESCAPED
@@ -933,6 +937,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def observe(self, state: MaplessState, player: int) -> MaplessObservation:
         """What the player knows: everything but the generator and the decks' order."""
+        if not isinstance(state, MaplessState):
+            raise self._not_a_state(state)
         self.check_player(player)
         return MaplessObservation(
             phase=state.phase, turn=state.turn, table=state.table, last_room=state.last_room,
@@ -951,6 +957,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         This is the exact posterior: the player knows which cards each deck holds and
         nothing of their order, and every order is equally likely.
         """
+        if not isinstance(state, MaplessState):
+            raise self._not_a_state(state)
         self.check_player(player)
         return _evolve(
             state,
@@ -1015,6 +1023,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.state_problems(attrs.evolve(state, player=(5, 5)))
             ['the player is not on a table card']
         """
+        if not isinstance(state, MaplessState):
+            raise self._not_a_state(state)
         problems = self.census_problems(state, _ALL_CARDS)
         if any(card.index >= len(self._corridor) for card in state.table.values()):
             # A joker on the table, which the census has reported, has no entry in the
