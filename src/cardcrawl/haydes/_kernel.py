@@ -30,7 +30,7 @@ from typing import Any
 import attrs
 
 from cardcrawl.core._protocol import Outcome
-from cardcrawl.core._random import _GAMMA, _MASK, _MUL1, _MUL2, _TOPS, rng_from_seed
+from cardcrawl.core._random import _SMALL, _below, rng_below, rng_from_seed
 from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._tools import Figures
 from cardcrawl.haydes._figures import HaydesFigures
@@ -117,9 +117,6 @@ def _run(
     pos.listed()  # many draws follow
     rules = game._rules
     bots = derived_seeds(seed, game.num_players)  # rng_derive(seed, seat), seat by seat
-    # The bots' draw, rng_below inlined (a call would cost about as much again): the
-    # core generator's own constants and rejection test, so the same draws.
-    mask, gamma, mul1, mul2, tops = _MASK, _GAMMA, _MUL1, _MUL2, _TOPS
     at, up = pos.at, pos._up
     decisions = 0
     while pos.phase is not _OVER:
@@ -129,17 +126,10 @@ def _run(
             pos.events = []  # the final state keeps the last step's events
         seat = pos.current
         codes = rules.legal_entry(at[seat], pos.phase, up)[1]
+        # RandomBot.choose: rng_below(bot, n) on the seat's own generator.
         n = len(codes)
-        b = bots[seat]
-        while True:
-            b = (b + gamma) & mask
-            z = ((b ^ (b >> 30)) * mul1) & mask
-            z = ((z ^ (z >> 27)) * mul2) & mask
-            z ^= z >> 31
-            if z <= tops[n]:
-                break
-        bots[seat] = b
-        rules.play(pos, codes[z % n])
+        bots[seat], k = _below(bots[seat], n) if n < _SMALL else rng_below(bots[seat], n)
+        rules.play(pos, codes[k])
         decisions += 1
     figures = (
         ("rounds", pos.round),

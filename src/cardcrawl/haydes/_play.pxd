@@ -6,6 +6,7 @@
 # number the Python source accepts.
 import cython
 
+from cardcrawl.core._random cimport _below
 from cardcrawl.haydes._position cimport Position
 
 # The kinds of a decision's code (see Rules.code_of), C constants.
@@ -57,17 +58,9 @@ cdef class Rules:
     cpdef play(self, Position pos, Py_ssize_t code)
     @cython.locals(kind=Py_ssize_t, seat=Py_ssize_t)
     cpdef decide(self, Position pos, Py_ssize_t code)
-    @cython.locals(
-        index=Py_ssize_t, k=Py_ssize_t, n=Py_ssize_t, top=cython.ulonglong,
-        b=cython.ulonglong, z=cython.ulonglong, mask=cython.ulonglong,
-        gamma=cython.ulonglong, mul1=cython.ulonglong, mul2=cython.ulonglong,
-    )
+    @cython.locals(index=Py_ssize_t, k=Py_ssize_t, n=Py_ssize_t)
     cpdef Py_ssize_t _drawn(self, Position pos, bint take) except? -2
-    @cython.locals(
-        n=Py_ssize_t, top=cython.ulonglong, b=cython.ulonglong, z=cython.ulonglong,
-        mask=cython.ulonglong, gamma=cython.ulonglong, mul1=cython.ulonglong,
-        mul2=cython.ulonglong, throws=tuple,
-    )
+    @cython.locals(n=Py_ssize_t, k=Py_ssize_t, throws=tuple)
     cpdef object _thrown(self, Position pos)
     @cython.locals(seat=Py_ssize_t, round_=Py_ssize_t, i=Py_ssize_t)
     cpdef _begin_turn(self, Position pos)

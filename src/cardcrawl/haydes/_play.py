@@ -41,17 +41,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcrawl.core._random import (
-    _GAMMA,
-    _MASK,
-    _MUL1,
-    _MUL2,
-    _SMALL,
-    _TOPS,
-    _highest_accepted,
-    rng_below,
-    rng_choice_weighted,
-)
+from cardcrawl.core._random import _SMALL, _below, rng_below, rng_choice_weighted
 from cardcrawl.haydes._actions import (
     Action,
     Choose,
@@ -412,20 +402,9 @@ class Rules:
         if kind is Deck and cards.stacked:  # type: ignore[union-attr]
             k = 0
         else:
-            # rng_below(pos.rng, n), inlined (a call costs more than the draw): the core
-            # generator's constants and rejection test, so the very same draws.
+            # rng_below(pos.rng, n); the core's unchecked draw for the usual sizes.
             n = len(cards.rest if kind is Deck else cards)  # type: ignore[union-attr]
-            top = _TOPS[n] if n < _SMALL else _highest_accepted(n)
-            b, mask, gamma, mul1, mul2 = pos.rng, _MASK, _GAMMA, _MUL1, _MUL2
-            while True:
-                b = (b + gamma) & mask
-                z = ((b ^ (b >> 30)) * mul1) & mask
-                z = ((z ^ (z >> 27)) * mul2) & mask
-                z ^= z >> 31
-                if z <= top:
-                    break
-            pos.rng = b
-            k = z % n
+            pos.rng, k = _below(pos.rng, n) if n < _SMALL else rng_below(pos.rng, n)
         if take:
             return pos.take(index, k)
         if kind is list:
@@ -439,17 +418,8 @@ class Rules:
         """The total of a roll with nothing stacked: one of the equally likely throws."""
         throws = self._throws
         n = len(throws)
-        top = _TOPS[n] if n < _SMALL else _highest_accepted(n)
-        b, mask, gamma, mul1, mul2 = pos.rng, _MASK, _GAMMA, _MUL1, _MUL2
-        while True:  # rng_below(pos.rng, n), inlined (see _drawn)
-            b = (b + gamma) & mask
-            z = ((b ^ (b >> 30)) * mul1) & mask
-            z = ((z ^ (z >> 27)) * mul2) & mask
-            z ^= z >> 31
-            if z <= top:
-                break
-        pos.rng = b
-        total: int = throws[z % n]
+        pos.rng, k = _below(pos.rng, n) if n < _SMALL else rng_below(pos.rng, n)
+        total: int = throws[k]
         return total
 
     # ------------------------------------------------------------ playing

@@ -2,6 +2,8 @@
 # see haydes/_kernel.pxd. The counts and the bot's pick are indices, the cells a list.
 import cython
 
+from cardcrawl.core._random cimport _below
+
 @cython.locals(
     n=cython.Py_ssize_t, index=cython.Py_ssize_t, decisions=cython.Py_ssize_t,
     at_exit=cython.Py_ssize_t, cells=list,

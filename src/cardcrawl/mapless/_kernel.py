@@ -23,13 +23,13 @@ from __future__ import annotations
 from typing import Any
 
 from cardcrawl.core._protocol import CHANCE, Outcome
-from cardcrawl.core._random import _SMALL, rng_below, rng_from_seed
+from cardcrawl.core._random import _SMALL, _below, rng_below, rng_from_seed
 from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._tools import Figures
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._figures import MaplessFigures
 from cardcrawl.mapless._game import MaplessHouse
-from cardcrawl.mapless._position import Position, _below, freeze, thaw
+from cardcrawl.mapless._position import Position, freeze, thaw
 from cardcrawl.mapless._state import MaplessState, Phase
 
 __all__ = ["MaplessKernel", "figures_of", "rollout_kernel"]

@@ -1,10 +1,3 @@
 # Cython's augmenting declarations for the compiled build of _position.py (hatch_build.py):
-# the generator's words are unsigned 64-bit integers, whose multiplication wraps exactly
-# as the Python source's ``& mask`` does; a deck's size is an index.
-import cython
-
-@cython.locals(
-    mask=cython.ulonglong, gamma=cython.ulonglong, mul1=cython.ulonglong,
-    mul2=cython.ulonglong, z=cython.ulonglong, top=cython.ulonglong,
-)
-cpdef tuple _below(unsigned long long rng, Py_ssize_t n)
+# a deck draws through the core generator's _below, called as C (core/_random.pxd).
+from cardcrawl.core._random cimport _below

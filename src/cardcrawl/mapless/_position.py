@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from cardcrawl.core._random import _GAMMA, _MASK, _MUL1, _MUL2, _TOPS
+from cardcrawl.core._random import _below
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
@@ -204,29 +204,6 @@ class WorkingDeck:
 
     def __repr__(self) -> str:
         return f"<WorkingDeck {self.freeze()!r}>"
-
-
-def _below(rng: int, n: int) -> tuple[int, int]:
-    """``rng_below(rng, n)`` for an ``n`` below ``_SMALL``: ``(new_rng, value)``.
-
-    Written out on the generator's constants, as locals: this is every chance draw of
-    the game and every choice of the rollout kernel's random bot, and in the compiled
-    build (see ``_position.pxd``) its words are C integers.
-
-    Examples:
-        >>> from cardcrawl import rng_below
-        >>> _below(12345, 52) == rng_below(12345, 52)
-        True
-    """
-    mask, gamma, mul1, mul2 = _MASK, _GAMMA, _MUL1, _MUL2
-    top = _TOPS[n]
-    while True:
-        rng = (rng + gamma) & mask
-        z = ((rng ^ (rng >> 30)) * mul1) & mask
-        z = ((z ^ (z >> 27)) * mul2) & mask
-        z ^= z >> 31
-        if z <= top:
-            return rng, z % n
 
 
 @attrs.define(eq=False, repr=False)
