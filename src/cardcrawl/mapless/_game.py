@@ -635,23 +635,10 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         position's generator (as ``Deck.draw`` draws); in explicit-chance play only
         those with a single outcome, stopping at the first with several."""
         while True:
-            # The deck the chance event draws from, made a working deck (as
-            # Position.drawing does): written out, this is every draw of the game.
             phase = p.phase
-            if phase is _DRAW:
-                deck = p.narrative
-                if isinstance(deck, Deck):
-                    deck = p.narrative = WorkingDeck.of(deck)
-            elif phase is _DRAW_MIND:
-                deck = p.mind
-                if isinstance(deck, Deck):
-                    deck = p.mind = WorkingDeck.of(deck)
-            elif phase is _DRAW_BODY:
-                deck = p.body
-                if isinstance(deck, Deck):
-                    deck = p.body = WorkingDeck.of(deck)
-            else:
+            if phase is not _DRAW and phase is not _DRAW_MIND and phase is not _DRAW_BODY:
                 return
+            deck = p.drawing()
             if p.explicit_chance:
                 outcomes = self._outcomes(p, deck)
                 if len(outcomes) != 1:
@@ -808,30 +795,30 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             self._enter_mind_draw(p, ev)
 
     def _enter_mind_draw(self, p: Position, ev: Events | None) -> None:
-        p.phase = _DRAW_MIND
-        if p.mind:
-            return
-        # M-17: an empty deck takes its shuffled Aside pile; an empty pile gives no card.
-        if ev is not None:
-            ev.append(DeckRanDry("Mind", len(p.mind_aside)))
-        p.mind = WorkingDeck.shuffled(p.mind_aside)
-        p.mind_aside = ()
-        p.ran_dry = True
-        if not p.mind:
+        if not self._enter_draw(p, _DRAW_MIND, "mind", ev):
             p.mind_card = None  # M-17: 0
             self._enter_body_draw(p, ev)
 
     def _enter_body_draw(self, p: Position, ev: Events | None) -> None:
-        p.phase = _DRAW_BODY
-        if p.body:
-            return
-        if ev is not None:
-            ev.append(DeckRanDry("Body", len(p.body_aside)))
-        p.body = WorkingDeck.shuffled(p.body_aside)
-        p.body_aside = ()
-        p.ran_dry = True
-        if not p.body:
+        if not self._enter_draw(p, _DRAW_BODY, "body", ev):
             self._encounter(p, None, ev)  # M-17: 0
+
+    def _enter_draw(self, p: Position, phase: Phase, deck: str, ev: Events | None) -> bool:
+        """Wait for a draw from the Mind or Body deck (``deck``); False if it has no card.
+
+        M-17: an empty deck takes its shuffled Aside pile; an empty pile gives no card.
+        """
+        p.phase = phase
+        if getattr(p, deck):
+            return True
+        aside = getattr(p, deck + "_aside")
+        if ev is not None:
+            ev.append(DeckRanDry(deck.capitalize(), len(aside)))
+        refilled = WorkingDeck.shuffled(aside)
+        setattr(p, deck, refilled)
+        setattr(p, deck + "_aside", ())
+        p.ran_dry = True
+        return bool(refilled)
 
     def _encounter(self, p: Position, body_card: Card | None, ev: Events | None) -> None:
         # M-15: the turned cards plus every card already holding the player.
