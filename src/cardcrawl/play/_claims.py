@@ -15,7 +15,14 @@ from typing import Annotated, Any, NamedTuple
 
 import attrs
 
-from cardcrawl.core._codec import _base, _hints, decode, encode, saved_fields
+from cardcrawl.core._codec import (
+    _base,
+    _hints,
+    decode,
+    encode,
+    fields_just_read,
+    saved_fields,
+)
 from cardcrawl.core._limits import Limits, untagged
 from cardcrawl.errors import RecordError, SerializationError, UnsupportedTypeError, short_repr
 
@@ -26,8 +33,11 @@ def check_fields(value: Any, what: str) -> None:
     """Raise RecordError if a field of the attrs value ``value`` breaks its declared type.
 
     Each field is written as the codec writes it and read back by its type, so a value
-    built in Python is held to the very bounds that saved data is.
+    built in Python is held to the very bounds that saved data is. A value the codec is
+    building from saved data has had its fields read by those types already.
     """
+    if fields_just_read(type(value)):
+        return
     hints = _hints(type(value))
     for field in saved_fields(type(value)):
         given = getattr(value, field.name)
