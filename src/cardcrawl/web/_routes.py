@@ -36,7 +36,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardcrawl._version import __version__
@@ -211,26 +211,90 @@ def build_app(
     tables: Tables, *, allowed_hosts: Sequence[str] | None = None, debug: bool = False
 ) -> Starlette:
     """The Starlette application serving ``tables`` (see :func:`cardcrawl.web.create_app`)."""
-    pages = {name: _asset(name) for name in _PAGES}
-    static = {name: _asset(name) for name in _STATIC}
+    endpoints = _Endpoints(tables)
+    middleware = []
+    if allowed_hosts is not None:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
 
-    def page(name: str) -> HTMLResponse:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await tables.close()
+
+    app = Starlette(
+        debug=debug,
+        routes=endpoints.routes(),
+        middleware=middleware,
+        exception_handlers={HTTPException: _not_found, Exception: _failure},
+        lifespan=lifespan,
+    )
+    # The tables, for a program that serves the app and wants to look at them.
+    app.state.tables = tables
+    return app
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, HTTPException):
+        detail = exc.detail if exc.status_code != 404 else f"no page {request.url.path!r}"
+        return _error(exc.status_code, str(detail))
+    return _error(500, "internal error")  # pragma: no cover
+
+
+async def _failure(request: Request, exc: Exception) -> Response:
+    return _error(500, f"internal error: {type(exc).__name__}")
+
+
+class _Endpoints:
+    """The app's pages, API and websocket, over one set of tables: one method a route."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.pages = {name: _asset(name) for name in _PAGES}
+        self.static = {name: _asset(name) for name in _STATIC}
+
+    def routes(self) -> list[BaseRoute]:
+        """Each route with its endpoint; a request's refusal answers as JSON."""
+        post = ["POST"]
+        return [
+            Route("/", _answers(self.index)),
+            Route("/table/{table}", _answers(self.table_page)),
+            Route("/table/{table}/replay", _answers(self.replay)),
+            Route("/rules/{game}", _answers(self.rules)),
+            Route("/static/{name}", _answers(self.asset)),
+            Route("/api/games", _answers(self.games)),
+            Route("/api/check", _answers(self.check), methods=post),
+            Route("/api/tables", _answers(self.create), methods=post),
+            Route("/api/tables", _answers(self.lobby), methods=["GET"]),
+            Route("/api/tables/{table}/view", _answers(self.view)),
+            Route("/api/tables/{table}/join", _answers(self.join), methods=post),
+            Route("/api/tables/{table}/act", _answers(self.changing(_act)), methods=post),
+            Route("/api/tables/{table}/undo", _answers(self.changing(_undo)), methods=post),
+            Route(
+                "/api/tables/{table}/takeback",
+                _answers(self.changing(_take_back)),
+                methods=post,
+            ),
+            Route("/api/tables/{table}/record", _answers(self.record)),
+            WebSocketRoute("/ws/tables/{table}", self.live),
+        ]
+
+    def page(self, name: str) -> HTMLResponse:
         return HTMLResponse(
-            pages[name].replace("{{version}}", __version__),
+            self.pages[name].replace("{{version}}", __version__),
             headers={"Content-Security-Policy": _CSP, "Cache-Control": "no-store"},
         )
 
-    async def index(request: Request) -> Response:
-        return page("index.html")
+    async def index(self, request: Request) -> Response:
+        return self.page("index.html")
 
-    async def table_page(request: Request) -> Response:
+    async def table_page(self, request: Request) -> Response:
         try:
-            await tables.fetch(request.path_params["table"])
+            await self.tables.fetch(request.path_params["table"])
         except RequestError as exc:
             return _page("No such table", str(exc), status=exc.status)
-        return page("table.html")
+        return self.page("table.html")
 
-    async def rules(request: Request) -> Response:
+    async def rules(self, request: Request) -> Response:
         name = request.path_params["game"]
         try:
             game = load(name) if name in game_names() else None
@@ -241,23 +305,23 @@ def build_app(
             return _page("No rules here", f"no rules in short for {name[:60]!r}", status=404)
         return _page(f"{title_of(game)}: the rules in short", text, preformatted=True)
 
-    async def asset(request: Request) -> Response:
+    async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in static:
+        if name not in self.static:
             raise RequestError(status=404, message=f"no file {name!r} here")
-        return Response(static[name], media_type=_STATIC[name])
+        return Response(self.static[name], media_type=_STATIC[name])
 
-    async def games(request: Request) -> Response:
+    async def games(self, request: Request) -> Response:
         try:
             names = game_names()
         except PluginError as exc:
             raise RequestError(status=422, message=str(exc)) from None
         return JSONResponse({"version": __version__, "games": [game_summary(n) for n in names]})
 
-    async def check(request: Request) -> Response:
+    async def check(self, request: Request) -> Response:
         data = await _json_body(request)
         checking = {**data, "seed": 0} if "record" not in data else data
-        match = await tables.match_async(checking)
+        match = await self.tables.match_async(checking)
         game = match.game
         return JSONResponse(
             {
@@ -269,10 +333,10 @@ def build_app(
             }
         )
 
-    async def create(request: Request) -> Response:
+    async def create(self, request: Request) -> Response:
         data = await _json_body(request)
-        table = await tables.create_async(data)
-        tables.kick(table)
+        table = await self.tables.create_async(data)
+        self.tables.kick(table)
         return JSONResponse(
             {
                 "table": table.id,
@@ -287,11 +351,11 @@ def build_app(
             status_code=201,
         )
 
-    async def lobby(request: Request) -> Response:
-        return JSONResponse({"tables": tables.lobby()})
+    async def lobby(self, request: Request) -> Response:
+        return JSONResponse({"tables": self.tables.lobby()})
 
-    async def join(request: Request) -> Response:
-        table = await tables.fetch(request.path_params["table"])
+    async def join(self, request: Request) -> Response:
+        table = await self.tables.fetch(request.path_params["table"])
         data = await _json_body(request)
         async with table.lock:
             token = table.take_seat(data.get("seat"))
@@ -300,37 +364,34 @@ def build_app(
             {"table": table.id, "seat": number, "token": token, "url": f"/table/{table.id}"}
         )
 
-    async def _viewer(request: Request) -> tuple[Table, int | None]:
-        table = await tables.fetch(request.path_params["table"])
+    async def viewer(self, request: Request) -> tuple[Table, int | None]:
+        table = await self.tables.fetch(request.path_params["table"])
         return table, table.viewer(request.query_params)
 
-    async def view(request: Request) -> Response:
-        table, seat = await _viewer(request)
+    async def view(self, request: Request) -> Response:
+        table, seat = await self.viewer(request)
         async with table.lock:
             return JSONResponse(table.view(seat))
 
-    def _changing(
-        change: Callable[[Table, Any, dict[str, Any]], object],
-    ) -> Endpoint:
+    def changing(self, change: Callable[[Table, Any, dict[str, Any]], None]) -> Endpoint:
+        """The endpoint of a seat's change to a table: ``change(table, seat, data)``."""
+
         async def endpoint(request: Request) -> Response:
-            table = await tables.fetch(request.path_params["table"])
+            table = await self.tables.fetch(request.path_params["table"])
             data = await _json_body(request)
             seat = table.seat(data.get("seat"), data.get("token"))
             async with table.lock:
                 change(table, seat, data)
                 # The picture comes by the websocket: the answer stays small.
                 answer = table.view(seat.number, board=False)
-            tables.kick(table)
+            self.tables.kick(table)
             return JSONResponse(answer)
 
+        endpoint.__name__ = change.__name__
         return endpoint
 
-    act = _changing(lambda t, s, d: t.act(s, d.get("action"), d.get("version")))
-    undo = _changing(lambda t, s, d: t.undo(s, d.get("version")))
-    takeback = _changing(lambda t, s, d: t.take_back(s, d.get("answer"), d.get("version")))
-
-    async def record(request: Request) -> Response:
-        table, _ = await _viewer(request)
+    async def record(self, request: Request) -> Response:
+        table, _ = await self.viewer(request)
         async with table.lock:
             text = await asyncio.to_thread(table.record_json)
         name = f"{table.game.name}-{table.id}.json"
@@ -340,102 +401,88 @@ def build_app(
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
 
-    async def replay(request: Request) -> Response:
-        table, _ = await _viewer(request)
+    async def replay(self, request: Request) -> Response:
+        table, _ = await self.viewer(request)
         async with table.lock:
             text = await asyncio.to_thread(table.replay_html)
         # The replay is a page of its own, with its script inline.
         return HTMLResponse(text, headers={"Cache-Control": "no-store"})
 
-    async def live(websocket: WebSocket) -> None:
+    async def live(self, websocket: WebSocket) -> None:
+        """Follow a table: its whole view first, then what changed at each change."""
+        opened = await self.open_live(websocket)
+        if opened is None:
+            return
+        table, seat = opened
+        queue = table.listen()
+        try:
+            await _follow(websocket, table, seat, queue)
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        finally:
+            table.forget(queue)
+
+    async def open_live(self, websocket: WebSocket) -> tuple[Table, int | None] | None:
+        """The table and seat a websocket follows, accepted; or ``None``, refused."""
         try:
             if not _same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
                 raise RequestError(
                     status=403, message="a page of another site may not follow a table"
                 )
-            table = await tables.fetch(websocket.path_params["table"])
+            table = await self.tables.fetch(websocket.path_params["table"])
             seat = table.viewer(websocket.query_params)
         except (RequestError, StorageError) as exc:
             # Refused before the handshake: the browser sees an HTTP 403.
             status = exc.status if isinstance(exc, RequestError) else 503
             await websocket.close(code=4000 + status, reason=str(exc)[:120])
-            return
+            return None
         await websocket.accept()
-        queue = table.listen()
-        sent = _Sent()
-        receiving: asyncio.Future[Any] = asyncio.ensure_future(websocket.receive())
-        try:
-            while True:
-                async with table.lock:
-                    message = sent.message(table.view(seat))
-                await websocket.send_json(message)
-                waiting = asyncio.ensure_future(queue.get())
-                done, _ = await asyncio.wait(
-                    {receiving, waiting}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if receiving in done:
-                    # The page sends nothing but may close: then stop.
-                    if receiving.result().get("type") == "websocket.disconnect":
-                        waiting.cancel()
-                        return
-                    receiving = asyncio.ensure_future(websocket.receive())
-                    if waiting not in done:
-                        waiting.cancel()
-                        continue
-                told = [waiting.result()]
-                while not queue.empty():  # several changes at once: one view says them all
-                    told.append(queue.get_nowait())
-                if GONE in told:
-                    await websocket.close(code=1012)  # the page connects again
+        return table, seat
+
+
+def _act(table: Table, seat: Any, data: dict[str, Any]) -> None:
+    table.act(seat, data.get("action"), data.get("version"))
+
+
+def _undo(table: Table, seat: Any, data: dict[str, Any]) -> None:
+    table.undo(seat, data.get("version"))
+
+
+def _take_back(table: Table, seat: Any, data: dict[str, Any]) -> None:
+    table.take_back(seat, data.get("answer"), data.get("version"))
+
+
+async def _follow(
+    websocket: WebSocket,
+    table: Table,
+    seat: int | None,
+    queue: asyncio.Queue[Any],
+) -> None:
+    """Send the view of ``seat`` at each change of ``table``, until the page closes or
+    the table is gone."""
+    sent = _Sent()
+    receiving: asyncio.Future[Any] = asyncio.ensure_future(websocket.receive())
+    try:
+        while True:
+            async with table.lock:
+                message = sent.message(table.view(seat))
+            await websocket.send_json(message)
+            waiting = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({receiving, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            if receiving in done:
+                # The page sends nothing but may close: then stop.
+                if receiving.result().get("type") == "websocket.disconnect":
+                    waiting.cancel()
                     return
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        finally:
-            receiving.cancel()
-            table.forget(queue)
-
-    async def not_found(request: Request, exc: Exception) -> Response:
-        if isinstance(exc, HTTPException):
-            detail = exc.detail if exc.status_code != 404 else f"no page {request.url.path!r}"
-            return _error(exc.status_code, str(detail))
-        return _error(500, "internal error")  # pragma: no cover
-
-    async def failure(request: Request, exc: Exception) -> Response:
-        return _error(500, f"internal error: {type(exc).__name__}")
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        await tables.close()
-
-    routes = [
-        Route("/", _answers(index)),
-        Route("/table/{table}", _answers(table_page)),
-        Route("/table/{table}/replay", _answers(replay)),
-        Route("/rules/{game}", _answers(rules)),
-        Route("/static/{name}", _answers(asset)),
-        Route("/api/games", _answers(games)),
-        Route("/api/check", _answers(check), methods=["POST"]),
-        Route("/api/tables", _answers(create), methods=["POST"]),
-        Route("/api/tables", _answers(lobby), methods=["GET"]),
-        Route("/api/tables/{table}/view", _answers(view)),
-        Route("/api/tables/{table}/join", _answers(join), methods=["POST"]),
-        Route("/api/tables/{table}/act", _answers(act), methods=["POST"]),
-        Route("/api/tables/{table}/undo", _answers(undo), methods=["POST"]),
-        Route("/api/tables/{table}/takeback", _answers(takeback), methods=["POST"]),
-        Route("/api/tables/{table}/record", _answers(record)),
-        WebSocketRoute("/ws/tables/{table}", live),
-    ]
-    middleware = []
-    if allowed_hosts is not None:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
-    app = Starlette(
-        debug=debug,
-        routes=routes,
-        middleware=middleware,
-        exception_handlers={HTTPException: not_found, Exception: failure},
-        lifespan=lifespan,
-    )
-    # The tables, for a program that serves the app and wants to look at them.
-    app.state.tables = tables
-    return app
+                receiving = asyncio.ensure_future(websocket.receive())
+                if waiting not in done:
+                    waiting.cancel()
+                    continue
+            told = [waiting.result()]
+            while not queue.empty():  # several changes at once: one view says them all
+                told.append(queue.get_nowait())
+            if GONE in told:
+                await websocket.close(code=1012)  # the page connects again
+                return
+    finally:
+        receiving.cancel()
