@@ -78,9 +78,9 @@ from cardcrawl.errors import (
     UndoError,
     UnknownGameError,
 )
-from cardcrawl.kit._cards import Card, Suit, parse_cards, standard_deck
+from cardcrawl.kit._cards import Card, Suit, parse_cards
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import Cell, Grid, distance, neighbours, touching
+from cardcrawl.kit._grid import Cell, Grid, distance, neighbours
 from cardcrawl.kit._svg import Picture, find_renderer, svg
 from cardcrawl.play._html import replay_html
 from cardcrawl.play._match import Match
@@ -144,10 +144,8 @@ __all__ = [
     "rng_derive",
     "rng_from_seed",
     "rng_next",
-    "standard_deck",
     "svg",
     "tools_for",
-    "touching",
 ]
 
 
@@ -204,5 +202,7 @@ if not TYPE_CHECKING:
             "MatchEntry": "cardcrawl.play._match",
             "RecordClaims": "cardcrawl.play._record",
             "register_svg": "cardcrawl.kit._svg",
+            "standard_deck": "cardcrawl.kit",
+            "touching": "cardcrawl.kit",
         },
     )

@@ -20,26 +20,24 @@ from cardcrawl.bots import (
     SearchBot,
     UnknownBotError,
     bot_names,
-    game_family,
     get_bot_spec,
     make_bot,
     register_bot,
-    register_search_model,
     search_model,
 )
-from cardcrawl.bots._search import chance_leaves
+from cardcrawl.bots._base import game_family
+from cardcrawl.bots._search import chance_leaves, register_search_model
 from cardcrawl.mapless import (
     BODY_CARDS,
     MIND_CARDS,
     MaplessHeuristicBot,
-    MaplessSearchModel,
     Move,
     Phase,
-    ShortestPathBot,
     card_value,
     state_from_observation,
 )
 from cardcrawl.mapless._bot_model import EncounterOdds, HuntPlanner
+from cardcrawl.mapless._bots import MaplessSearchModel, ShortestPathBot
 
 GAME = cardcrawl.load("mapless-house", max_turns=200)
 MAPLESS_BOTS = ("random", "shortest-path", "heuristic", "search")

@@ -12,7 +12,8 @@ import attrs
 import pytest
 
 import cardcrawl
-from cardcrawl.bots import register_search_model, search_model
+from cardcrawl.bots import search_model
+from cardcrawl.bots._search import register_search_model
 from cardcrawl.mapless import MaplessHouse
 from cardcrawl.simulate import play_game
 from cardcrawl.simulate._run import register_figures

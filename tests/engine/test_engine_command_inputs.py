@@ -9,7 +9,7 @@ import json
 import pytest
 
 import cardcrawl
-from cardcrawl.bots import decide_message, hello_message
+from cardcrawl.bots._engine_bot import decide_message, hello_message
 from cardcrawl.cli import main
 
 

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardcrawl
-from cardcrawl.bots import EngineBot, EngineError, decide_message, hello_message, serve_engine
+from cardcrawl.bots import EngineBot, EngineError, serve_engine
+from cardcrawl.bots._engine_bot import decide_message, hello_message
 from cardcrawl.errors import CardcrawlError
 from fuzz._fuzz import mutate
 

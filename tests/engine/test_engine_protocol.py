@@ -25,11 +25,10 @@ from cardcrawl.bots import (
     EngineBot,
     EngineError,
     EngineTimeoutError,
-    decide_message,
-    hello_message,
     make_bot,
     serve_engine,
 )
+from cardcrawl.bots._engine_bot import decide_message, hello_message
 from cardcrawl.errors import OptionsError
 from cardcrawl.simulate import play_game, simulate
 

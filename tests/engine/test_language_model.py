@@ -20,11 +20,10 @@ import cardcrawl
 from cardcrawl.bots import (
     LanguageModelBot,
     ModelReplyError,
-    decide_message,
-    hello_message,
     make_bot,
     serve_engine,
 )
+from cardcrawl.bots._engine_bot import decide_message, hello_message
 from cardcrawl.errors import OptionsError
 from cardcrawl.simulate import play_game
 

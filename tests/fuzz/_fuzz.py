@@ -22,8 +22,9 @@ from hypothesis import note
 from hypothesis import strategies as st
 
 import cardcrawl
-from cardcrawl import CHANCE, TERMINAL, rng_below, rng_from_seed, standard_deck
+from cardcrawl import CHANCE, TERMINAL, rng_below, rng_from_seed
 from cardcrawl.errors import CardcrawlError, InvalidStateError
+from cardcrawl.kit import standard_deck
 from cardcrawl.testing import check_state
 
 T = TypeVar("T")

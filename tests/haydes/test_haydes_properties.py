@@ -180,7 +180,7 @@ def test_replacement_never_touches_the_black_joker_or_a_figure(
 @given(games, st.data())
 def test_every_card_is_accounted_for(game: EscapeFromHaydes, data: st.DataObject) -> None:
     """H-3: all 209 cards of Build and Replacement, and the Black Joker, always."""
-    expected = Counter((*cardcrawl.standard_deck() * 4, Card.RED_JOKER, Card.BLACK_JOKER))
+    expected = Counter((*cardcrawl.kit.standard_deck() * 4, Card.RED_JOKER, Card.BLACK_JOKER))
     for _, after in play(data, game):
         census = game.card_census(after)
         assert Counter(c for cards in census.values() for c in cards) == expected

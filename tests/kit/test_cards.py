@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardcrawl import Card, ParseError, Suit, parse_cards, standard_deck
+from cardcrawl import Card, ParseError, Suit, parse_cards
+from cardcrawl.kit import standard_deck
 from cardcrawl.kit._cards import RANK_NAMES
 
 ALL_54 = standard_deck(jokers=True)

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardcrawl import Card, Deck, parse_cards, rng_choice_weighted, rng_from_seed, standard_deck
+from cardcrawl import Card, Deck, parse_cards, rng_choice_weighted, rng_from_seed
+from cardcrawl.kit import standard_deck
 
 some_cards = st.lists(st.sampled_from(standard_deck()[:8]), min_size=1, max_size=12)
 

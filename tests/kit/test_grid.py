@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardcrawl import Card, Grid, distance, neighbours, touching
+from cardcrawl import Card, Grid, distance, neighbours
+from cardcrawl.kit import touching
 
 Cell = tuple[int, int]
 QS = Card.parse("QS")

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import cardcrawl
-from cardcrawl import Card, distance, neighbours, touching
+from cardcrawl import Card, distance, neighbours
 from cardcrawl.haydes import (
     EndTurn,
     EscapeFromHaydes,
@@ -31,6 +31,7 @@ from cardcrawl.haydes import (
     Phase,
     Revealed,
 )
+from cardcrawl.kit import touching
 from cardcrawl.mapless import (
     CLUB_STALKER,
     ENTRANCE_CELL,

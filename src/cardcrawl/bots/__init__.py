@@ -10,10 +10,9 @@ state from an observation) and :class:`SearchBot` (rollouts over a game's regist
 one convention: they live in the game's package, use its public names, and register
 themselves when the game registers:
 
-* The Mapless House (:mod:`cardcrawl.mapless`): ``"shortest-path"``
-  (:class:`~cardcrawl.mapless.ShortestPathBot`), ``"heuristic"``
-  (:class:`~cardcrawl.mapless.MaplessHeuristicBot`), ``"search"`` and ``"planner"``
-  (:class:`~cardcrawl.mapless.MaplessPlannerBot`);
+* The Mapless House (:mod:`cardcrawl.mapless`): ``"heuristic"``
+  (:class:`~cardcrawl.mapless.MaplessHeuristicBot`), ``"shortest-path"``, ``"search"``
+  and ``"planner"``;
 * Escape from Haydes (:mod:`cardcrawl.haydes`): ``"heuristic"``
   (:class:`~cardcrawl.haydes.HaydesHeuristicBot`) and ``"lookahead"``.
 
@@ -32,6 +31,8 @@ Examples:
     'escaped'
 """
 
+from typing import TYPE_CHECKING
+
 from cardcrawl.bots._base import (
     Bot,
     BotFactory,
@@ -39,34 +40,25 @@ from cardcrawl.bots._base import (
     DeterministicPolicy,
     UnknownBotError,
     bot_names,
-    game_family,
     get_bot_spec,
     make_bot,
     notify_game_over,
     register_bot,
 )
 from cardcrawl.bots._engine_bot import (
-    ENGINE_PROTOCOL,
     EngineBot,
     EngineError,
     EngineTimeoutError,
-    decide_message,
-    hello_message,
     serve_engine,
 )
 from cardcrawl.bots._ismcts import ActionStats, ISMCTSBot, LineStep, SearchResult
 from cardcrawl.bots._language_model import LanguageModelBot, ModelReplyError
-from cardcrawl.bots._params import (
-    Parameter,
-    bot_parameters,
-    check_parameters,
-    read_parameter_file,
-)
+from cardcrawl.bots._params import Parameter, bot_parameters
 from cardcrawl.bots._random_bot import RandomBot
-from cardcrawl.bots._search import SearchBot, SearchModel, register_search_model, search_model
+from cardcrawl.bots._search import SearchBot, SearchModel, search_model
+from cardcrawl.core._deprecation import moved_names
 
 __all__ = [
-    "ENGINE_PROTOCOL",
     "ActionStats",
     "Bot",
     "BotFactory",
@@ -87,16 +79,10 @@ __all__ = [
     "UnknownBotError",
     "bot_names",
     "bot_parameters",
-    "check_parameters",
-    "decide_message",
-    "game_family",
     "get_bot_spec",
-    "hello_message",
     "make_bot",
     "notify_game_over",
-    "read_parameter_file",
     "register_bot",
-    "register_search_model",
     "search_model",
     "serve_engine",
 ]
@@ -118,3 +104,21 @@ def _register_generic_bots() -> None:
 
 
 _register_generic_bots()
+
+
+# The names this package no longer promises, each with where it lives now: they still
+# answer, with a DeprecationWarning, for one release. Type checkers are not shown this
+# __getattr__: with it, they would accept any name of the package.
+if not TYPE_CHECKING:
+    __getattr__ = moved_names(
+        __name__,
+        {
+            "ENGINE_PROTOCOL": "cardcrawl.bots._engine_bot",
+            "check_parameters": "cardcrawl.bots._params",
+            "decide_message": "cardcrawl.bots._engine_bot",
+            "game_family": "cardcrawl.bots._base",
+            "hello_message": "cardcrawl.bots._engine_bot",
+            "read_parameter_file": "cardcrawl.bots._params",
+            "register_search_model": "cardcrawl.bots._search",
+        },
+    )

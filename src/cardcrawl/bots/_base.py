@@ -141,8 +141,7 @@ def notify_game_over(bot: Any, game: Any, observation: Any, outcome: Any) -> Non
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.bots import make_bot
-        >>> from cardcrawl.bots import notify_game_over
+        >>> from cardcrawl.bots import make_bot, notify_game_over
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> class Listener:
         ...     def choose(self, game, observation, legal_actions):
@@ -209,7 +208,7 @@ def game_family(game: Any) -> str:
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.bots import game_family
+        >>> from cardcrawl.bots._base import game_family
         >>> game_family(cardcrawl.load("mapless-house"))
         'mapless-house'
     """

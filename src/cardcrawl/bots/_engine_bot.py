@@ -147,7 +147,7 @@ def hello_message(
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.bots import hello_message
+        >>> from cardcrawl.bots._engine_bot import hello_message
         >>> hello = hello_message(cardcrawl.load("mapless-house", max_turns=9), 0, seed=4)
         >>> hello["type"], hello["protocol"], hello["game"], hello["options"]["max_turns"]
         ('hello', 1, 'mapless-house', 9)
@@ -195,7 +195,7 @@ def decide_message(
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.bots import decide_message
+        >>> from cardcrawl.bots._engine_bot import decide_message
         >>> game = cardcrawl.load("mapless-house")
         >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
         >>> message = decide_message(
@@ -859,17 +859,20 @@ def serve_engine(
 
     Examples:
         >>> import io, json, cardcrawl
-        >>> from cardcrawl.bots import decide_message, hello_message, serve_engine
-        >>> game = cardcrawl.load("mapless-house", max_turns=30)
+        >>> from cardcrawl.bots import serve_engine
+        >>> game = cardcrawl.load("mapless-house")
         >>> state = game.initial_state(seed=2, stack={"narrative": ["KS"]})
-        >>> questions = [
-        ...     hello_message(game, 0, seed=2),
-        ...     decide_message(game, game.observe(state, 0), game.legal_actions(state), seat=0),
-        ...     {"type": "end", "outcome": None},
-        ... ]
+        >>> hello = {"type": "hello", "protocol": 1, "game": "mapless-house", "seat": 0}
+        >>> decide = {
+        ...     "type": "decide",
+        ...     "id": 1,
+        ...     "observation": game.observation_to_data(game.observe(state, 0)),
+        ...     "legal": [game.format_action(a) for a in game.legal_actions(state)],
+        ... }
+        >>> questions = [hello, decide, {"type": "end", "outcome": None}]
         >>> stdin = io.StringIO("".join(json.dumps(q) + "\\n" for q in questions))
         >>> stdout = io.StringIO()
-        >>> serve_engine("random", stdin, stdout)
+        >>> serve_engine("random", stdin, stdout, seed=2)
         0
         >>> [json.loads(line)["type"] for line in stdout.getvalue().splitlines()]
         ['ready', 'action']

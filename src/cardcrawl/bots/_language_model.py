@@ -167,8 +167,8 @@ class LanguageModelBot:
         Args:
             game: the game being played.
             observation: the seat's observation.
-            message: the decision's ``decide`` message (see
-                :func:`~cardcrawl.bots.decide_message`).
+            message: the decision's ``decide`` message of the engine protocol, as
+                :meth:`choose` makes it.
 
         Returns:
             The prompt: the game and seat, the narration, the view, the legal actions
@@ -176,12 +176,14 @@ class LanguageModelBot:
 
         Examples:
             >>> import cardcrawl
-            >>> from cardcrawl.bots import LanguageModelBot, decide_message
+            >>> from cardcrawl.bots import LanguageModelBot
             >>> game = cardcrawl.load("mapless-house")
             >>> state = game.initial_state(seed=1, stack={"narrative": ["KS"]})
             >>> seen, legal = game.observe(state, 0), game.legal_actions(state)
-            >>> bot = LanguageModelBot(game, 1, model=lambda prompt: "")
-            >>> text = bot.prompt(game, seen, decide_message(game, seen, legal, seat=0))
+            >>> bot = LanguageModelBot(game, 1, model=lambda prompt: "ACTION: place 1,0")
+            >>> bot.choose(game, seen, legal)
+            Place(cell=(1, 0))
+            >>> text, reply = bot.exchanges[0]
             >>> print(text.split("What you see:")[0])
             You play The Mapless House (mapless-house), seat 0 of 1.
             <BLANKLINE>

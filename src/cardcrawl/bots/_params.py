@@ -103,7 +103,8 @@ def check_parameters(factory: Any, values: Mapping[str, Any], bot: str) -> dict[
         OptionsError: a name is not a parameter of the bot, or a value out of range.
 
     Examples:
-        >>> from cardcrawl.bots import ISMCTSBot, check_parameters
+        >>> from cardcrawl.bots import ISMCTSBot
+        >>> from cardcrawl.bots._params import check_parameters
         >>> check_parameters(ISMCTSBot, {"exploration": 1.2}, "ismcts")
         {'exploration': 1.2}
         >>> check_parameters(ISMCTSBot, {"depth": 3}, "ismcts")  # doctest: +ELLIPSIS
@@ -131,7 +132,7 @@ def read_parameter_file(path: str | Path) -> tuple[str, dict[str, Any]]:
 
     Examples:
         >>> import json, pathlib, tempfile
-        >>> from cardcrawl.bots import read_parameter_file
+        >>> from cardcrawl.bots._params import read_parameter_file
         >>> path = pathlib.Path(tempfile.mkdtemp()) / "params.json"
         >>> _ = path.write_text(json.dumps({"bot": "ismcts", "parameters": {"exploration": 1}}))
         >>> read_parameter_file(path)

@@ -90,7 +90,8 @@ def register_search_model(family: str, model: SearchModel) -> None:
 
     Examples:
         >>> import warnings, cardcrawl
-        >>> from cardcrawl.bots import register_search_model, search_model
+        >>> from cardcrawl.bots import search_model
+        >>> from cardcrawl.bots._search import register_search_model
         >>> game = cardcrawl.load("mapless-house")
         >>> model = search_model(game)
         >>> with warnings.catch_warnings(record=True) as caught:

@@ -10,10 +10,9 @@ with exit code 1. A ``--bot`` that names no registered bot is a usage error (exi
 2), said before anything is read.
 
 Examples:
-    >>> import io, json, cardcrawl
-    >>> from cardcrawl.bots import hello_message
+    >>> import io, json
     >>> from cardcrawl.cli import main
-    >>> hello = hello_message(cardcrawl.load("mapless-house"), 0, seed=1)
+    >>> hello = {"type": "hello", "protocol": 1, "game": "mapless-house", "seat": 0, "seed": 1}
     >>> stdin = io.StringIO(json.dumps(hello) + "\\n")
     >>> out = io.StringIO()
     >>> main(["engine", "--bot", "random"], stdin=stdin, stdout=out)

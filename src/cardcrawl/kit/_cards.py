@@ -226,7 +226,7 @@ def standard_deck(*, jokers: bool = False) -> tuple[Card, ...]:
         The cards, suit by suit (spades, hearts, diamonds, clubs), ace to king.
 
     Examples:
-        >>> from cardcrawl import standard_deck
+        >>> from cardcrawl.kit import standard_deck
         >>> len(standard_deck()), len(standard_deck(jokers=True))
         (52, 54)
     """

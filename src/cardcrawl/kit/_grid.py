@@ -92,7 +92,7 @@ def touching(a: Cell, b: Cell) -> bool:
         Whether ``a`` and ``b`` are neighbours (a cell does not touch itself).
 
     Examples:
-        >>> from cardcrawl import touching
+        >>> from cardcrawl.kit import touching
         >>> touching((0, 0), (0, 1)), touching((0, 0), (1, 1))
         (True, False)
     """

@@ -19,12 +19,7 @@ from typing import TYPE_CHECKING
 from cardcrawl.core._deprecation import moved_names
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
 from cardcrawl.mapless._bot_model import state_from_observation
-from cardcrawl.mapless._bots import (
-    MaplessHeuristicBot,
-    MaplessPlannerBot,
-    MaplessSearchModel,
-    ShortestPathBot,
-)
+from cardcrawl.mapless._bots import MaplessHeuristicBot
 from cardcrawl.mapless._encoding import MaplessEncoding
 from cardcrawl.mapless._events import (
     CardDrawn,
@@ -105,8 +100,6 @@ __all__ = [
     "MaplessHouse",
     "MaplessObservation",
     "MaplessOptions",
-    "MaplessPlannerBot",
-    "MaplessSearchModel",
     "MaplessState",
     "Move",
     "MoveSkipped",
@@ -114,7 +107,6 @@ __all__ = [
     "Phase",
     "Place",
     "PlaceExit",
-    "ShortestPathBot",
     "StalkerArrived",
     "StalkerStepped",
     "StalkerWaited",
@@ -145,5 +137,8 @@ if not TYPE_CHECKING:
             "STANDARD_DREAD_LINES": "cardcrawl.mapless._dread",
             "EncounterOdds": "cardcrawl.mapless._bot_model",
             "HuntPlanner": "cardcrawl.mapless._bot_model",
+            "MaplessPlannerBot": "cardcrawl.mapless._bots",
+            "MaplessSearchModel": "cardcrawl.mapless._bots",
+            "ShortestPathBot": "cardcrawl.mapless._bots",
         },
     )

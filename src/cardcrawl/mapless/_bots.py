@@ -49,7 +49,7 @@ class ShortestPathBot(DeterministicPolicy):
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.mapless import ShortestPathBot
+        >>> from cardcrawl.mapless._bots import ShortestPathBot
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> state = game.initial_state(seed=2)
         >>> bot = ShortestPathBot(game, seed=2)
@@ -491,7 +491,7 @@ class MaplessSearchModel:
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.mapless import MaplessSearchModel
+        >>> from cardcrawl.mapless._bots import MaplessSearchModel
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> state = game.initial_state(seed=1)
         >>> model = MaplessSearchModel()
@@ -574,7 +574,7 @@ class MaplessPlannerBot(MaplessHeuristicBot):
 
     Examples:
         >>> import cardcrawl
-        >>> from cardcrawl.mapless import MaplessPlannerBot
+        >>> from cardcrawl.mapless._bots import MaplessPlannerBot
         >>> game = cardcrawl.load("mapless-house", max_turns=200)
         >>> state = game.initial_state(seed=1)
         >>> bot = MaplessPlannerBot(game, seed=1)
