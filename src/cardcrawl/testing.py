@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -141,6 +141,27 @@ def check_state(game: Any, state: Any, where: str = "state") -> None:
 def _check_state(game: Any, state: Any, where: str) -> None:
     to_move = game.current_player(state)
     legal = game.legal_actions(state)
+    _check_turn(game, state, to_move, legal, where)
+    _check_ending(game, state, to_move, where)
+    _check_saving(game, state, legal, where)
+    validate = getattr(game, "validate", None)
+    if validate is not None:
+        try:
+            validate(state)
+        except CardcrawlError as exc:
+            raise _fail(where, f"validate refuses a state of play: {exc}") from None
+    notation = _has_notation(game)
+    if notation:
+        _check_notation(game, state, where)
+    for player in range(game.num_players):
+        # Only the view of the seat to move is read back in each state, which keeps the
+        # check cheap in games for many; over a whole game every seat's views are.
+        _check_observation(game, state, player, notation and player == max(to_move, 0), where)
+
+
+def _check_turn(game: Any, state: Any, to_move: int, legal: Sequence[Any], where: str) -> None:
+    """Who acts agrees with what may be done: actions for a player, chance outcomes
+    (positive fractions summing to 1, each listed once) at a chance event."""
     chances = game.chance_outcomes(state)
     if to_move >= 0:
         if not legal:
@@ -159,6 +180,10 @@ def _check_state(game: Any, state: Any, where: str) -> None:
             raise _fail(where, f"chance probabilities sum to {sum(probs)}, not 1")
         if len({a for a, _ in chances}) != len(chances):
             raise _fail(where, "a chance outcome is listed twice")
+
+
+def _check_ending(game: Any, state: Any, to_move: int, where: str) -> None:
+    """The game is over exactly when it says so everywhere, with one return a player."""
     if (to_move == TERMINAL) != game.is_terminal(state):
         raise _fail(where, "is_terminal disagrees with current_player")
     outcome = game.outcome(state)
@@ -167,6 +192,9 @@ def _check_state(game: Any, state: Any, where: str) -> None:
     if len(game.returns(state)) != game.num_players:
         raise _fail(where, "returns must have one entry per player")
 
+
+def _check_saving(game: Any, state: Any, legal: Sequence[Any], where: str) -> None:
+    """Actions survive their text forms, and the state its JSON round trip."""
     for action in legal:
         text = game.format_action(action)
         if game.parse_action(text) != action:
@@ -183,31 +211,24 @@ def _check_state(game: Any, state: Any, where: str) -> None:
     # legal actions that a rule step filled in ahead must be exactly those.
     if tuple(game.legal_actions(loaded)) != tuple(legal):
         raise _fail(where, "legal actions filled in by a rule step differ from those found afresh")
-    validate = getattr(game, "validate", None)
-    if validate is not None:
-        try:
-            validate(state)
-        except CardcrawlError as exc:
-            raise _fail(where, f"validate refuses a state of play: {exc}") from None
-    notation = _has_notation(game)
-    if notation:
-        _check_notation(game, state, where)
 
-    for player in range(game.num_players):
-        seen = game.observe(state, player)
-        for k in (1, 2):
-            if game.observe(game.determinize(state, player, k), player) != seen:
-                raise _fail(where, f"determinize({k}) changes what player {player} observes")
-        if attrs.has(type(state)) and hasattr(state, "rng"):
-            other = attrs.evolve(state, rng=(state.rng + 1) % (1 << 64))
-            if game.observe(other, player) != seen:
-                raise _fail(where, "the observation depends on the generator")
-        if hasattr(seen, "rng"):
-            raise _fail(where, "the observation carries the generator")
-        # Only the view of the seat to move is read back in each state, which keeps the
-        # check cheap in games for many; over a whole game every seat's views are.
-        if notation and player == max(to_move, 0):
-            _check_observation_notation(game, seen, player, where)
+
+def _check_observation(game: Any, state: Any, player: int, read_back: bool, where: str) -> None:
+    """What ``player`` observes hides what they cannot know: not the cards they have
+    not seen (determinized), not the generator; and it reads back from its notation
+    when ``read_back``."""
+    seen = game.observe(state, player)
+    for k in (1, 2):
+        if game.observe(game.determinize(state, player, k), player) != seen:
+            raise _fail(where, f"determinize({k}) changes what player {player} observes")
+    if attrs.has(type(state)) and hasattr(state, "rng"):
+        other = attrs.evolve(state, rng=(state.rng + 1) % (1 << 64))
+        if game.observe(other, player) != seen:
+            raise _fail(where, "the observation depends on the generator")
+    if hasattr(seen, "rng"):
+        raise _fail(where, "the observation carries the generator")
+    if read_back:
+        _check_observation_notation(game, seen, player, where)
 
 
 def _has_notation(game: Any) -> bool:
