@@ -17,7 +17,6 @@ numbers), so that actions are compared on the same luck.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Protocol
@@ -25,7 +24,7 @@ from typing import Any, Protocol
 from cardcrawl.bots._base import Bot, BotFactory, game_family, make_bot
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_derive
-from cardcrawl.core._registry import _set_tools, specs, tools_for
+from cardcrawl.core._registry import _set_slot_deprecated, specs, tools_for
 from cardcrawl.errors import OptionsError, UnknownBotError
 
 __all__ = ["SearchBot", "SearchModel", "register_search_model", "search_model"]
@@ -100,15 +99,9 @@ def register_search_model(family: str, model: SearchModel) -> None:
         >>> search_model(game) is model, caught[0].category.__name__
         (True, 'DeprecationWarning')
     """
-    warnings.warn(
-        "cardcrawl.bots.register_search_model is deprecated and will be removed in the "
-        "next release: declare the model where the game registers, "
-        "register_game(..., tools=GameTools(search_model=...))",
-        DeprecationWarning,
-        stacklevel=2,
+    _set_slot_deprecated(
+        "cardcrawl.bots.register_search_model", "model", family, "search_model", model, _MODELS
     )
-    if not _set_tools(family, search_model=model):
-        _MODELS[family] = model
 
 
 def search_model(game: Any) -> SearchModel:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import threading
+import warnings
 from collections.abc import Mapping
 from types import MappingProxyType, ModuleType
 from typing import Any
@@ -316,6 +317,22 @@ def register_variant(
     spec = GameSpec(name, cls, preset, description, parent.base or parent.name, parent.tools)
     _REGISTRY[name] = spec
     return spec
+
+
+def _set_slot_deprecated(
+    function: str, what: str, family: str, slot: str, value: Any, unregistered: dict[str, Any]
+) -> None:
+    """What each registration function kept for one release does: warn that ``function``
+    is deprecated, then set ``slot`` of the tools of the game ``family`` and its variants
+    to ``value``, or keep it in ``unregistered`` while ``family`` is not registered."""
+    warnings.warn(
+        f"{function} is deprecated and will be removed in the next release: declare the "
+        f"{what} where the game registers, register_game(..., tools=GameTools({slot}=...))",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    if not _set_tools(family, **{slot: value}):
+        unregistered[family] = value
 
 
 def _set_tools(family: str, **slots: Any) -> bool:

@@ -267,6 +267,17 @@ class HaydesHeuristicBot(DeterministicPolicy):
             score = self._score(game, chances, action.guess, from_value, creature, me)
             if score > best_score:
                 best, best_score = action, score
+        return self._go_on_or_end(obs, legal_actions, best, best_score)
+
+    def _go_on_or_end(
+        self,
+        obs: HaydesObservation,
+        legal_actions: Sequence[Any],
+        best: Any,
+        best_score: float,
+    ) -> Any:
+        """The best move when it is worth more than ``start`` (at the start of a turn)
+        or ``threshold`` (after a correct guess), else the end of the turn (H-6)."""
         starting = any(isinstance(e, TurnStarted) for e in obs.events)
         if best is not None and best_score > (self.start if starting else self.threshold):
             return best
@@ -562,13 +573,4 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
                     score += p * self.stand * after
             if score > best_score:
                 best, best_score = action, score
-        starting = any(isinstance(e, TurnStarted) for e in obs.events)
-        if best is not None and best_score > (self.start if starting else self.threshold):
-            return best
-        end = next((a for a in legal_actions if isinstance(a, EndTurn)), None)
-        if end is not None:
-            return end
-        if best is not None:
-            return best
-        steps = [a for a in legal_actions if isinstance(a, Step)]
-        return steps[0] if steps else legal_actions[0]
+        return self._go_on_or_end(obs, legal_actions, best, best_score)

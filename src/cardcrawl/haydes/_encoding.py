@@ -10,6 +10,7 @@ first, then the following seats in turn order, so one network can play every sea
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from cardcrawl.encoding import Encoding, EncodingError, LayoutBuilder
@@ -190,10 +191,7 @@ class HaydesEncoding(Encoding):
             EncodingError: not a decision of this game (a chance outcome, a cell off the
                 layout, a Tuybe move without the Tuybe option...).
         """
-        try:
-            index = self._action_index.get(action)
-        except TypeError:
-            index = None
+        index = _looked_up(self._action_index, action)
         if index is None:
             raise EncodingError(f"{action!r} is not a decision of {self.game.name} here")
         return index
@@ -212,10 +210,7 @@ class HaydesEncoding(Encoding):
         Raises:
             EncodingError: not a chance outcome of this game.
         """
-        try:
-            index = self._chance_index.get(outcome)
-        except TypeError:
-            index = None
+        index = _looked_up(self._chance_index, outcome)
         if index is None:
             raise EncodingError(f"{outcome!r} is not a chance outcome of {self.game.name}")
         return index
@@ -340,3 +335,12 @@ def _joker_cells(obs: HaydesObservation) -> tuple[Any, ...]:
     if obs.beliefs and _RED_JOKER in obs.beliefs[0].unseen[0]:
         return tuple(c for c, p in zip(obs.layout, obs.pool_of, strict=True) if p == 0)
     return ()
+
+
+def _looked_up(numbers: Mapping[Any, int], value: Any) -> int | None:
+    """The number of ``value``, or ``None`` for a value not numbered (or unhashable, as
+    an action given from outside may be)."""
+    try:
+        return numbers.get(value)
+    except TypeError:
+        return None

@@ -434,12 +434,10 @@ class Record:
         """
         if explicit_chance is None:
             explicit_chance = position is not None and _position_explicit(game, position)
-        record = cls(
-            game=game.name,
-            options=game.options.to_data(),
-            seed=seed,
-            actions=tuple(game.format_action(a) for a in actions),
-            rules_version=game.rules_version,
+        record = cls._unclaimed(
+            game,
+            seed,
+            actions,
             explicit_chance=explicit_chance,
             stack=stack,
             agents=agents,
@@ -461,7 +459,14 @@ class Record:
     ) -> Record:
         """:meth:`of` without replaying, for a caller that holds every state the actions
         made (the initial one first), such as :class:`~cardcrawl.Match`."""
-        record = cls(
+        return cls._unclaimed(game, seed, actions, **fields)._claimed(game, states)
+
+    @classmethod
+    def _unclaimed(
+        cls, game: Any, seed: int | None, actions: Sequence[Any], **fields: Any
+    ) -> Record:
+        """The record of ``actions`` played in ``game`` from ``seed``, without claims."""
+        return cls(
             game=game.name,
             options=game.options.to_data(),
             seed=seed,
@@ -469,7 +474,6 @@ class Record:
             rules_version=game.rules_version,
             **fields,
         )
-        return record._claimed(game, states)
 
     def _claimed(self, game: Any, states: Sequence[Any]) -> Record:
         """This record with the claims of ``states``, the states its actions make, and

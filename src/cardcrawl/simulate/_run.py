@@ -8,7 +8,6 @@ import math
 import os
 import signal
 import time
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -33,7 +32,7 @@ from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_derive, rng_from_seed
-from cardcrawl.core._registry import _set_tools, tools_for
+from cardcrawl.core._registry import _set_slot_deprecated, tools_for
 from cardcrawl.errors import CardcrawlError, OptionsError, short_repr
 from cardcrawl.simulate._results import (
     FORFEIT,
@@ -127,15 +126,9 @@ def register_figures(family: str, tracker: Callable[[Any], FigureTracker]) -> No
 
         See ``FigureTracker`` for a tracker of your own.
     """
-    warnings.warn(
-        "cardcrawl.simulate.register_figures is deprecated and will be removed in the next "
-        "release: declare the figures where the game registers, "
-        "register_game(..., tools=GameTools(figures=...))",
-        DeprecationWarning,
-        stacklevel=2,
+    _set_slot_deprecated(
+        "cardcrawl.simulate.register_figures", "figures", family, "figures", tracker, _FIGURES
     )
-    if not _set_tools(family, figures=tracker):
-        _FIGURES[family] = tracker
 
 
 # ------------------------------------------------------------ a position
