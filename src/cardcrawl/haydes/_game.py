@@ -601,17 +601,29 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         return problems
 
     def _inconsistencies(self, state: HaydesState) -> list[str]:
-        problems: list[str] = []
-        n = len(self._cells)
         if state.layout != self._cells:
             return ["the layout is not this game's"]
+        n = len(self._cells)
         if len(state.face_up) != n or len(state.pool_of) != n:
             return ["face_up and pool_of need one entry per cell of the layout"]
+        pools = len(state.beliefs[0].unseen) if state.beliefs else 0
+        return [
+            *self._table_problems(state, pools),
+            *self._belief_problems(state, pools),
+            *self._seat_problems(state),
+            *self._phase_problems(state),
+            *self._count_problems(state),
+            *self._pending_problems(state),
+        ]
+
+    def _table_problems(self, state: HaydesState, pools: int) -> list[str]:
+        """The cards on the table: the Black Joker, one pool or card a cell, the shown
+        cells and the mixes' cells (H-3, H-4)."""
+        problems: list[str] = []
         if state.face_up[self._bj] != Card.BLACK_JOKER:
             problems.append("the Black Joker is not face up at (0, 0)")
         if len(state.seats) != self.num_players:
             problems.append(f"there must be {self.num_players} seats")
-        pools = len(state.beliefs[0].unseen) if state.beliefs else 0
         for i, (card, pool) in enumerate(zip(state.face_up, state.pool_of, strict=True)):
             if (card is None) != (pool != FACE_UP) or not MIXED <= pool < pools:
                 problems.append(f"cell {cell_text(self._cells[i])} has a bad face-up card or pool")
@@ -625,6 +637,12 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         expected = [c for c, p in zip(self._cells, state.pool_of, strict=True) if p == MIXED]
         if sorted(mixed_cells) != sorted(expected):
             problems.append("the mixes' cells are not the cells marked as mixed")
+        return problems
+
+    def _belief_problems(self, state: HaydesState, pools: int) -> list[str]:
+        """The beliefs about the unseen cards: weighted, agreeing on which cards are
+        unseen, and each counting the cards of every pool and mix."""
+        problems: list[str] = []
         if not state.beliefs or any(b.weight < 1 for b in state.beliefs):
             problems.append("beliefs need positive weights")
         plain = Counter(p for p in state.pool_of if p >= 0)
@@ -649,6 +667,12 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
                     break
         if pools < 2 or state.replacement_left < 0:
             problems.append("there must be the Build pool and a Replacement pool")
+        return problems
+
+    def _seat_problems(self, state: HaydesState) -> list[str]:
+        """The figures and what they overcame: characteristics in range, a figure in the
+        game on a face-up card, an overcome cell holding a creature."""
+        problems: list[str] = []
         for s, f in enumerate(state.seats):
             top = self.options.max_characteristic
             if not (0 <= f.charisma <= top and 0 <= f.endurance <= top):
@@ -662,6 +686,12 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             card = state.face_up[self._index[cell]] if cell in self._index else None
             if card is None or self._rules.creatures[card.index] is None:
                 problems.append(f"overcome cell {cell_text(cell)} holds no face-up creature")
+        return problems
+
+    def _phase_problems(self, state: HaydesState) -> list[str]:
+        """What each phase needs: a pending aim, a chosen characteristic, an ending and
+        its winner, the figures before the first player is drawn, a player to move."""
+        problems: list[str] = []
         if (state.aim is not None) != (state.phase is _REVEAL):
             problems.append("a pending aim must exist exactly in phase reveal")
         if (state.chosen is not None) != (state.phase is _ROLL):
@@ -680,6 +710,11 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             0 <= state.current < len(state.seats) and state.seats[state.current].cell is not None
         ):
             problems.append("the player to move must be a seat still in the game")
+        return problems
+
+    def _count_problems(self, state: HaydesState) -> list[str]:
+        """The generator, the stacked rolls and first player, and the round count."""
+        problems: list[str] = []
         if not 0 <= state.rng < 1 << 64:
             problems.append("rng must be an integer from 0 to 2**64 - 1")
         if any(r not in self._rules.rolls for r in state.stacked_rolls):
@@ -688,7 +723,6 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
             problems.append(f"the round is a count from 0 to {MAX_COUNT:,}")
         if state.stacked_first is not None and not 0 <= state.stacked_first < len(state.seats):
             problems.append("a stacked first player must be a seat of the game")
-        problems.extend(self._pending_problems(state))
         return problems
 
     def _on_red_joker(self, state: HaydesState, seat: int) -> bool:
