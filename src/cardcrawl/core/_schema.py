@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -77,88 +77,112 @@ class _Builder:
 
     def schema(self, tp: Any) -> dict[str, Any]:
         origin = typing.get_origin(tp)
-        if tp is Any:
-            return {}
-        if origin is typing.Annotated:
-            base, *extras = typing.get_args(tp)
-            schema = self.schema(base)
-            for limit in extras:
-                if isinstance(limit, Limits):
-                    schema = {**schema, **_limits_schema(schema, limit)}
-            return schema
-        if origin is typing.Literal:
-            return {"enum": list(typing.get_args(tp))}
+        if origin is not None:
+            by_origin = _BY_ORIGIN.get(origin)
+            found = None if by_origin is None else by_origin(self, tp)
+        elif tp is Any:
+            found = {}
+        else:
+            found = self._plain(tp)
+        if found is None:
+            raise UnsupportedTypeError(f"no JSON Schema for a field declared as {tp!r}")
+        return found
+
+    def _plain(self, tp: Any) -> dict[str, Any] | None:
+        """The schema of a type with no arguments, or ``None`` for one the codec does not
+        read."""
+        try:
+            simple = _SIMPLE.get(tp)
+        except TypeError:  # not a type, and unhashable
+            return None
+        if simple is not None:
+            return dict(simple)
         if _is_named_tuple(tp):
-            hints = typing.get_type_hints(tp, include_extras=True)
-            return {
-                "type": "object",
-                "properties": {name: self.schema(hints[name]) for name in tp._fields},
-                "required": list(tp._fields),
-                "additionalProperties": False,
-            }
-        if tp is bool:
-            return {"type": "boolean"}
-        if tp is int:
-            return {"type": "integer"}
-        if tp is str:
-            return {"type": "string"}
-        if tp is float:
-            return {"type": "number"}
-        if tp is type(None):
-            return {"type": "null"}
+            return self._named_tuple(tp)
         if tp is Card:
             return self.card()
         if tp is Grid:
-            cell = {
-                "type": "array",
-                "prefixItems": [{"type": "integer"}, {"type": "integer"}, self.card()],
-                "items": False,
-                "minItems": 3,
-            }
-            return {"description": "Cells as [x, y, card], sorted.", "type": "array", "items": cell}
+            return self._grid()
         if tp is Deck:
-            cards = {"type": "array", "items": self.card()}
-            return {
-                "type": "object",
-                "properties": {"stacked": cards, "rest": cards},
-                "required": ["stacked", "rest"],
-                "additionalProperties": False,
-            }
+            return self._deck()
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             return {"enum": [m.value for m in tp]}
-        if origin is tuple:
-            args = typing.get_args(tp)
-            if len(args) == 2 and args[1] is Ellipsis:
-                return {"type": "array", "items": self.schema(args[0])}
-            return {
-                "type": "array",
-                "prefixItems": [self.schema(a) for a in args],
-                "items": False,
-                "minItems": len(args),
-            }
-        if origin is frozenset:
-            (item,) = typing.get_args(tp)
-            return {"type": "array", "items": self.schema(item), "uniqueItems": True}
-        if origin in (typing.Union, types.UnionType):
-            return self._union(typing.get_args(tp))
-        if origin is Mapping or origin is dict:
-            key, value = typing.get_args(tp)
-            if key is int:
-                names = {"pattern": f"^({_INT_KEY.pattern})$"}
-                return {
-                    "type": "object",
-                    "propertyNames": names,
-                    "additionalProperties": self.schema(value),
-                }
-            if _base(key) is str:
-                mapping: dict[str, Any] = {"type": "object"}
-                if key is not str:
-                    mapping["propertyNames"] = self.schema(key)
-                mapping["additionalProperties"] = self.schema(value)
-                return mapping
         if isinstance(tp, type) and attrs.has(tp):
             return self.ref(self.attrs_class(tp))
-        raise UnsupportedTypeError(f"no JSON Schema for a field declared as {tp!r}")
+        return None
+
+    def _annotated(self, tp: Any) -> dict[str, Any]:
+        base, *extras = typing.get_args(tp)
+        schema = self.schema(base)
+        for limit in extras:
+            if isinstance(limit, Limits):
+                schema = {**schema, **_limits_schema(schema, limit)}
+        return schema
+
+    def _literal(self, tp: Any) -> dict[str, Any]:
+        return {"enum": list(typing.get_args(tp))}
+
+    def _named_tuple(self, tp: Any) -> dict[str, Any]:
+        hints = typing.get_type_hints(tp, include_extras=True)
+        return {
+            "type": "object",
+            "properties": {name: self.schema(hints[name]) for name in tp._fields},
+            "required": list(tp._fields),
+            "additionalProperties": False,
+        }
+
+    def _grid(self) -> dict[str, Any]:
+        cell = {
+            "type": "array",
+            "prefixItems": [{"type": "integer"}, {"type": "integer"}, self.card()],
+            "items": False,
+            "minItems": 3,
+        }
+        return {"description": "Cells as [x, y, card], sorted.", "type": "array", "items": cell}
+
+    def _deck(self) -> dict[str, Any]:
+        cards = {"type": "array", "items": self.card()}
+        return {
+            "type": "object",
+            "properties": {"stacked": cards, "rest": cards},
+            "required": ["stacked", "rest"],
+            "additionalProperties": False,
+        }
+
+    def _tuple(self, tp: Any) -> dict[str, Any]:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return {"type": "array", "items": self.schema(args[0])}
+        return {
+            "type": "array",
+            "prefixItems": [self.schema(a) for a in args],
+            "items": False,
+            "minItems": len(args),
+        }
+
+    def _frozenset(self, tp: Any) -> dict[str, Any]:
+        (item,) = typing.get_args(tp)
+        return {"type": "array", "items": self.schema(item), "uniqueItems": True}
+
+    def _union_type(self, tp: Any) -> dict[str, Any]:
+        return self._union(typing.get_args(tp))
+
+    def _mapping(self, tp: Any) -> dict[str, Any] | None:
+        key, value = typing.get_args(tp)
+        if key is int:
+            names = {"pattern": f"^({_INT_KEY.pattern})$"}
+            return {
+                "type": "object",
+                "propertyNames": names,
+                "additionalProperties": self.schema(value),
+            }
+        if _base(key) is not str:
+            return None
+        mapping: dict[str, Any] = {"type": "object"}
+        if key is not str:
+            mapping["propertyNames"] = self.schema(key)
+        mapping["additionalProperties"] = self.schema(value)
+        return mapping
 
     def _union(self, args: tuple[Any, ...]) -> dict[str, Any]:
         rest = [a for a in args if a is not type(None)]
@@ -197,6 +221,28 @@ class _Builder:
             definition["description"] = doc
         self.defs[name] = definition
         return name
+
+
+# The schemas of the types that are one JSON type each.
+_SIMPLE: dict[Any, dict[str, Any]] = {
+    bool: {"type": "boolean"},
+    int: {"type": "integer"},
+    str: {"type": "string"},
+    float: {"type": "number"},
+    type(None): {"type": "null"},
+}
+
+# The schema of a generic type, by its origin.
+_BY_ORIGIN: dict[Any, Callable[[_Builder, Any], dict[str, Any] | None]] = {
+    typing.Annotated: _Builder._annotated,
+    typing.Literal: _Builder._literal,
+    tuple: _Builder._tuple,
+    frozenset: _Builder._frozenset,
+    typing.Union: _Builder._union_type,
+    types.UnionType: _Builder._union_type,
+    Mapping: _Builder._mapping,
+    dict: _Builder._mapping,
+}
 
 
 def _limits_schema(schema: dict[str, Any], limit: Limits) -> dict[str, Any]:
