@@ -33,11 +33,11 @@ from cardcrawl import (
     IllegalActionError,
     ParseError,
     Suit,
-    standard_deck,
 )
 from cardcrawl import errors as errors_module
 from cardcrawl import haydes as h
 from cardcrawl import mapless as m
+from cardcrawl.kit import standard_deck
 from strategies import seeds
 
 BOUND = 999_999_999  # the largest coordinate: nine digits, as the parsers read
