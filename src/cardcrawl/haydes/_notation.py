@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -550,40 +550,12 @@ class HaydesNotation:
         check_parts(game, parts, _PARTS)
         get = parts.get
         cells: tuple[Cell, ...] = game._cells
-        index: dict[Cell, int] = game._index
-        face_up: list[Card | None] = [None] * len(cells)
-        face_up[index[(0, 0)]] = Card.BLACK_JOKER
-        for cell, card in _mapping_part("face_up", get("face_up", {})).items():
-            if cell_part("face_up", cell) not in index:
-                raise fail("face_up", f"{cell_code(cell)} is not a cell of the layout")
-            face_up[index[cell]] = _card_part("face_up", card)
-        if face_up[index[(0, 0)]] != Card.BLACK_JOKER:
-            raise fail("face_up", "the Black Joker (BJ) lies face up at (0, 0)")
-        pool_of = [FACE_UP if card is not None else 0 for card in face_up]
-        for cell, pool in _mapping_part("pools", get("pools", {})).items():
-            i = index.get(cell_part("pools", cell))
-            if i is None or face_up[i] is not None:
-                raise fail("pools", f"{cell_code(cell)} is not a face-down cell of the layout")
-            if type(pool) is not int or pool < 0:
-                raise fail("pools", f"a pool is a number from 0, not {short_repr(pool)}")
-            pool_of[i] = pool
-        overcome = frozenset(
-            cell_part("overcome", c) for c in _list_part("overcome", get("overcome", ()))
-        )
+        face_up, pool_of, overcome = _table_parts(game, get)
         board_state = _Board(cells, tuple(face_up), tuple(pool_of), overcome)
         seen_up = [card for card in face_up if card is not None and card != Card.BLACK_JOKER]
         discard = _cards_part("discard", get("discard", ()))
         removed = _cards_part("removed", get("removed", ()))
-        if "unseen" in parts:
-            pools = [_cards_part("unseen", pool) for pool in _list_part("unseen", get("unseen"))]
-        else:
-            pools = _derived_pools(game, pool_of, [*seen_up, *discard, *removed])
-        unseen = "/".join(
-            _pool_text(Deck((), pool), origin if p < 2 else None)
-            for p, (pool, origin) in enumerate(
-                zip(pools, [*_origins(game), *[None] * len(pools)], strict=False)
-            )
-        )
+        unseen = _unseen_part(game, parts, pool_of, [*seen_up, *discard, *removed])
         seats = get("seats")
         if seats is None:
             figures = list(game._setup_seats)
@@ -597,16 +569,7 @@ class HaydesNotation:
             ]
         else:
             shown_cells = [cell_part("shown", c) for c in _list_part("shown", shown)]
-        tokens = [board_text(board_state), f"phase={phase}{detail}"]
-        numbers = {"round": get("round", 0 if phase == "first" else 1)}
-        numbers["current"] = get("current", -1 if phase == "first" else 0)
-        numbers["first"] = get("first", -1 if phase == "first" else 0)
-        for key, value in numbers.items():
-            least = 0 if key == "round" else -1
-            if type(value) is not int or value < least:
-                raise fail(key, f"a number from {least}, not {short_repr(value)}")
-            if value != least:
-                tokens.append(f"{key}={value}")
+        tokens = [board_text(board_state), f"phase={phase}{detail}", *_count_tokens(get, phase)]
         tokens.append(f"seats={_seats_text(figures)}")
         if shown_cells:
             tokens.append(f"shown={_cells_text(shown_cells)}")
@@ -614,25 +577,7 @@ class HaydesNotation:
             if cards:
                 tokens.append(f"{key}={cards_text(cards)}")
         tokens.append(f"unseen={unseen}")
-        first_stacked = get("stacked_first")
-        if first_stacked is not None:
-            if type(first_stacked) is not int or first_stacked < 0:
-                raise fail("stacked_first", f"a seat, not {short_repr(first_stacked)}")
-            tokens.append(f"stacked_first={first_stacked}")
-        rolls = _list_part("stacked_rolls", get("stacked_rolls", ()))
-        if any(type(r) is not int or r < 0 for r in rolls):
-            raise fail("stacked_rolls", f"2D6 totals, not {short_repr(rolls)}")
-        if rolls:
-            tokens.append(f"stacked_rolls={','.join(map(str, rolls))}")
-        rng = get("rng", 0)
-        if type(rng) is not int or not 0 <= rng < 1 << 64:
-            raise fail("rng", f"an integer from 0 to 2**64 - 1, not {short_repr(rng)}")
-        tokens.append(f"rng={rng_text(rng)}")
-        explicit = get("explicit_chance", False)
-        if type(explicit) is not bool:
-            raise fail("explicit_chance", f"True or False, not {short_repr(explicit)}")
-        if explicit:
-            tokens.append("explicit_chance")
+        tokens.extend(_chance_tokens(get))
         return " ".join(tokens)
 
     def _read(self, game: Any, text: str, *, observed: bool) -> tuple[HaydesState, int]:
@@ -701,3 +646,91 @@ class HaydesNotation:
         )
         player = parse_int_field("player", fields["player"]) if observed else 0
         return state, player
+
+
+def _table_parts(
+    game: Any, get: Callable[..., Any]
+) -> tuple[list[Card | None], list[int], frozenset[Cell]]:
+    """The face-up card (or ``None``) and the pool of each cell of the layout, and the
+    overcome cells, from a build's ``face_up``, ``pools`` and ``overcome`` parts."""
+    cells: tuple[Cell, ...] = game._cells
+    index: dict[Cell, int] = game._index
+    face_up: list[Card | None] = [None] * len(cells)
+    face_up[index[(0, 0)]] = Card.BLACK_JOKER
+    for cell, card in _mapping_part("face_up", get("face_up", {})).items():
+        if cell_part("face_up", cell) not in index:
+            raise fail("face_up", f"{cell_code(cell)} is not a cell of the layout")
+        face_up[index[cell]] = _card_part("face_up", card)
+    if face_up[index[(0, 0)]] != Card.BLACK_JOKER:
+        raise fail("face_up", "the Black Joker (BJ) lies face up at (0, 0)")
+    pool_of = [FACE_UP if card is not None else 0 for card in face_up]
+    for cell, pool in _mapping_part("pools", get("pools", {})).items():
+        i = index.get(cell_part("pools", cell))
+        if i is None or face_up[i] is not None:
+            raise fail("pools", f"{cell_code(cell)} is not a face-down cell of the layout")
+        if type(pool) is not int or pool < 0:
+            raise fail("pools", f"a pool is a number from 0, not {short_repr(pool)}")
+        pool_of[i] = pool
+    overcome = frozenset(
+        cell_part("overcome", c) for c in _list_part("overcome", get("overcome", ()))
+    )
+    return face_up, pool_of, overcome
+
+
+def _unseen_part(
+    game: Any, parts: Mapping[str, Any], pool_of: Sequence[int], seen: Sequence[Card]
+) -> str:
+    """The unseen pools' text: a build's ``unseen`` part, or the pools the game's decks
+    leave once the ``seen`` cards are out."""
+    if "unseen" in parts:
+        pools = [_cards_part("unseen", pool) for pool in _list_part("unseen", parts["unseen"])]
+    else:
+        pools = _derived_pools(game, pool_of, seen)
+    return "/".join(
+        _pool_text(Deck((), pool), origin if p < 2 else None)
+        for p, (pool, origin) in enumerate(
+            zip(pools, [*_origins(game), *[None] * len(pools)], strict=False)
+        )
+    )
+
+
+def _count_tokens(get: Callable[..., Any], phase: str) -> list[str]:
+    """The tokens of a build's round, player to move and first player, each left out at
+    its least value."""
+    tokens = []
+    numbers = {"round": get("round", 0 if phase == "first" else 1)}
+    numbers["current"] = get("current", -1 if phase == "first" else 0)
+    numbers["first"] = get("first", -1 if phase == "first" else 0)
+    for key, value in numbers.items():
+        least = 0 if key == "round" else -1
+        if type(value) is not int or value < least:
+            raise fail(key, f"a number from {least}, not {short_repr(value)}")
+        if value != least:
+            tokens.append(f"{key}={value}")
+    return tokens
+
+
+def _chance_tokens(get: Callable[..., Any]) -> list[str]:
+    """The tokens of a build's stacked first player and rolls, generator and explicit
+    chance."""
+    tokens = []
+    first_stacked = get("stacked_first")
+    if first_stacked is not None:
+        if type(first_stacked) is not int or first_stacked < 0:
+            raise fail("stacked_first", f"a seat, not {short_repr(first_stacked)}")
+        tokens.append(f"stacked_first={first_stacked}")
+    rolls = _list_part("stacked_rolls", get("stacked_rolls", ()))
+    if any(type(r) is not int or r < 0 for r in rolls):
+        raise fail("stacked_rolls", f"2D6 totals, not {short_repr(rolls)}")
+    if rolls:
+        tokens.append(f"stacked_rolls={','.join(map(str, rolls))}")
+    rng = get("rng", 0)
+    if type(rng) is not int or not 0 <= rng < 1 << 64:
+        raise fail("rng", f"an integer from 0 to 2**64 - 1, not {short_repr(rng)}")
+    tokens.append(f"rng={rng_text(rng)}")
+    explicit = get("explicit_chance", False)
+    if type(explicit) is not bool:
+        raise fail("explicit_chance", f"True or False, not {short_repr(explicit)}")
+    if explicit:
+        tokens.append("explicit_chance")
+    return tokens
