@@ -1,11 +1,12 @@
 """One type-directed codec between cardcrawl's frozen values and JSON-compatible data.
 
 Encoding walks attrs classes field by field; decoding is driven by the field types, so
-every game's states, actions, events and options serialize with no per-game code. Any
-mismatch raises :class:`~cardcrawl.SerializationError` naming the path of the bad value
-(``state.table[3]``) and what was expected there, never a ``KeyError`` or ``TypeError``.
-A value, or a declared field type, that the codec has no rule for raises
-:class:`~cardcrawl.errors.UnsupportedTypeError` (a ``TypeError``).
+every game's states, actions, events and options serialize with no per-game code. Each
+declared type is read by a small reader of its kind, built the first time a value of
+the type is read and kept. Any mismatch raises :class:`~cardcrawl.SerializationError`
+naming the path of the bad value (``state.table[3]``) and what was expected there, never
+a ``KeyError`` or ``TypeError``. A value, or a declared field type, that the codec has
+no rule for raises :class:`~cardcrawl.errors.UnsupportedTypeError` (a ``TypeError``).
 
 Supported field types: ``int``, ``bool``, ``str``, ``float``, :class:`~cardcrawl.Card`,
 cells (``tuple[int, int]``), ``tuple[X, ...]``, fixed tuples, ``X | None``, unions of
@@ -466,9 +467,9 @@ def _named_tuple_reader(tp: Any) -> Reader:
     def read(data: Any, path: str) -> Any:
         if not isinstance(data, dict) or set(data) != set(names):
             raise _fail(path, expected, data)
-        if not fields:
+        if len(fields) != len(names):
             hints = typing.get_type_hints(tp, include_extras=True)
-            fields.extend((n, _reader(hints[n])) for n in names)
+            fields[:] = [(n, _reader(hints[n])) for n in names]
         return tp(*(r(data[n], f"{path}.{n}") for n, r in fields))
 
     return read
