@@ -7,7 +7,6 @@ rulings (``M-x``) of the project's normative reading, RULINGS.md.
 from __future__ import annotations
 
 import functools
-import operator
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
@@ -95,7 +94,6 @@ _DRAWS = tuple(Draw(Card(i)) for i in range(52))
 _PLACES: _Interned[Place] = _Interned(Place)
 _MOVES: _Interned[Move] = _Interned(Move)
 _SPADE_STALKER_INDEX = SPADE_STALKER.index
-_INDEX = operator.attrgetter("index")
 
 _evolve = replacer(MaplessState)
 
@@ -191,13 +189,26 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def _setup(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
     ) -> Position:
+        if not stack:
+            # The setup of every unstacked game: immutable values, made once and shared
+            # by every game (a rollout plays thousands of them).
+            decks, table = self._unstacked
+        else:
+            decks, table = self._decks(stack), Grid({ENTRANCE_CELL: ENTRANCE})
+        return setup(rng, explicit_chance, decks, table)
+
+    def _decks(self, stack: Mapping[str, Sequence[Any]]) -> dict[str, Deck]:
         # The engine has refused any source not in stack_sources already.
-        decks = {
+        return {
             name: Deck.stacked_from(name, cards, stack.get(name, ()))
             for name, cards in self.stack_sources.items()
         }
-        # M-2: the Entrance at (0, 0) with the player on it; Stalkers off the table.
-        return setup(rng, explicit_chance, decks, Grid({ENTRANCE_CELL: ENTRANCE}))
+
+    @functools.cached_property
+    def _unstacked(self) -> tuple[dict[str, Deck], Grid]:
+        """The decks and the table of a game set up with no stack (M-2: the Entrance at
+        (0, 0) with the player on it; Stalkers off the table)."""
+        return self._decks({}), Grid({ENTRANCE_CELL: ENTRANCE})
 
     def _new_state(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
@@ -494,7 +505,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.encounter_total(state, tuple(cardcrawl.parse_cards("5H 9D")))
             14
         """
-        return sum(map(self._values.__getitem__, map(_INDEX, cards)))
+        values = self._values
+        total = 0
+        for card in cards:  # a loop: cheaper than sum over map for the few cards here
+            total += values[card.index]
+        return total
 
     def stalker_step(self, state: MaplessState, stalker: Card, cell: Cell) -> Cell:
         """Where the Stalker ``stalker`` (♠A or ♣A), on ``cell``, steps (M-18, M-19).

@@ -5,7 +5,7 @@
 # keeps no declared type, so it may return whatever the Python source accepts.
 import cython
 
-from cardcrawl.mapless._position cimport Position, WorkingDeck
+from cardcrawl.mapless._position cimport Position, WorkingDeck, put_card
 
 @cython.final
 cdef class Rules:
@@ -42,6 +42,7 @@ cdef class Rules:
     cpdef enter_mind_draw(self, Position p, list ev)
     cpdef enter_body_draw(self, Position p, list ev)
     cpdef bint enter_draw(self, Position p, bint mind, list ev) except -1
+    @cython.locals(index=Py_ssize_t)
     cpdef encounter(self, Position p, object body_card, list ev)
     cpdef stalkers(self, Position p, list ev)
     cpdef finish(self, Position p, object ending, list ev, object stalker)

@@ -28,9 +28,7 @@ Examples:
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
-from itertools import compress
 from typing import Any
 
 from cardcrawl.errors import HookError
@@ -55,7 +53,7 @@ from cardcrawl.mapless._events import (
     StalkerWaited,
     TurnStarted,
 )
-from cardcrawl.mapless._position import Position, WorkingDeck
+from cardcrawl.mapless._position import Position, WorkingDeck, put_card
 from cardcrawl.mapless._rules import newly_closed
 from cardcrawl.mapless._state import CLUB_STALKER, EXIT, SPADE_STALKER, Ending, Phase
 
@@ -70,7 +68,6 @@ _DRAW, _PLACE, _PLACE_EXIT, _MOVE = Phase.DRAW, Phase.PLACE, Phase.PLACE_EXIT, P
 _DRAW_MIND, _DRAW_BODY, _OVER = Phase.DRAW_MIND, Phase.DRAW_BODY, Phase.OVER
 _ESCAPED, _CONSUMED, _LOST = Ending.ESCAPED, Ending.CONSUMED, Ending.LOST
 _EXIT_INDEX = EXIT.index
-_INDEX = operator.attrgetter("index")
 # Events that depend on the card only are made once, and so are the most common ones
 # with one small number or nothing at all.
 _CARDS_DRAWN = tuple(CardDrawn(Card(i)) for i in range(52))
@@ -270,7 +267,7 @@ class Rules:
         card = p.drawn
         assert card is not None
         table = p.working_table()
-        table.put(cell, card)
+        put_card(table.cards, table.frontier, cell, card)
         index = card.index
         if ev is not None:
             ev.append(CardPlaced(card, cell, self.game._dread_lines[index]))
@@ -293,7 +290,7 @@ class Rules:
         self, p: Position, cell: Cell, candidates: Sequence[Cell], ev: Events | None
     ) -> None:
         table = p.working_table()
-        table.put(cell, EXIT)
+        put_card(table.cards, table.frontier, cell, EXIT)
         if ev is not None:
             ev.append(ExitPlaced(cell, tuple(candidates), self.game._dread_lines[_EXIT_INDEX]))
         # The Exit may lie on a closed cell, which it reopens; it may close others (M-6).
@@ -393,11 +390,13 @@ class Rules:
             p.held = involved  # M-16
         else:
             p.held = ()
-            # Each card to its Aside pile by suit, the selection made in C (compress over
-            # the suit tables): this runs at most Encounters.
-            indices = tuple(map(_INDEX, involved))
-            p.mind_aside += tuple(compress(involved, map(_IS_HEART.__getitem__, indices)))
-            p.body_aside += tuple(compress(involved, map(_IS_DIAMOND.__getitem__, indices)))
+            # Each card to its Aside pile by suit.
+            for card in involved:
+                index = card.index
+                if _IS_HEART[index]:
+                    p.mind_aside += (card,)
+                elif _IS_DIAMOND[index]:
+                    p.body_aside += (card,)
         self.stalkers(p, ev)
 
     def stalkers(self, p: Position, ev: Events | None) -> None:

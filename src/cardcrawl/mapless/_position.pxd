@@ -9,6 +9,9 @@ import cython
 
 from cardcrawl.core._random cimport _below
 
+@cython.locals(cache=dict, around=tuple)
+cpdef put_card(dict cards, dict frontier, object cell, object card)
+
 @cython.final
 cdef class WorkingDeck:
     cdef public list _rest

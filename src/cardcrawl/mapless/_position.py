@@ -34,7 +34,7 @@ from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._state import Ending, MaplessState, Phase
 
-__all__ = ["Position", "WorkingDeck", "WorkingGrid", "freeze", "setup", "thaw"]
+__all__ = ["Position", "WorkingDeck", "WorkingGrid", "freeze", "put_card", "setup", "thaw"]
 
 _INDEX = operator.attrgetter("index")
 _DRAW, _DRAW_MIND = Phase.DRAW, Phase.DRAW_MIND
@@ -71,19 +71,27 @@ class WorkingGrid(Grid):
 
     def put(self, cell: Cell, card: Card) -> None:
         """Lay ``card`` on the empty ``cell``, keeping the frontier (as ``Grid.place``)."""
-        cards = self._cards
-        cards[cell] = card
-        frontier = self._frontier
-        frontier.pop(cell, None)
-        get = frontier.get
-        # The grid's own cache of neighbours, read directly: a lookup costs less than a
-        # call, and this runs at every placement of every game.
-        for n in _NEIGHBOURS.get(cell) or neighbours(cell):
-            if n not in cards:
-                frontier[n] = get(n, 0) + 1
+        put_card(self._cards, self._frontier, cell, card)
 
     def __hash__(self) -> int:
         raise TypeError("a working grid changes: it has no hash")
+
+
+def put_card(cards: dict[Cell, Card], frontier: dict[Cell, int], cell: Cell, card: Card) -> None:
+    """Lay ``card`` on the empty ``cell`` of the cards ``cards`` of a working grid, and
+    keep its frontier ``frontier`` (:meth:`WorkingGrid.put`; the compiled build types
+    the two dicts, so the rules call this as C)."""
+    cards[cell] = card
+    frontier.pop(cell, None)
+    # The grid's own cache of neighbours, read directly: a lookup costs less than a
+    # call, and this runs at every placement of every game.
+    cache = _NEIGHBOURS
+    around = cache.get(cell)
+    if around is None:
+        around = neighbours(cell)
+    for n in around:
+        if n not in cards:
+            frontier[n] = frontier.get(n, 0) + 1
 
 
 class WorkingDeck:
