@@ -53,7 +53,7 @@ from cardcrawl.mapless._events import (
     StalkerWaited,
     TurnStarted,
 )
-from cardcrawl.mapless._position import Position, WorkingDeck, put_card
+from cardcrawl.mapless._position import Position, WorkingDeck, WorkingGrid, put_card
 from cardcrawl.mapless._rules import newly_closed
 from cardcrawl.mapless._state import CLUB_STALKER, EXIT, SPADE_STALKER, Ending, Phase
 
@@ -266,7 +266,9 @@ class Rules:
     def place(self, p: Position, cell: Cell, ev: Events | None) -> None:
         card = p.drawn
         assert card is not None
-        table = p.working_table()
+        table = p.table
+        if type(table) is not WorkingGrid:
+            table = p.working_table()
         put_card(table.cards, table.frontier, cell, card)
         index = card.index
         if ev is not None:
