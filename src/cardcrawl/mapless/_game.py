@@ -117,12 +117,12 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     ``"narrative"``, ``"mind"`` and ``"body"``, each a sequence of cards (or card codes)
     from that deck, drawn first and in that order; the rest of each deck stays shuffled.
 
-    The rules are stated once, as the methods of the section *play* below, over a
-    working :class:`~cardcrawl.mapless._position.Position`: ``step`` thaws a state into
-    a position, plays the action and the chance that follows, and freezes the result;
-    ``simulate`` and the bots' playouts (the rollout kernel) play whole games on one
-    position with the very same methods. The rules ask the hooks through the binding
-    made when the game is built, so every path honours a variant's hooks.
+    The rules are stated once, as the methods of :class:`~cardcrawl.mapless._play.Rules`
+    over a working :class:`~cardcrawl.mapless._position.Position`: ``step`` thaws a
+    state into a position, plays the action and the chance that follows, and freezes
+    the result; ``simulate`` and the bots' playouts (the rollout kernel) play whole
+    games on one position with the very same methods. The game makes its ``Rules``
+    when it is built, binding its hooks there, so every path honours a variant's hooks.
 
     Examples:
         >>> import cardcrawl
