@@ -48,6 +48,7 @@ COMPILED = (
     "cardcrawl.mapless._actions",
     "cardcrawl.mapless._events",
     "cardcrawl.mapless._game",
+    "cardcrawl.mapless._play",
     "cardcrawl.mapless._position",
     "cardcrawl.mapless._rules",
     "cardcrawl.mapless._state",

@@ -7,45 +7,26 @@ rulings (``M-x``) of the project's normative reading, RULINGS.md.
 from __future__ import annotations
 
 import functools
-import operator
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from itertools import compress
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from cardcrawl.core._engine import GameBase, replacer
 from cardcrawl.core._notation import MAX_COUNT
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_from_seed
-from cardcrawl.errors import HookError
 from cardcrawl.kit._cards import Card, Suit
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid, bounds, cell_text, neighbours
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
 from cardcrawl.mapless._events import (
-    CardDrawn,
-    CardPlaced,
-    CardRefused,
-    Consumed,
-    DeckRanDry,
-    Encounter,
-    Escaped,
-    ExitPlaced,
-    ExitShuffledBack,
-    LostInTheHouse,
     MaplessEvent,
-    Moved,
-    MoveSkipped,
-    StalkerArrived,
-    StalkerStepped,
-    StalkerWaited,
-    TurnStarted,
 )
 from cardcrawl.mapless._notation import MaplessNotation
+from cardcrawl.mapless._play import Rules
 from cardcrawl.mapless._position import (
     Position,
     WorkingDeck,
-    WorkingGrid,
     freeze,
     setup,
     thaw,
@@ -57,7 +38,6 @@ from cardcrawl.mapless._rules import (
     exit_candidates,
     is_corridor,
     is_room,
-    newly_closed,
     room_cells,
     stalker_step,
 )
@@ -87,7 +67,7 @@ RULES_VERSION = "2"
 # several times slower than reading a global, and the rules name phases constantly.
 _DRAW, _PLACE, _PLACE_EXIT, _MOVE = Phase.DRAW, Phase.PLACE, Phase.PLACE_EXIT, Phase.MOVE
 _DRAW_MIND, _DRAW_BODY, _OVER = Phase.DRAW_MIND, Phase.DRAW_BODY, Phase.OVER
-_ESCAPED, _CONSUMED, _LOST = Ending.ESCAPED, Ending.CONSUMED, Ending.LOST
+_ESCAPED = Ending.ESCAPED
 _SPADES, _CLUBS = Suit.SPADES, Suit.CLUBS
 _ALL_CARDS = Counter(Card(i) for i in range(52))
 
@@ -113,19 +93,7 @@ class _Interned(dict[Cell, _A]):
 _DRAWS = tuple(Draw(Card(i)) for i in range(52))
 _PLACES: _Interned[Place] = _Interned(Place)
 _MOVES: _Interned[Move] = _Interned(Move)
-_EXIT_INDEX = EXIT.index
 _SPADE_STALKER_INDEX = SPADE_STALKER.index
-_INDEX = operator.attrgetter("index")
-# Events that depend on the card only are made once too, and so are the most common
-# ones with one small number or nothing at all.
-_CARDS_DRAWN = tuple(CardDrawn(Card(i)) for i in range(52))
-_SHUFFLED_BACK = ExitShuffledBack()
-_TURNS = 256
-_TURNS_STARTED = tuple(TurnStarted(turn) for turn in range(_TURNS))
-# Looked up by card index in every Encounter: which Aside pile a card goes to.
-_IS_HEART = tuple(Card(i).suit is Suit.HEARTS for i in range(52))
-_IS_DIAMOND = tuple(Card(i).suit is Suit.DIAMONDS for i in range(52))
-
 
 _evolve = replacer(MaplessState)
 
@@ -149,12 +117,12 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     ``"narrative"``, ``"mind"`` and ``"body"``, each a sequence of cards (or card codes)
     from that deck, drawn first and in that order; the rest of each deck stays shuffled.
 
-    The rules are stated once, as the methods of the section *play* below, over a
-    working :class:`~cardcrawl.mapless._position.Position`: ``step`` thaws a state into
-    a position, plays the action and the chance that follows, and freezes the result;
-    ``simulate`` and the bots' playouts (the rollout kernel) play whole games on one
-    position with the very same methods. The rules ask the hooks through the binding
-    made when the game is built, so every path honours a variant's hooks.
+    The rules are stated once, as the methods of :class:`~cardcrawl.mapless._play.Rules`
+    over a working :class:`~cardcrawl.mapless._position.Position`: ``step`` thaws a
+    state into a position, plays the action and the chance that follows, and freezes
+    the result; ``simulate`` and the bots' playouts (the rollout kernel) play whole
+    games on one position with the very same methods. The game makes its ``Rules``
+    when it is built, binding its hooks there, so every path honours a variant's hooks.
 
     Examples:
         >>> import cardcrawl
@@ -190,7 +158,6 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def __init__(self, options: Any = None, *, name: str | None = None) -> None:
         super().__init__(options, name=name)
-        self._max_turns = self.options.max_turns
         self._bind_hooks()
 
     def _bind_hooks(self) -> None:
@@ -200,21 +167,12 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         self._values = tuple(self.card_value(card) for card in cards)
         self._corridor = tuple(self.is_corridor(card) for card in cards)
         self._room = tuple(self.is_room(card) for card in cards)
-        # The hooks that read a state are given the working position (see _position):
-        # to mypy, something that answers as a state does.
-        self._placement_cells: Callable[[Any, Card], list[Cell]] = self.placement_cells
-        self._exit_may_open: Callable[[Any], bool] = self.exit_may_open
-        self._exit_cells: Callable[[Any], list[Cell]] = self.exit_cells
-        self._move_cells: Callable[[Any], list[Cell]] = self.move_cells
-        self._encounter_threshold: Callable[[Any], int] = self.encounter_threshold
-        self._encounter_total: Callable[[Any, tuple[Card, ...]], int] = self.encounter_total
-        self._stalker_step: Callable[[Any, Card, Cell], Cell] = self.stalker_step
-        self._club_arrival: Callable[[Any], Cell | None] = self.club_arrival
-        self._score: Callable[[Any], int] = self.score
+        # The rule steps, with the hooks that read a state bound (see _play).
+        self._rules = Rules(self)
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
-        if name in _HOOKS and "_score" in vars(self):
+        if name in _HOOKS and "_rules" in vars(self):
             self._bind_hooks()  # an instance's own hook counts on every path too
 
     @functools.cached_property
@@ -231,13 +189,26 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     def _setup(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
     ) -> Position:
+        if not stack:
+            # The setup of every unstacked game: immutable values, made once and shared
+            # by every game (a rollout plays thousands of them).
+            decks, table = self._unstacked
+        else:
+            decks, table = self._decks(stack), Grid({ENTRANCE_CELL: ENTRANCE})
+        return setup(rng, explicit_chance, decks, table)
+
+    def _decks(self, stack: Mapping[str, Sequence[Any]]) -> dict[str, Deck]:
         # The engine has refused any source not in stack_sources already.
-        decks = {
+        return {
             name: Deck.stacked_from(name, cards, stack.get(name, ()))
             for name, cards in self.stack_sources.items()
         }
-        # M-2: the Entrance at (0, 0) with the player on it; Stalkers off the table.
-        return setup(rng, explicit_chance, decks, Grid({ENTRANCE_CELL: ENTRANCE}))
+
+    @functools.cached_property
+    def _unstacked(self) -> tuple[dict[str, Deck], Grid]:
+        """The decks and the table of a game set up with no stack (M-2: the Entrance at
+        (0, 0) with the player on it; Stalkers off the table)."""
+        return self._decks({}), Grid({ENTRANCE_CELL: ENTRANCE})
 
     def _new_state(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
@@ -300,15 +271,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
 
     def _decision_cells(self, view: MaplessState | Position) -> list[Cell]:
         """The cells of the decision a state or position waits on, as the hooks give them."""
-        phase = view.phase
-        if phase is _MOVE:
-            return self._move_cells(view)
-        if phase is _PLACE:
-            assert view.drawn is not None
-            return self._placement_cells(view, view.drawn)
-        if phase is _PLACE_EXIT:
-            return self._exit_cells(view)
-        return []
+        return self._rules.decision_cells(view)
 
     def _chances(self, state: MaplessState) -> tuple[tuple[Action, int], ...]:
         position = thaw(state)
@@ -542,7 +505,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.encounter_total(state, tuple(cardcrawl.parse_cards("5H 9D")))
             14
         """
-        return sum(map(self._values.__getitem__, map(_INDEX, cards)))
+        values = self._values
+        total = 0
+        for card in cards:  # a loop: cheaper than sum over map for the few cards here
+            total += values[card.index]
+        return total
 
     def stalker_step(self, state: MaplessState, stalker: Card, cell: Cell) -> Cell:
         """Where the Stalker ``stalker`` (♠A or ♣A), on ``cell``, steps (M-18, M-19).
@@ -600,312 +567,27 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         return state.score
 
     # -------------------------------------------------------------- play
-    # The rules, each stated once, over a working position ``p``: ``step`` runs them on
-    # a position thawed from a state, the rollout kernel on one position for a whole
-    # game. ``ev`` is the list the step's events go to, or ``None`` when nobody will
-    # read them (a rollout keeping only the outcome): the game is the same either way.
+    # The rules, each stated once, over a working position ``p``: the methods of
+    # :class:`~cardcrawl.mapless._play.Rules`, with this game's hooks bound. ``step``
+    # runs them on a position thawed from a state, the rollout kernel on one position
+    # for a whole game. ``ev`` is the list the step's events go to, or ``None`` when
+    # nobody will read them (a rollout keeping only the outcome).
 
     def _act(self, p: Position, action: Action, ev: Events | None) -> None:
         """A legal decision, or at a chance event one of its outcomes."""
-        if isinstance(action, Draw):
-            card = action.card
-            p.choices = None
-            p.drawing().take(card)
-            self._drawn(p, card, ev)
-        else:
-            self._decide(p, action.cell, ev)
+        self._rules.act(p, action, ev)
 
     def _decide(self, p: Position, cell: Cell, ev: Events | None) -> None:
         """The decision the position waits on, by its cell: one of ``p.choices``."""
-        phase = p.phase
-        choices, p.choices = p.choices, None
-        if phase is _PLACE:
-            self._place(p, cell, ev)
-        elif phase is _MOVE:
-            self._move(p, cell, ev)
-        else:
-            # M-11: the player's choice among the candidates, which the rules asked the
-            # hook for when the Exit was drawn (a thawed state asks again).
-            if choices is None:
-                choices = self._exit_cells(p)
-            self._open_exit(p, cell, choices, ev)
+        self._rules.decide(p, cell, ev)
 
     def _resolve(self, p: Position, ev: Events | None) -> None:
-        """Play the chance events that follow: every one in sampled play, with the
-        position's generator (as ``Deck.draw`` draws); in explicit-chance play only
-        those with a single outcome, stopping at the first with several."""
-        while True:
-            phase = p.phase
-            if phase is not _DRAW and phase is not _DRAW_MIND and phase is not _DRAW_BODY:
-                return
-            deck = p.drawing()
-            if p.explicit_chance:
-                outcomes = self._outcomes(p, deck)
-                if len(outcomes) != 1:
-                    return
-                card = outcomes[0][0]
-                deck.take(card)
-            else:
-                # Sampled play may draw the ♥A while the Exit may not open (M-10): the
-                # rules shuffle it back, narrate it and draw again, so what comes out
-                # is distributed exactly as the outcomes of explicit play say.
-                card, p.rng = deck.draw(p.rng)
-            self._drawn(p, card, ev)
+        """Play the chance events that follow (see ``Rules.resolve``)."""
+        self._rules.resolve(p, ev)
 
     def _outcomes(self, p: Position, deck: WorkingDeck) -> tuple[tuple[Card, int], ...]:
         """What the chance draw from ``deck`` can bring, each card with its weight."""
-        outcomes = deck.outcomes()
-        # M-10 folded: while the Exit may not open, drawing the ♥A only shuffles it back
-        # and draws again, so what the draw brings is one of the other cards, each as
-        # likely. Listing the ♥A would make the chance tree loop forever.
-        if (
-            p.phase is _DRAW
-            and len(outcomes) > 1
-            and any(c.index == _EXIT_INDEX for c, _ in outcomes)
-        ):
-            # exit_may_open is asked as it is when the ♥A has just been drawn.
-            rest = [c for c in deck.rest if c.index != _EXIT_INDEX]
-            p.narrative = WorkingDeck(list(deck.stacked), rest, None)
-            try:
-                may_open = self._exit_may_open(p)
-            finally:
-                p.narrative = deck
-            if not may_open:
-                outcomes = tuple((c, w) for c, w in outcomes if c.index != _EXIT_INDEX)
-        return outcomes
-
-    def _drawn(self, p: Position, card: Card, ev: Events | None) -> None:
-        """``card`` was drawn from the deck the position waits on, and taken from it."""
-        phase = p.phase
-        if phase is _DRAW_MIND:
-            p.mind_card = card
-            self._enter_body_draw(p, ev)
-            return
-        if phase is not _DRAW:
-            self._encounter(p, card, ev)
-            return
-        # A Narrative card (M-8 to M-11): the most common draw, handled here rather
-        # than in a method of its own, which would cost a call at every draw.
-        if ev is not None:
-            ev.append(_CARDS_DRAWN[card.index])
-        if card.index == _EXIT_INDEX:
-            if not self._exit_may_open(p):
-                # M-10: too early; back into the deck, and the next draw is chance again.
-                if ev is not None:
-                    ev.append(_SHUFFLED_BACK)
-                p.drawing().shuffle_in(EXIT)
-                return
-            candidates = self._exit_cells(p)
-            if not candidates:
-                raise HookError(
-                    f"{type(self).__name__}.exit_cells returned no cell: the Exit must open "
-                    "somewhere once it may (M-11); return at least one empty cell"
-                )
-            p.drawn = EXIT
-            if len(candidates) == 1:
-                self._open_exit(p, candidates[0], candidates, ev)
-            else:
-                p.phase = _PLACE_EXIT  # M-11: the player breaks the tie
-                p.choices = candidates
-            return
-        cells = self._placement_cells(p, card)
-        if not cells:
-            if ev is not None:
-                ev.append(CardRefused(card))  # M-8
-            p.refused += (card,)
-            self._after_narrative(p, ev)
-            return
-        # M-8: a decision even when only one cell is legal.
-        p.drawn = card
-        p.phase = _PLACE
-        p.choices = cells
-
-    def _place(self, p: Position, cell: Cell, ev: Events | None) -> None:
-        card = p.drawn
-        assert card is not None
-        table = p.table
-        if type(table) is not WorkingGrid:
-            table = p.working_table()
-        table.put(cell, card)
-        if ev is not None:
-            ev.append(CardPlaced(card, cell, self._dread_lines[card.index]))
-        closing = newly_closed(table, cell, self._corridor)  # M-6
-        if closing:  # most placements close nothing: then the frozen set is shared
-            p.closed = p.closed | closing
-        if self._room[card.index]:
-            p.last_room = cell  # M-7
-        p.drawn = None
-        self._after_narrative(p, ev)
-
-    def _after_narrative(self, p: Position, ev: Events | None) -> None:
-        """The drawn card is dealt with: go on to what follows."""
-        if p.exit_cell is None:
-            p.phase = _DRAW  # M-9: phase one draws again
-        else:
-            self._move_step(p, ev)  # M-12: step 2 follows
-
-    def _open_exit(
-        self, p: Position, cell: Cell, candidates: Sequence[Cell], ev: Events | None
-    ) -> None:
-        table = p.working_table()
-        table.put(cell, EXIT)
-        if ev is not None:
-            ev.append(ExitPlaced(cell, tuple(candidates), self._dread_lines[_EXIT_INDEX]))
-        # The Exit may lie on a closed cell, which it reopens; it may close others (M-6).
-        p.closed = (p.closed - {cell}) | newly_closed(table, cell, self._corridor)
-        p.drawn = None
-        # M-11: the ♠A waits on the Exit; M-12: the hunt opens with a lone Move.
-        p.exit_cell = p.spade = cell
-        p.phase = _MOVE
-        p.choices = self._move_cells(p)
-
-    # ------------------------------------------------------------- hunt
-    def _begin_turn(self, p: Position, ev: Events | None) -> None:
-        turn = p.turn = p.turn + 1
-        if ev is not None:
-            ev.append(_TURNS_STARTED[turn] if turn < _TURNS else TurnStarted(turn))
-        if p.narrative:
-            p.phase = _DRAW  # M-13: Expand
-        else:
-            self._move_step(p, ev)  # M-13: no draw
-
-    def _move_step(self, p: Position, ev: Events | None) -> None:
-        if p.held:
-            if ev is not None:
-                ev.append(MoveSkipped(p.player))  # M-16
-            self._enter_mind_draw(p, ev)
-        else:
-            p.phase = _MOVE
-            p.choices = self._move_cells(p)
-
-    def _move(self, p: Position, cell: Cell, ev: Events | None) -> None:
-        if ev is not None:
-            ev.append(Moved(p.player, cell))
-        p.player = cell
-        # M-14, M-20: walking into a Stalker is fatal; the Exit is only safe when empty.
-        if cell == p.spade:
-            self._finish(p, _CONSUMED, ev, SPADE_STALKER)
-        elif cell == p.club:
-            self._finish(p, _CONSUMED, ev, CLUB_STALKER)
-        elif cell == p.exit_cell:
-            self._finish(p, _ESCAPED, ev)
-        elif p.turn == 0:
-            self._begin_turn(p, ev)  # M-12: a lone opening Move
-        else:
-            self._enter_mind_draw(p, ev)
-
-    def _enter_mind_draw(self, p: Position, ev: Events | None) -> None:
-        if not self._enter_draw(p, _DRAW_MIND, "mind", ev):
-            p.mind_card = None  # M-17: 0
-            self._enter_body_draw(p, ev)
-
-    def _enter_body_draw(self, p: Position, ev: Events | None) -> None:
-        if not self._enter_draw(p, _DRAW_BODY, "body", ev):
-            self._encounter(p, None, ev)  # M-17: 0
-
-    def _enter_draw(self, p: Position, phase: Phase, deck: str, ev: Events | None) -> bool:
-        """Wait for a draw from the Mind or Body deck (``deck``); False if it has no card.
-
-        M-17: an empty deck takes its shuffled Aside pile; an empty pile gives no card.
-        """
-        p.phase = phase
-        if getattr(p, deck):
-            return True
-        aside = getattr(p, deck + "_aside")
-        if ev is not None:
-            ev.append(DeckRanDry(deck.capitalize(), len(aside)))
-        refilled = WorkingDeck.shuffled(aside)
-        setattr(p, deck, refilled)
-        setattr(p, deck + "_aside", ())
-        p.ran_dry = True
-        return bool(refilled)
-
-    def _encounter(self, p: Position, body_card: Card | None, ev: Events | None) -> None:
-        # M-15: the turned cards plus every card already holding the player.
-        mind_card, holding = p.mind_card, p.held
-        involved = holding
-        if mind_card is not None:
-            involved += (mind_card,)
-        if body_card is not None:
-            involved += (body_card,)
-        total = self._encounter_total(p, involved)
-        threshold = self._encounter_threshold(p)
-        held = total < threshold
-        if ev is not None:
-            ev.append(Encounter(mind_card, body_card, holding, total, threshold, held))
-        p.mind_card = None
-        if held:
-            p.held = involved  # M-16
-        else:
-            p.held = ()
-            # Each card to its Aside pile by suit, the selection made in C (compress over
-            # the suit tables): this runs at most Encounters.
-            indices = tuple(map(_INDEX, involved))
-            p.mind_aside += tuple(compress(involved, map(_IS_HEART.__getitem__, indices)))
-            p.body_aside += tuple(compress(involved, map(_IS_DIAMOND.__getitem__, indices)))
-        self._stalkers(p, ev)
-
-    def _stalkers(self, p: Position, ev: Events | None) -> None:
-        # M-18: each Stalker on the table steps, the ♠A first.
-        player = p.player
-        spade = p.spade
-        if spade is not None:
-            target = self._stalker_step(p, SPADE_STALKER, spade)  # M-19 inside
-            if target == spade:
-                if ev is not None:
-                    ev.append(StalkerWaited(SPADE_STALKER, spade))
-            else:
-                if ev is not None:
-                    ev.append(StalkerStepped(SPADE_STALKER, spade, target))
-                p.spade = target
-                p.spade_left_exit = True
-            if target == player:
-                self._finish(p, _CONSUMED, ev, SPADE_STALKER)
-                return
-        club = p.club
-        if club is not None:
-            target = self._stalker_step(p, CLUB_STALKER, club)
-            if target == club:  # never in the standard rules: the ♣A always closes in
-                if ev is not None:
-                    ev.append(StalkerWaited(CLUB_STALKER, club))
-            else:
-                if ev is not None:
-                    ev.append(StalkerStepped(CLUB_STALKER, club, target))
-                p.club = target
-            if target == player:
-                self._finish(p, _CONSUMED, ev, CLUB_STALKER)
-                return
-        else:
-            # M-17: the ♣A arrives at the end of the turn the first deck ran dry.
-            arrival = self._club_arrival(p)
-            if arrival is not None:
-                if ev is not None:
-                    ev.append(StalkerArrived(CLUB_STALKER, arrival))
-                p.club = arrival
-                if arrival == player:
-                    self._finish(p, _CONSUMED, ev, CLUB_STALKER)
-                    return
-        limit = self._max_turns
-        if limit is not None and p.turn >= limit:
-            self._finish(p, _LOST, ev)  # M-22
-        else:
-            self._begin_turn(p, ev)
-
-    def _finish(
-        self, p: Position, ending: Ending, ev: Events | None, stalker: Card | None = None
-    ) -> None:
-        if ev is not None:
-            score = self._score(p)  # M-21
-            if ending is _ESCAPED:
-                ev.append(Escaped(p.player, score))
-            elif ending is _CONSUMED:
-                assert stalker is not None
-                ev.append(Consumed(stalker, p.player, score))
-            else:
-                ev.append(LostInTheHouse(p.turn, score))
-        p.ending = ending
-        p.phase = _OVER
-        p.choices = None
+        return self._rules.outcomes(p, deck)
 
     # ------------------------------------------------------- the rest
     def outcome(self, state: MaplessState) -> Outcome | None:

@@ -98,16 +98,16 @@ def _run(
 ) -> tuple[Position, int, int] | None:
     """Play to the end: the final position, the decisions and the cards on the table
     when the Exit opened (as MaplessFigures notes it; 0 if it never did)."""
+    rules = game._rules
     if start is None:
         position = game._setup(rng_from_seed(seed), False, {})
-        game._resolve(position, events)
+        rules.resolve(position, events)
     else:
         if start.explicit_chance or game._to_move(start) == CHANCE:
             return None
         position = thaw(start)
-        position.choices = game._decision_cells(position)
+        position.choices = rules.decision_cells(position)
     bot = derived_seeds(seed, 1)[0]  # RandomBot's generator: rng_derive(seed, seat), seat 0
-    decide, resolve = game._decide, game._resolve
     at_exit = len(position.table) if position.exit_cell is not None else 0
     decisions = 0
     while position.phase is not _OVER:
@@ -120,8 +120,8 @@ def _run(
         decisions += 1
         if events is not None:
             events.clear()  # the final state keeps the last step's events only
-        decide(position, cells[index], events)
-        resolve(position, events)
+        rules.decide(position, cells[index], events)
+        rules.resolve(position, events)
         if not at_exit and position.exit_cell is not None:
             at_exit = len(position.table)
     return position, decisions, at_exit

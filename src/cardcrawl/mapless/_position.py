@@ -34,7 +34,7 @@ from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._state import Ending, MaplessState, Phase
 
-__all__ = ["Position", "WorkingDeck", "WorkingGrid", "freeze", "setup", "thaw"]
+__all__ = ["Position", "WorkingDeck", "WorkingGrid", "freeze", "put_card", "setup", "thaw"]
 
 _INDEX = operator.attrgetter("index")
 _DRAW, _DRAW_MIND = Phase.DRAW, Phase.DRAW_MIND
@@ -71,19 +71,27 @@ class WorkingGrid(Grid):
 
     def put(self, cell: Cell, card: Card) -> None:
         """Lay ``card`` on the empty ``cell``, keeping the frontier (as ``Grid.place``)."""
-        cards = self._cards
-        cards[cell] = card
-        frontier = self._frontier
-        frontier.pop(cell, None)
-        get = frontier.get
-        # The grid's own cache of neighbours, read directly: a lookup costs less than a
-        # call, and this runs at every placement of every game.
-        for n in _NEIGHBOURS.get(cell) or neighbours(cell):
-            if n not in cards:
-                frontier[n] = get(n, 0) + 1
+        put_card(self._cards, self._frontier, cell, card)
 
     def __hash__(self) -> int:
         raise TypeError("a working grid changes: it has no hash")
+
+
+def put_card(cards: dict[Cell, Card], frontier: dict[Cell, int], cell: Cell, card: Card) -> None:
+    """Lay ``card`` on the empty ``cell`` of the cards ``cards`` of a working grid, and
+    keep its frontier ``frontier`` (:meth:`WorkingGrid.put`; the compiled build types
+    the two dicts, so the rules call this as C)."""
+    cards[cell] = card
+    frontier.pop(cell, None)
+    # The grid's own cache of neighbours, read directly: a lookup costs less than a
+    # call, and this runs at every placement of every game.
+    cache = _NEIGHBOURS
+    around = cache.get(cell)
+    if around is None:
+        around = neighbours(cell)
+    for n in around:
+        if n not in cards:
+            frontier[n] = frontier.get(n, 0) + 1
 
 
 class WorkingDeck:
@@ -113,7 +121,7 @@ class WorkingDeck:
     @classmethod
     def of(cls, deck: Deck) -> WorkingDeck:
         """A working copy of ``deck`` (made lazily: its lists at the first change)."""
-        working: WorkingDeck = _new(cls)
+        working: WorkingDeck = cls.__new__(cls)
         working.source = deck
         return working
 
@@ -206,7 +214,12 @@ class WorkingDeck:
         return f"<WorkingDeck {self.freeze()!r}>"
 
 
-@attrs.define(eq=False, repr=False)
+# What ``attrs.evolve`` reads of a class to copy an instance with changes: the fields of
+# a state (but ``events``), so that a hook that asks another hook of a changed copy of
+# the position it is given (``attrs.evolve(state, last_room=None)``) is given a position.
+_EVOLVED = tuple(a for a in attrs.fields(MaplessState) if a.init and a.name != "events")
+
+
 class Position:
     """One position of The Mapless House, changed in place by the rules.
 
@@ -215,6 +228,8 @@ class Position:
     :class:`WorkingDeck` or frozen deck for each deck (:meth:`drawing` makes the one
     drawn from a working deck), and ``choices``: the cells of the decision the
     position waits for, once the rules have asked the hooks for them (else ``None``).
+    A plain class of slots, which the compiled build makes an extension type whose
+    fields the rules read as C (``_position.pxd``).
 
     Examples:
         >>> import cardcrawl
@@ -226,13 +241,22 @@ class Position:
         >>> freeze(position, list(state.events)) == state
         True
 
-        It is an attrs class, so a hook that asks another hook of a changed copy
-        (``attrs.evolve(state, last_room=None)``) is given a position too:
+        ``attrs.evolve`` copies it with changes, as it does a state, so a hook that
+        asks another hook of a changed copy (``attrs.evolve(state, last_room=None)``)
+        is given a position too:
 
         >>> import attrs
         >>> attrs.evolve(position, last_room=(1, 0)).last_room, position.last_room
         ((1, 0), None)
     """
+
+    __slots__ = (
+        "body", "body_aside", "choices", "closed", "club", "drawn", "ending", "exit_cell",
+        "explicit_chance", "held", "last_room", "mind", "mind_aside", "mind_card",
+        "narrative", "phase", "player", "ran_dry", "refused", "rng", "spade",
+        "spade_left_exit", "table", "turn",
+    )  # fmt: skip
+    __attrs_attrs__ = _EVOLVED
 
     phase: Phase
     turn: int
@@ -257,7 +281,59 @@ class Position:
     ending: Ending | None
     rng: int
     explicit_chance: bool
-    choices: list[Cell] | None = None
+    choices: list[Cell] | None
+
+    def __init__(
+        self,
+        phase: Phase,
+        turn: int,
+        table: Grid,
+        closed: frozenset[Cell],
+        last_room: Cell | None,
+        narrative: Deck | WorkingDeck,
+        mind: Deck | WorkingDeck,
+        body: Deck | WorkingDeck,
+        mind_aside: tuple[Card, ...],
+        body_aside: tuple[Card, ...],
+        refused: tuple[Card, ...],
+        held: tuple[Card, ...],
+        drawn: Card | None,
+        mind_card: Card | None,
+        player: Cell,
+        exit_cell: Cell | None,
+        spade: Cell | None,
+        club: Cell | None,
+        spade_left_exit: bool,
+        ran_dry: bool,
+        ending: Ending | None,
+        rng: int,
+        explicit_chance: bool,
+        choices: list[Cell] | None = None,
+    ) -> None:
+        self.phase = phase
+        self.turn = turn
+        self.table = table
+        self.closed = closed
+        self.last_room = last_room
+        self.narrative = narrative
+        self.mind = mind
+        self.body = body
+        self.mind_aside = mind_aside
+        self.body_aside = body_aside
+        self.refused = refused
+        self.held = held
+        self.drawn = drawn
+        self.mind_card = mind_card
+        self.player = player
+        self.exit_cell = exit_cell
+        self.spade = spade
+        self.club = club
+        self.spade_left_exit = spade_left_exit
+        self.ran_dry = ran_dry
+        self.ending = ending
+        self.rng = rng
+        self.explicit_chance = explicit_chance
+        self.choices = choices
 
     @property
     def score(self) -> int:
@@ -291,7 +367,7 @@ class Position:
         table = self.table
         if type(table) is not WorkingGrid:
             table = self.table = WorkingGrid.copy_of(table)
-        return table
+        return table  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         return f"<Position of {freeze(self, [])!r}>"
@@ -303,7 +379,7 @@ _set = object.__setattr__
 
 def thaw(state: MaplessState) -> Position:
     """A working position of ``state``, which itself never changes."""
-    p: Position = _new(Position)
+    p: Position = Position.__new__(Position)
     fields = state.__dict__
     p.phase = fields["phase"]
     p.turn = fields["turn"]
@@ -334,7 +410,7 @@ def thaw(state: MaplessState) -> Position:
 
 def setup(rng: int, explicit_chance: bool, decks: Mapping[str, Deck], table: Grid) -> Position:
     """The position at setup: ``table`` and the three decks, the player on (0, 0)."""
-    p: Position = _new(Position)
+    p: Position = Position.__new__(Position)
     p.phase = Phase.DRAW
     p.turn = 0
     p.table = table

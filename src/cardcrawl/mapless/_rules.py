@@ -106,11 +106,17 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
     """
     closed: set[Cell] = set()
     cards = table.cards
-    around = _NEIGHBOURS.get  # the grid's cache, read directly (see WorkingGrid.put)
-    for n in around(placed) or neighbours(placed):
+    around = _NEIGHBOURS  # the grid's cache, read directly (see WorkingGrid.put)
+    touching = around.get(placed)
+    if touching is None:
+        touching = neighbours(placed)
+    for n in touching:
         card = cards.get(n)
         if card is not None and corridors[card.index]:
-            left, right, down, up = around(n) or neighbours(n)
+            four = around.get(n)
+            if four is None:
+                four = neighbours(n)
+            left, right, down, up = four
             # Written out: this runs at every placement of every game.
             empty = []
             if left not in cards:
@@ -156,7 +162,10 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
         if (left in cards) + (right in cards) + (down in cards) + (up in cards) < 2:
             # Pulled to the room: only its four neighbours can qualify, in sorted order.
             return [c for c in (left, down, up, right) if frontier.get(c) == 1 and c not in closed]
-    cells = [c for c, n in frontier.items() if n == 1 and c not in closed]
+    cells = []
+    for c, n in frontier.items():  # a loop the compiled build runs over a typed dict
+        if n == 1 and c not in closed:
+            cells.append(c)
     cells.sort()
     return cells
 
@@ -185,7 +194,11 @@ def room_cells(table: Grid, closed: frozenset[Cell]) -> list[Cell]:
         >>> room_cells(table, frozenset({(0, 1)}))
         [(-1, 0), (0, -1), (1, -1), (1, 1), (2, 0)]
     """
-    cells = list(table.frontier.keys() - closed)
+    frontier = table.frontier
+    cells = []
+    for c in frontier:  # a loop over a typed dict, compiled: no set of the keys made
+        if c not in closed:
+            cells.append(c)
     cells.sort()
     return cells
 
