@@ -43,7 +43,11 @@ def test_the_native_env_plays_the_games_of_sync_vector_env(env_id: str, observat
     """Same seeds and actions: the same rewards, endings, masks and states, across
     autoresets; with flat observations, the same observations too."""
     native = gym.make_vec(
-        env_id, num_envs=4, vectorization_mode="vector_entry_point", observation=observation
+        env_id,
+        num_envs=4,
+        vectorization_mode="vector_entry_point",
+        observation=observation,
+        events=True,
     )
     sync = gym.make_vec(env_id, num_envs=4, vectorization_mode="sync")
     got, info = native.reset(seed=7)
@@ -178,7 +182,7 @@ def test_raise_mode_and_bad_arguments_get_typed_errors() -> None:
 
 def test_each_environment_replays_alone_from_its_seed() -> None:
     """Environment i of reset(seed=s) plays the game of a single environment seeded s + i."""
-    envs = CardcrawlVectorEnv("escape-from-haydes", num_envs=3, max_rounds=20)
+    envs = CardcrawlVectorEnv("escape-from-haydes", num_envs=3, max_rounds=20, events=True)
     envs.reset(seed=[10, None, 12])
     single = gym.make("cardcrawl/EscapeFromHaydes-v0", max_rounds=20)
     single.reset(seed=12)

@@ -508,7 +508,8 @@ class HaydesRowWriter(RowWriter):
         self._overcome: Any = None
         self._discard: Any = None
         self._discard_len = -1
-        self._left = -1
+        self._piled = 0  # cards in the discard and removed piles
+        self._taken: list[tuple[int, int]] = []  # (pool, card) turned this step
         self._removed: Any = None
         self._unseen: Any = None  # the list of pools, or the beliefs
         self._pool_cards: list[Any] = []
@@ -531,6 +532,7 @@ class HaydesRowWriter(RowWriter):
         self._bounds(pos)
         self._write_small(pos, out, offset)
         self._write_cells(pos, out, offset)
+        self._piled = len(pos.discard) + len(pos.removed)
         if pos.mixes is not self._mixes:
             self._write_mixes(pos, out, offset)
         overcome = pos.overcome
@@ -555,7 +557,9 @@ class HaydesRowWriter(RowWriter):
         self._shown = []
         self._pools = self._mixes = self._overcome = self._discard = None
         self._removed = self._unseen = self._mixed = None
-        self._discard_len = self._left = -1
+        self._discard_len = -1
+        self._piled = 0
+        self._taken = []
         self._pool_cards = []
         self._pool_lens = []
 
@@ -622,11 +626,15 @@ class HaydesRowWriter(RowWriter):
         card, source = o + c._card, o + c._source
         up, old = pos._up, self._up
         pools = pos._pools
-        left = pos.replacement_left
-        if pools is not self._pools or left != self._left:
-            # The pools were set anew (a first write, a deal or a mix resolved), or
-            # cards were dealt from the Replacement deck, maybe onto a cell turned and
-            # replaced within the step, face down before and after it.
+        taken: list[tuple[int, int]] = []
+        gone = [i for i in old if i not in up] if up != old else []
+        # The cards that went to the piles at the end of a turn (H-12) are those of the
+        # cells no longer face up, unless a cell was turned and replaced within the
+        # step, face down before and after it, from another pool: then, or when the
+        # pools were set anew (a first write, a deal, a mix resolved), every cell's
+        # pool is written again.
+        piled = len(pos.discard) + len(pos.removed) - self._piled
+        if pools is not self._pools or piled != len(gone):
             n = self._n
             out[source : source + n] = array("b", pos.flat_pools()).tobytes().translate(_TO_SOURCE)
             out[card : card + n] = self._zero[:n]
@@ -634,17 +642,20 @@ class HaydesRowWriter(RowWriter):
                 out[card + i] = face.index + 1
                 out[source + i] = 0
             self._pools = pools
-            self._left = left
         elif up != old:
-            for i in old:
-                if i not in up:  # turned face down: its pool is known
-                    out[card + i] = 0
-                    out[source + i] = _TO_SOURCE[pos.pool_at(i) & 0xFF]
+            for i in gone:  # turned face down: its pool is known
+                out[card + i] = 0
+                out[source + i] = _TO_SOURCE[pos.pool_at(i) & 0xFF]
             for i, face in up.items():
                 before = old.get(i)
-                if before is None or before.index != face.index:
+                if before is None:
+                    # Turned this step: its card left the pool it came from.
+                    taken.append((out[source + i] - 2, face.index))
                     out[card + i] = face.index + 1
                     out[source + i] = 0
+                elif before.index != face.index:
+                    out[card + i] = face.index + 1
+        self._taken = taken
         self._up = up.copy()
         shown = pos.shown
         if shown != self._shown:
@@ -727,10 +738,19 @@ class HaydesRowWriter(RowWriter):
         base = o + c._unseen
         kept, lens = self._pool_cards, self._pool_lens
         for q, cards in enumerate(unseen):
-            if cards is not kept[q] or len(cards) != lens[q]:
-                start = base + q * 54
+            size = len(cards)
+            if cards is kept[q] and size == lens[q]:
+                continue
+            start = base + q * 54
+            # A list of a pool's cards only ever loses the cards turned from it: those
+            # of this step are counted out, if they are all that it lost.
+            out_of = [k for pool, k in self._taken if pool == q]
+            if cards is kept[q] and type(cards) is list and len(out_of) == lens[q] - size:
+                for k in out_of:
+                    out[start + k] -= 1
+            else:
                 out[start : start + 54] = _counts(_cards(cards))
-                kept[q], lens[q] = cards, len(cards)
+            kept[q], lens[q] = cards, size
         if pos._mixed is not self._mixed:
             self._write_mixed(out, o, 0, pos._mixed)
             self._mixed = pos._mixed
