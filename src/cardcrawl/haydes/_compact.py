@@ -380,7 +380,7 @@ class HaydesCompact(CompactObservation):
         cells, p, n = self._cells, self._players, len(self._cells)
         try:
             header = row[self._header : self._header + 8]
-            player, phase, ending, current, first, winner, chosen, left = header
+            player, phase, ending, current, first, winner, chosen, left = tuple(header)
 
             def seat(number: int) -> int | None:
                 return None if number == 0 else (player + number - 1) % p
@@ -390,9 +390,10 @@ class HaydesCompact(CompactObservation):
 
             seats: list[Figure] = [Figure(0, 0, None)] * p
             for slot in range(p):
-                charisma, endurance, at = row[self._seats + 3 * slot : self._seats + 3 * slot + 3]
+                start = self._seats + 3 * slot
+                charisma, endurance, at = tuple(row[start : start + 3])
                 seats[(player + slot) % p] = Figure(charisma, endurance, cell(at))
-            aim_cell, lower, tuybe = row[self._aim : self._aim + 3]
+            aim_cell, lower, tuybe = tuple(row[self._aim : self._aim + 3])
             aim = None
             if aim_cell:
                 aimed = cell(aim_cell)
@@ -444,7 +445,7 @@ class HaydesCompact(CompactObservation):
     def _read_unseen(self, row: bytes) -> tuple[tuple[Mix, ...], tuple[Belief, ...]]:
         cells, n = self._cells, len(self._cells)
         pools, mixes = self.pools, self.mixes
-        pool_count, mix_count, belief_count = row[self._counts : self._counts + 3]
+        pool_count, mix_count, belief_count = tuple(row[self._counts : self._counts + 3])
         if pool_count > pools or mix_count > mixes or belief_count > self.beliefs:
             raise EncodingError(f"this is not a compact row of {self.game.name}")
         members: list[list[tuple[int, Cell]]] = [[] for _ in range(mix_count)]

@@ -181,7 +181,7 @@ class MaplessCompact(CompactObservation):
             raise EncodingError("the row's phase or ending is out of range")
         pieces: list[Cell | None] = []
         for at in self._pieces:
-            present, x, y = row[at : at + 3]
+            present, x, y = tuple(row[at : at + 3])
             pieces.append((x - _OFF, y - _OFF) if present else None)
         last_room, exit_cell, spade, club = pieces
         return MaplessObservation(
