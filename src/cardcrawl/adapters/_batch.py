@@ -204,4 +204,7 @@ class Batch:
         action = self.encoding.decode_action(number)  # EncodingError when out of range
         state = self.working.freeze(pos)
         self.game.check(state, action)  # IllegalActionError, saying why
-        raise IllegalActionError(state, action, "a legal decision", self.working.legal(pos))
+        legal = self.working.legal(pos)
+        raise IllegalActionError(
+            state, action, "a legal decision", legal, "it is not one of the legal actions"
+        )

@@ -299,7 +299,7 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
 
 def _view(array: NDArray[Any]) -> NDArray[Any]:
     """A read-only view of ``array``."""
-    view = array.view()
+    view: NDArray[Any] = array.view()
     view.flags.writeable = False
     return view
 

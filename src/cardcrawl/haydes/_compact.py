@@ -201,7 +201,7 @@ class HaydesCompact(CompactObservation):
         """
         from cardcrawl.haydes._working import HaydesWorking
 
-        game = getattr(working, "game", None)
+        game: Any = getattr(working, "game", None)
         if (
             type(working) is HaydesWorking
             and game.options.cells == self._cells

@@ -79,7 +79,10 @@ class HaydesWorking:
         """The legal decisions of ``pos``, the very tuple ``legal_actions`` gives."""
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
-            return self._rules.legal_entry(pos.at[pos.current], phase, pos._up)[0]
+            legal: tuple[Action, ...] = self._rules.legal_entry(
+                pos.at[pos.current], phase, pos._up
+            )[0]
+            return legal
         return ()
 
     def advance(self, pos: Position, action: Any) -> None:
@@ -106,7 +109,9 @@ class HaydesWorking:
         # Not legal: the public check says why, from the state.
         state = self.freeze(pos)
         self.game.check(state, action)
-        raise IllegalActionError(state, action, "a legal decision", self.legal(pos))
+        raise IllegalActionError(
+            state, action, "a legal decision", self.legal(pos), "it is not one of the legal actions"
+        )
 
     def is_over(self, pos: Position) -> bool:
         """True once the game is over."""

@@ -127,7 +127,9 @@ class MaplessWorking:
         # Not legal: the public check says why, from the state.
         state = self.freeze(pos)
         self.game.check(state, action)
-        raise IllegalActionError(state, action, "a legal decision", self.legal(pos))
+        raise IllegalActionError(
+            state, action, "a legal decision", self.legal(pos), "it is not one of the legal actions"
+        )
 
     def is_over(self, pos: Position) -> bool:
         """True once the game is over."""
