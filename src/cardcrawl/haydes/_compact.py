@@ -501,6 +501,7 @@ class HaydesRowWriter(RowWriter):
         self._n = len(compact._cells)
         self._p: int = compact._players
         self._zero = bytes(compact.size)
+        self._row = bytearray(compact.size)
         self._pos: Any = None  # the position written last, and what it held then:
         self._up: dict[int, Card] = {}
         self._shown: list[int] = []
@@ -526,23 +527,26 @@ class HaydesRowWriter(RowWriter):
         """
         pos = position
         c = self._c
+        # The row is kept whole, and what changed is written into it: whatever the
+        # caller does with ``out`` afterwards never leaves a stale byte in the next row.
+        row = self._row
         if pos is not self._pos:
-            out[offset : offset + c.size] = self._zero
+            row[:] = self._zero
             self._forget()
             self._pos = pos
         self._bounds(pos)
-        self._write_small(pos, out, offset)
-        self._write_cells(pos, out, offset)
+        _write_small(row, pos, self.seat, self._p, c._header, c._round, c._seats, c._aim)
+        self._write_cells(pos, row, 0)
         self._piled = len(pos.discard) + len(pos.removed)
         if pos.mixes is not self._mixes:
-            self._write_mixes(pos, out, offset)
+            self._write_mixes(pos, row, 0)
         overcome = pos.overcome
         if overcome is not self._overcome:
-            start = offset + c._overcome
-            out[start : start + self._n] = self._zero[: self._n]
+            start = c._overcome
+            row[start : start + self._n] = self._zero[: self._n]
             index = c._cell_index
             for cell in overcome:
-                out[start + index[cell]] = 1
+                row[start + index[cell]] = 1
             self._overcome = overcome
         discard, removed = pos.discard, pos.removed
         if (
@@ -550,8 +554,9 @@ class HaydesRowWriter(RowWriter):
             or len(discard) != self._discard_len
             or (removed is not self._removed)
         ):
-            self._write_piles(pos, out, offset)
-        self._write_unseen(pos, out, offset)
+            self._write_piles(pos, row, 0)
+        self._write_unseen(pos, row, 0)
+        out[offset : offset + c.size] = row
 
     def _forget(self) -> None:
         self._up = {}
@@ -567,12 +572,15 @@ class HaydesRowWriter(RowWriter):
     def _bounds(self, pos: Any) -> None:
         c = self._c
         unseen = pos._unseen
-        beliefs = 1 if unseen is not None else len(pos._beliefs)
-        pools = len(unseen) if unseen is not None else len(pos._beliefs[0].unseen)
         mixes = pos.mixes
-        if (
-            pools > c.pools
-            or beliefs > c.beliefs
+        # Checked again only when what they count was replaced since the last row.
+        if (unseen if unseen is not None else pos._beliefs) is self._unseen and (
+            mixes is self._mixes
+        ):
+            pass
+        elif (
+            (len(unseen) if unseen is not None else len(pos._beliefs[0].unseen)) > c.pools
+            or (1 if unseen is not None else len(pos._beliefs)) > c.beliefs
             or len(mixes) > c.mixes
             or (mixes and max([len(m.known) for m in mixes]) > c.known)
         ):
@@ -581,45 +589,12 @@ class HaydesRowWriter(RowWriter):
             raise EncodingError("this position needs more room than the compact row has")
         if not 0 <= pos.round < 2**32 or not 0 <= pos.replacement_left <= 255:
             raise EncodingError("the round or the Replacement deck's count is out of range")
-        if len(pos.discard) + len(pos.removed) > c._card_room - 2:
+        piled = len(pos.discard) + len(pos.removed)
+        if piled != self._piled and piled > c._card_room - 2:
             raise EncodingError(
                 f"the discard pile and the removed cards hold {c._card_room - 2} cards "
-                f"at most, not {len(pos.discard) + len(pos.removed)}"
+                f"at most, not {piled}"
             )
-
-    def _write_small(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
-        """The header, the round, the seats and the aim."""
-        c, p, player = self._c, self._p, self.seat
-        ending = pos.ending
-        current, first, winner = pos.current, pos.first, pos.winner
-        chosen = pos.chosen
-        h = o + c._header
-        out[h] = player
-        out[h + 1] = _PHASES.index(pos.phase)
-        out[h + 2] = 0 if ending is None else 1 + _ENDINGS.index(ending)
-        out[h + 3] = 0 if current < 0 else 1 + (current - player) % p
-        out[h + 4] = 0 if first < 0 else 1 + (first - player) % p
-        out[h + 5] = 0 if winner is None else 1 + (winner - player) % p
-        out[h + 6] = 0 if chosen is None else 1 + _CHARACTERISTICS.index(chosen)
-        out[h + 7] = pos.replacement_left
-        r = o + c._round
-        out[r : r + 4] = pos.round.to_bytes(4, "big")
-        at, charisma, endurance = pos.at, pos.charisma, pos.endurance
-        s = o + c._seats
-        for slot in range(p):
-            seat = (player + slot) % p
-            out[s] = charisma[seat]
-            out[s + 1] = endurance[seat]
-            out[s + 2] = at[seat] + 1  # -1 once out: 0
-            s += 3
-        a = o + c._aim
-        aimed = pos.aimed
-        if aimed < 0:
-            out[a] = out[a + 1] = out[a + 2] = 0
-        else:
-            out[a] = (aimed >> 3) + 1
-            out[a + 1] = aimed & 1
-            out[a + 2] = aimed >> 1 & 1
 
     def _write_cells(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
         """The cards face up, the pools of the face-down cards, the shown cells."""
@@ -628,7 +603,7 @@ class HaydesRowWriter(RowWriter):
         up, old = pos._up, self._up
         pools = pos._pools
         taken: list[tuple[int, int]] = []
-        gone = [i for i in old if i not in up] if up != old else []
+        gone = [i for i in old if i not in up]
         # The cards that went to the piles at the end of a turn (H-12) are those of the
         # cells no longer face up, unless a cell was turned and replaced within the
         # step, face down before and after it, from another pool: then, or when the
@@ -643,18 +618,17 @@ class HaydesRowWriter(RowWriter):
                 out[card + i] = face.index + 1
                 out[source + i] = 0
             self._pools = pools
-        elif up != old:
+        else:
             for i in gone:  # turned face down: its pool is known
                 out[card + i] = 0
                 out[source + i] = _TO_SOURCE[pos.pool_at(i) & 0xFF]
             for i, face in up.items():
                 before = old.get(i)
-                if before is None:
-                    # Turned this step: its card left the pool it came from.
-                    taken.append((out[source + i] - 2, face.index))
-                    out[card + i] = face.index + 1
-                    out[source + i] = 0
-                elif before.index != face.index:
+                if before is not face:
+                    if before is None:
+                        # Turned this step: its card left the pool it came from.
+                        taken.append((out[source + i] - 2, face.index))
+                        out[source + i] = 0
                     out[card + i] = face.index + 1
         self._taken = taken
         self._up = up.copy()
@@ -691,10 +665,21 @@ class HaydesRowWriter(RowWriter):
         c = self._c
         at = o + c._piles
         discard, removed = pos.discard, pos.removed
-        out[at : at + c._card_room] = self._zero[: c._card_room]
-        out[at : at + 2] = len(discard).to_bytes(2, "big")
         k = at + 2
-        for face in discard:
+        if (
+            discard is self._discard
+            and removed is self._removed
+            and (len(discard) > self._discard_len)
+        ):
+            # The same pile, more cards on it (the rules extend it in place): the new
+            # ones, then the removed cards after them.
+            k += self._discard_len
+            new = discard[self._discard_len :]
+        else:
+            out[at : at + c._card_room] = self._zero[: c._card_room]
+            new = discard
+        out[at : at + 2] = len(discard).to_bytes(2, "big")
+        for face in new:
             out[k] = 1 + face.index
             k += 1
         for face in removed:
@@ -789,6 +774,52 @@ class HaydesRowWriter(RowWriter):
         for m, counts in enumerate(mixed):
             start = base + m * c.pools
             out[start : start + len(counts)] = bytes(counts)
+
+
+def _write_small(
+    row: bytearray,
+    pos: Any,
+    player: int,
+    p: int,
+    header: int,
+    round_: int,
+    seats: int,
+    aim: int,
+) -> None:
+    """The header, the round, the seats and the aim of ``pos`` (see
+    :class:`HaydesCompact`), into ``row`` (the compiled build types this one)."""
+    ending = pos.ending
+    current, first, winner = pos.current, pos.first, pos.winner
+    chosen = pos.chosen
+    h = header
+    row[h] = player
+    row[h + 1] = _PHASES.index(pos.phase)
+    row[h + 2] = 0 if ending is None else 1 + _ENDINGS.index(ending)
+    row[h + 3] = 0 if current < 0 else 1 + (current - player) % p
+    row[h + 4] = 0 if first < 0 else 1 + (first - player) % p
+    row[h + 5] = 0 if winner is None else 1 + (winner - player) % p
+    row[h + 6] = 0 if chosen is None else 1 + _CHARACTERISTICS.index(chosen)
+    row[h + 7] = pos.replacement_left
+    r = pos.round  # below 2**32 (see _bounds): four bytes, big-endian
+    row[round_] = r >> 24
+    row[round_ + 1] = r >> 16 & 255
+    row[round_ + 2] = r >> 8 & 255
+    row[round_ + 3] = r & 255
+    at, charisma, endurance = pos.at, pos.charisma, pos.endurance
+    s = seats
+    for slot in range(p):
+        seat = (player + slot) % p
+        row[s] = charisma[seat]
+        row[s + 1] = endurance[seat]
+        row[s + 2] = at[seat] + 1  # -1 once out: 0
+        s += 3
+    aimed = pos.aimed
+    if aimed < 0:
+        row[aim] = row[aim + 1] = row[aim + 2] = 0
+    else:
+        row[aim] = (aimed >> 3) + 1
+        row[aim + 1] = aimed & 1
+        row[aim + 2] = aimed >> 1 & 1
 
 
 def _cards(unseen: Any) -> Any:
