@@ -681,7 +681,7 @@ def check_hooks(
                 decisions += 1
             working.outcome(position)  # as the vector environment's reward asks it
     asked = sorted({hook for (where, hook), n in counts.items() if where == "step" and n})
-    paths = ("rollout", "playout", "summary") if kernel is not None else ()
+    paths: tuple[str, ...] = ("rollout", "playout", "summary") if kernel is not None else ()
     paths += ("working",) if working is not None else ()
     for where in paths:
         ignored = [hook for hook in asked if not counts[where, hook]]
