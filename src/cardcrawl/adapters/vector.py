@@ -177,6 +177,7 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
         self._terminated = _view(np.frombuffer(batch.terminated, dtype=np.bool_))
         self._truncated = _view(np.frombuffer(batch.truncated, dtype=np.bool_))
         self._illegal = _view(np.frombuffer(batch.illegal, dtype=np.bool_))
+        self._every = _view(np.ones(n, dtype=np.bool_))  # every env has a mask
         self._started = False
 
     # ---------------------------------------------------------------- the API
@@ -283,10 +284,9 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
         return int(generator.integers(0, 2**63))
 
     def _info(self) -> dict[str, Any]:
-        n = self.num_envs
         info: dict[str, Any] = {
             "action_mask": self._out(self._mask),
-            "_action_mask": np.ones(n, dtype=np.bool_),
+            "_action_mask": self._out(self._every),
         }
         if self._illegal.any():
             info["illegal_action"] = self._out(self._illegal)
