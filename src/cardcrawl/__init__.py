@@ -61,6 +61,7 @@ from cardcrawl.core._registry import (
 )
 from cardcrawl.core._terminal import TerminalPlay
 from cardcrawl.core._tools import GameTools, OpenSpielSettings, RolloutKernel
+from cardcrawl.core._working import StateWorking, Working, working_for
 from cardcrawl.errors import (
     ActionError,
     CardcrawlError,
@@ -121,10 +122,12 @@ __all__ = [
     "RolloutKernel",
     "SerializationError",
     "StackError",
+    "StateWorking",
     "Suit",
     "TerminalPlay",
     "UndoError",
     "UnknownGameError",
+    "Working",
     "__version__",
     "compiled_kernels",
     "compiled_modules",
@@ -146,6 +149,7 @@ __all__ = [
     "rng_next",
     "svg",
     "tools_for",
+    "working_for",
 ]
 
 

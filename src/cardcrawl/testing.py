@@ -29,6 +29,7 @@ from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL
 from cardcrawl.core._random import rng_below, rng_derive
 from cardcrawl.core._registry import tools_for
+from cardcrawl.core._working import working_for
 from cardcrawl.errors import CardcrawlError, ConformanceError, IllegalActionError, NotationError
 
 __all__ = [
@@ -634,7 +635,10 @@ def check_hooks(
       (``GameTools.rollout``), when the game has one;
     - ``playout``: the kernel from the seed's first state, as the bots' playouts start
       from a position;
-    - ``summary``: the kernel as ``simulate`` keeps a game, when the game has one.
+    - ``summary``: the kernel as ``simulate`` keeps a game, when the game has one;
+    - ``working``: the game's own working interface (``GameTools.working``, see
+      :func:`cardcrawl.working_for`), the random bot choosing, as the native vector
+      environment steps it, when the game declares one.
 
     A hook asked by ``step`` during play must be asked by every other path too. (Hooks
     asked once when the game is built, such as a card's value, are counted under
@@ -661,6 +665,8 @@ def check_hooks(
         >>> counts = check_hooks(cardcrawl.load("escape-from-haydes"), seeds=range(3))
         >>> counts["step", "stays_face_up"] > 0, counts["rollout", "stays_face_up"] > 0
         (True, True)
+        >>> counts["working", "stays_face_up"] > 0
+        True
     """
     counts: Counter[tuple[str, str]] = Counter()
     path = ["build"]
@@ -669,6 +675,7 @@ def check_hooks(
     make_kernel = tools_for(variant).rollout
     kernel = make_kernel(variant) if make_kernel is not None else None
     factory = tools_for(variant).figures
+    working = working_for(variant) if tools_for(variant).working is not None else None
     for seed in seeds:
         path[0] = "step"
         bots = [RandomBot(variant, seed, seat) for seat in range(variant.num_players)]
@@ -684,8 +691,19 @@ def check_hooks(
             kernel.play(seed, max_decisions, variant.initial_state(seed))
             path[0] = "summary"
             kernel.summary(seed, max_decisions, factory)
+        if working is not None:
+            path[0] = "working"
+            bots = [RandomBot(variant, seed, seat) for seat in range(variant.num_players)]
+            position, decisions = working.begin(seed), 0
+            while decisions < max_decisions and not working.is_over(position):
+                legal = working.legal(position)
+                seat = variant.current_player(working.freeze(position)) if len(bots) > 1 else 0
+                working.advance(position, bots[seat].choose(variant, None, legal))
+                decisions += 1
+            working.outcome(position)  # as the vector environment's reward asks it
     asked = sorted({hook for (where, hook), n in counts.items() if where == "step" and n})
-    paths = ("rollout", "playout", "summary") if kernel is not None else ()
+    paths: tuple[str, ...] = ("rollout", "playout", "summary") if kernel is not None else ()
+    paths += ("working",) if working is not None else ()
     for where in paths:
         ignored = [hook for hook in asked if not counts[where, hook]]
         if ignored:

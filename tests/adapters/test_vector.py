@@ -17,8 +17,10 @@ np = require("numpy")
 import cardcrawl  # noqa: E402
 from cardcrawl import IllegalActionError, OptionsError  # noqa: E402
 from cardcrawl.adapters.gymnasium import ENV_IDS  # noqa: E402
+from cardcrawl.adapters.gymnasium import CardcrawlEnv as CardcrawlGymEnv  # noqa: E402
 from cardcrawl.adapters.vector import CardcrawlVectorEnv  # noqa: E402
 from cardcrawl.encoding import EncodingError, encoding_for  # noqa: E402
+from cardcrawl.haydes import EscapeFromHaydes, Guess  # noqa: E402
 
 PLAYED = ("cardcrawl/MaplessHouse-v0", "cardcrawl/EscapeFromHaydesSoloTimer-v0")
 
@@ -43,7 +45,11 @@ def test_the_native_env_plays_the_games_of_sync_vector_env(env_id: str, observat
     """Same seeds and actions: the same rewards, endings, masks and states, across
     autoresets; with flat observations, the same observations too."""
     native = gym.make_vec(
-        env_id, num_envs=4, vectorization_mode="vector_entry_point", observation=observation
+        env_id,
+        num_envs=4,
+        vectorization_mode="vector_entry_point",
+        observation=observation,
+        events=True,
     )
     sync = gym.make_vec(env_id, num_envs=4, vectorization_mode="sync")
     got, info = native.reset(seed=7)
@@ -133,6 +139,7 @@ def test_a_compact_row_is_written_in_place_into_the_batch_array(
         assert obs[i].tobytes() == compact.encode(envs.game.observe(state, 0))
     again, *_ = envs.step(info["action_mask"].argmax(axis=1))
     assert again is obs, "copy=False hands out the batch's own array"
+    assert not obs.flags.writeable, "a row written in part must not be changed by its reader"
     for i, state in enumerate(envs.game_states):
         assert obs[i].tobytes() == compact.encode(envs.game.observe(state, 0))
 
@@ -178,8 +185,46 @@ def test_raise_mode_and_bad_arguments_get_typed_errors() -> None:
 
 def test_each_environment_replays_alone_from_its_seed() -> None:
     """Environment i of reset(seed=s) plays the game of a single environment seeded s + i."""
-    envs = CardcrawlVectorEnv("escape-from-haydes", num_envs=3, max_rounds=20)
+    envs = CardcrawlVectorEnv("escape-from-haydes", num_envs=3, max_rounds=20, events=True)
     envs.reset(seed=[10, None, 12])
     single = gym.make("cardcrawl/EscapeFromHaydes-v0", max_rounds=20)
     single.reset(seed=12)
     assert envs.game_states[2] == single.unwrapped.game_state
+
+
+class Generous(EscapeFromHaydes):
+    """Every guess is right (H-7 changed): a hook whose answer differs from the stock one."""
+
+    rules_version = f"{EscapeFromHaydes.rules_version}-generous.1"
+
+    def guess_is_correct(self, guess: Guess, from_value: int, value: int) -> bool:
+        return True
+
+
+def test_a_variants_hooks_are_honoured_in_the_vector_env_as_in_single_envs() -> None:
+    """The variant's games in the vector env are those of its single environments, and
+    not those of the stock game: the hook is asked by the same rules."""
+    options = cardcrawl.load("escape-from-haydes", max_rounds=30).options
+    variant, stock = Generous(options), cardcrawl.load("escape-from-haydes", max_rounds=30)
+    native = CardcrawlVectorEnv(variant, num_envs=3, events=True)
+    plain = CardcrawlVectorEnv(stock, num_envs=3, events=True)
+    singles = [CardcrawlGymEnv(variant) for _ in range(3)]
+    _, info = native.reset(seed=5)
+    plain.reset(seed=5)
+    for i, env in enumerate(singles):
+        env.reset(seed=5 + i)
+    rng = np.random.default_rng(0)
+    differ = 0
+    for _ in range(60):
+        actions = _random_legal(info["action_mask"], rng)
+        _, rewards, terminated, truncated, info = native.step(actions)
+        plain.step(actions)
+        for i, env in enumerate(singles):
+            if env.unwrapped.game.is_terminal(env.unwrapped.game_state):
+                env.reset()
+                continue
+            _, reward, done, cut, _ = env.step(int(actions[i]))
+            assert (reward, done, cut) == (rewards[i], terminated[i], truncated[i])
+        assert list(native.game_states) == [env.unwrapped.game_state for env in singles]
+        differ += native.game_states != plain.game_states
+    assert differ > 0, "the variant played the stock game"

@@ -12,6 +12,11 @@ returns a :class:`CardcrawlVectorEnv`. It plays the very games that Gymnasium's
 same seeds, actions, rewards, terminations, truncations and action masks), without an
 environment object, a wrapper or a new array per game per step:
 
+* **games** are played in place: each environment keeps its game's working position
+  (:func:`cardcrawl.working_for`), which the game's own rules change, hooks and
+  variants included, and a state is frozen only when :attr:`~CardcrawlVectorEnv.game_states`
+  asks for it;
+
 * **observations** are written into one preallocated array for the whole batch. With
   ``observation="compact"`` (the default, where the game has one) each row is the game's
   compact observation (:class:`cardcrawl.encoding.CompactObservation`: 178 bytes for
@@ -26,12 +31,13 @@ environment object, a wrapper or a new array per game per step:
   and each game's seed is drawn from that environment's own generator, as
   ``CardcrawlEnv`` draws it, so every game can be replayed alone.
 
-The returned arrays are copies unless ``copy=False``, which hands out the batch's own
-arrays: faster, and overwritten by the next call.
+The returned arrays are copies unless ``copy=False``, which hands out read-only views
+of the batch's own arrays: faster, and overwritten by the next call.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,6 +47,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from numpy.typing import NDArray
 
+from cardcrawl.adapters._batch import Batch
 from cardcrawl.adapters._env import IllegalActionMode, check_settings, load_game
 from cardcrawl.encoding import Encoding, EncodingError, encoding_for
 from cardcrawl.errors import IllegalActionError, OptionsError
@@ -62,11 +69,15 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
         illegal_action: ``"terminate"`` ends that environment's episode with
             ``illegal_reward`` (``info["illegal_action"]`` marks it); ``"raise"`` raises.
         illegal_reward: the reward of an illegal action in ``"terminate"`` mode.
-        copy: return copies of the batch's arrays (the default) or the arrays themselves.
+        copy: return copies of the batch's arrays (the default) or the arrays themselves
+            (read-only views, overwritten by the next call).
+        events: whether :attr:`game_states` carry the last step's events, as a single
+            environment's states do (``False``, the default, lets the rules skip them).
         **options: the game's options (``max_turns=200``...).
 
     Raises:
-        OptionsError: a multi-player game, ``num_envs`` below 1, or bad options.
+        OptionsError: a multi-player game, ``num_envs`` below 1, a bad ``events``, or
+            bad options.
         EncodingError: the game has no encoding.
 
     Examples:
@@ -96,6 +107,7 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
         illegal_action: IllegalActionMode = "terminate",
         illegal_reward: float = -1.0,
         copy: bool = True,
+        events: bool = False,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -110,6 +122,8 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
         if observation not in _OBSERVATIONS:
             raise OptionsError(f"observation is 'compact' or 'vector', not {observation!r}")
         check_settings(render_mode, illegal_action)
+        if type(events) is not bool:
+            raise OptionsError(f"events is True or False, not {events!r}")
         encoding = encoding_for(loaded)
         self.game: Any = loaded
         self.encoding: Encoding = encoding
@@ -120,17 +134,29 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
         self.copy = copy
         self.compact = encoding.compact() if observation == "compact" else None
         n, actions = num_envs, encoding.num_actions
+        writers: list[Any] | None = None
         if self.compact is not None:
-            # One buffer for the whole batch; the array is a view of it, so a row is
-            # written in place by the game's compact form.
-            self._buffer = bytearray(n * self.compact.size)
-            self._obs: NDArray[Any] = np.frombuffer(self._buffer, dtype=np.uint8).reshape(
-                n, self.compact.size
-            )
             single: spaces.Box = spaces.Box(0, 255, (self.compact.size,), np.uint8)
         else:
-            self._obs = np.zeros((n, *encoding.observation_shape), dtype=np.float32)
+            self._flat = np.zeros((n, *encoding.observation_shape), dtype=np.float32)
             single = spaces.Box(0.0, 1.0, encoding.observation_shape, np.float32)
+            writers = [_FlatWriter(encoding, self._flat[i]) for i in range(n)]
+        self._generators: list[np.random.Generator | None] = [None] * n
+        self._batch = Batch(
+            loaded,
+            n,
+            encoding,
+            self.compact,
+            writers,
+            events=events,
+            illegal_raise=illegal_action == "raise",
+            illegal_reward=self.illegal_reward,
+            next_seed=self._next_seed,
+        )
+        batch = self._batch
+        if writers is not None:
+            for writer in writers:
+                writer.working = batch.working
         self.single_observation_space = single
         self.single_action_space = spaces.Discrete(actions)
         self.observation_space = spaces.Box(
@@ -139,18 +165,20 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
             dtype=single.dtype,
         )
         self.action_space = spaces.MultiDiscrete(np.full(n, actions))
-        self._mask = np.zeros((n, actions), dtype=np.int8)
-        self._rewards = np.zeros(n, dtype=np.float64)
-        self._terminated = np.zeros(n, dtype=np.bool_)
-        self._truncated = np.zeros(n, dtype=np.bool_)
-        self._illegal = np.zeros(n, dtype=np.bool_)
-        self._states: list[Any] = [None] * n
-        self._generators: list[np.random.Generator | None] = [None] * n
-        # The indices set in each row, so that a row is cleared by what it holds.
-        self._set_mask: list[list[int]] = [[] for _ in range(n)]
-        self._set_obs: list[list[int]] = [[] for _ in range(n)]
-        self._ended = np.zeros(n, dtype=np.bool_)
-        self._index: dict[Any, int] = {}  # action to its integer: actions are values
+        # Views of the batch's own buffers: written in place by the batch, never copied,
+        # and read-only to whoever is handed them (copy=False), since the batch writes
+        # only what changed in a row.
+        if self.compact is not None:
+            self._obs = _view(np.frombuffer(batch.obs, dtype=np.uint8).reshape(n, -1))
+        else:
+            self._obs = _view(self._flat)
+        self._mask = _view(np.frombuffer(batch.mask, dtype=np.int8).reshape(n, actions))
+        self._rewards = _view(np.frombuffer(batch.rewards, dtype=np.float64))
+        self._terminated = _view(np.frombuffer(batch.terminated, dtype=np.bool_))
+        self._truncated = _view(np.frombuffer(batch.truncated, dtype=np.bool_))
+        self._illegal = _view(np.frombuffer(batch.illegal, dtype=np.bool_))
+        self._every = _view(np.ones(n, dtype=np.bool_))  # every env has a mask
+        self._started = False
 
     # ---------------------------------------------------------------- the API
     def reset(
@@ -181,14 +209,15 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
             if len(seeds) != self.num_envs:
                 raise OptionsError(f"give one seed per environment: {self.num_envs}")
         stack = (options or {}).get("stack")
+        batch = self._batch
         for i, one in enumerate(seeds):
             if one is not None or self._generators[i] is None:
                 self._generators[i] = seeding.np_random(one)[0]
-            self._start(i, stack)
-        self._rewards[:] = 0.0
-        self._terminated[:] = False
-        self._truncated[:] = False
-        self._illegal[:] = False
+            batch.start(i, self._next_seed(i), stack)
+        for flags in (batch.terminated, batch.truncated, batch.illegal):
+            flags[:] = bytes(self.num_envs)
+        batch.rewards[:] = array("d", bytes(8 * self.num_envs))
+        self._started = True
         return self._out(self._obs), self._info()
 
     def step(
@@ -211,47 +240,19 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
             EncodingError: ``actions`` is not one integer per environment, or, in
                 ``"raise"`` mode, an integer outside the action space.
         """
-        if self._states[0] is None:
+        if not self._started:
             raise IllegalActionError(None, actions, "a reset", (), "call reset() first")
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,) or chosen.dtype.kind not in "iu":
             raise EncodingError(
                 f"actions are {self.num_envs} integers, one per environment, not {actions!r}"
             )
-        game = self.game
-        decode = self.encoding.decode_action
-        is_terminal = game.is_terminal
-        rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
-        self._illegal[:] = False
-        for i, index in enumerate(chosen.tolist()):
-            if self._ended[i]:
-                self._start(i, None)
-                rewards[i] = 0.0
-                terminated[i] = truncated[i] = False
-                continue
-            rewards[i] = 0.0
-            try:
-                state = game.step(self._states[i], decode(index))
-            except (EncodingError, IllegalActionError):
-                if self.illegal_action == "raise":
-                    raise
-                self._ended[i] = self._illegal[i] = True
-                rewards[i] = self.illegal_reward
-                terminated[i], truncated[i] = True, False
-                self._write(i, self._states[i], over=True)
-                continue
-            if is_terminal(state):
-                self._ended[i] = True
-                rewards[i] = float(game.returns(state)[0])
-                truncated[i] = self.encoding.ended_by_limit(state)
-                terminated[i] = not truncated[i]
-            self._states[i] = state
-            self._write(i, state, over=self._ended[i])
+        self._batch.step(chosen.tolist())
         return (
             self._out(self._obs),
-            self._out(rewards),
-            self._out(terminated),
-            self._out(truncated),
+            self._out(self._rewards),
+            self._out(self._terminated),
+            self._out(self._truncated),
             self._info(),
         )
 
@@ -261,55 +262,31 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
 
     @property
     def game_states(self) -> tuple[Any, ...]:
-        """The current cardcrawl state of each environment."""
-        return tuple(self._states)
+        """The current cardcrawl state of each environment, frozen from its working
+        position when asked for (with the last step's events if ``events=True``, else
+        none)."""
+        batch = self._batch
+        return tuple(batch.freeze(i) for i in range(self.num_envs)) if self._started else ()
 
     def render(self) -> tuple[Any, ...] | None:
         """Each game's text picture in ``"ansi"`` mode, else ``None``."""
-        if self.render_mode != "ansi" or self._states[0] is None:
+        if self.render_mode != "ansi" or not self._started:
             return None
-        return tuple(self.game.render(state) for state in self._states)
+        return tuple(self.game.render(state) for state in self.game_states)
 
     # ------------------------------------------------------------ helpers
-    def _start(self, i: int, stack: Any) -> None:
+    def _next_seed(self, i: int) -> int:
+        """The seed of environment ``i``'s next game, drawn from its own generator as
+        ``CardcrawlEnv`` draws it."""
         generator = self._generators[i]
         if generator is None:  # an environment reset by autoreset before any reset
             generator = self._generators[i] = seeding.np_random(None)[0]
-        state = self.game.initial_state(int(generator.integers(0, 2**63)), stack=stack)
-        self._states[i] = state
-        self._ended[i] = self.game.is_terminal(state)
-        self._write(i, state, over=bool(self._ended[i]))
-
-    def _write(self, i: int, state: Any, *, over: bool) -> None:
-        """Row ``i`` of the observations and of the action masks, for ``state``."""
-        observation = self.game.observe(state, 0)
-        if self.compact is not None:
-            self.compact.write(observation, self._buffer, i * self.compact.size)
-        else:
-            row = self._obs[i]
-            row[self._set_obs[i]] = 0.0
-            entries = self.encoding.observation_entries(observation)
-            indices = list(entries)
-            row[indices] = list(entries.values())
-            self._set_obs[i] = indices
-        mask = self._mask[i]
-        mask[self._set_mask[i]] = 0
-        legal: list[int] = []
-        if not over:
-            index, encode = self._index, self.encoding.encode_action
-            for action in self.game.legal_actions(state):
-                number = index.get(action)
-                if number is None:
-                    number = index[action] = encode(action)
-                legal.append(number)
-            mask[legal] = 1
-        self._set_mask[i] = legal
+        return int(generator.integers(0, 2**63))
 
     def _info(self) -> dict[str, Any]:
-        n = self.num_envs
         info: dict[str, Any] = {
             "action_mask": self._out(self._mask),
-            "_action_mask": np.ones(n, dtype=np.bool_),
+            "_action_mask": self._out(self._every),
         }
         if self._illegal.any():
             info["illegal_action"] = self._out(self._illegal)
@@ -318,3 +295,30 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
 
     def _out(self, array: NDArray[Any]) -> NDArray[Any]:
         return array.copy() if self.copy else array
+
+
+def _view(array: NDArray[Any]) -> NDArray[Any]:
+    """A read-only view of ``array``."""
+    view: NDArray[Any] = array.view()
+    view.flags.writeable = False
+    return view
+
+
+class _FlatWriter:
+    """Writes one row of the flat ``float32`` encoding, from the frozen state's
+    observation, clearing only the entries it set last."""
+
+    def __init__(self, encoding: Encoding, row: NDArray[np.float32]) -> None:
+        self.encoding = encoding
+        self.row = row
+        self.working: Any = None
+        self._set: list[int] = []
+
+    def write_position(self, position: Any, out: Any, offset: int = 0) -> None:
+        row = self.row
+        row[self._set] = 0.0
+        state = self.working.freeze(position)
+        entries = self.encoding.observation_entries(self.encoding.game.observe(state, 0))
+        indices = list(entries)
+        row[indices] = list(entries.values())
+        self._set = indices

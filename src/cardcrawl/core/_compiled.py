@@ -24,7 +24,9 @@ __all__ = ["COMPILED", "build_name", "compiled_kernels", "compiled_modules"]
 #: First the rollout kernels and the bots' seeds they derive (``simulate``); then what
 #: every step of the public API runs: the engine, the generator, the kit's cards, decks
 #: and grid, and each game's rules, state, events and actions; last the built-in bots
-#: that search or weigh positions through that API. Everything else (the command line,
+#: that search or weigh positions through that API; then the native vector
+#: environment's batch loop (numpy-free), the games' working interfaces it steps and the
+#: compact rows it writes. Everything else (the command line,
 #: the records, the pictures, the web app) stays Python: it is not where time goes.
 #: A name whose module is gone is skipped by the build and by the functions here, so a
 #: renamed module slows the compiled build down but never breaks it or ``--version``.
@@ -55,6 +57,13 @@ COMPILED = (
     "cardcrawl.haydes._bots",
     "cardcrawl.mapless._bot_model",
     "cardcrawl.mapless._bots",
+    "cardcrawl.core._working",
+    "cardcrawl.haydes._working",
+    "cardcrawl.mapless._working",
+    "cardcrawl.encoding._compact",
+    "cardcrawl.haydes._compact",
+    "cardcrawl.mapless._compact",
+    "cardcrawl.adapters._batch",
 )
 
 

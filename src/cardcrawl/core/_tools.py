@@ -188,6 +188,10 @@ class GameTools:
         rollout: builds the game's :class:`~cardcrawl.RolloutKernel` from a loaded game, or gives
             ``None`` for a game whose rules the kernel does not play; ``simulate`` plays
             a game whose every seat is the random bot on it. ``None``: no kernel.
+        working: builds the game's :class:`~cardcrawl.Working` from a loaded game and
+            ``events`` (whether frozen states carry their events), or gives ``None``;
+            the native vector environment steps its games through it. ``None``: the
+            :class:`~cardcrawl.StateWorking` over the public API.
         svg: draws a state as SVG text, ``svg(game, state)`` (see
             :func:`cardcrawl.svg`); ``None``: the game's ``render_svg`` method, if any.
         search_model: the game's :class:`~cardcrawl.bots.SearchModel`, which lets
@@ -216,6 +220,7 @@ class GameTools:
     gymnasium: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, converter=_frozen)
     terminal: TerminalPlay | None = None
     rollout: Callable[[Any], RolloutKernel | None] | None = None
+    working: Callable[[Any, bool], Any] | None = None
     svg: Callable[[Any, Any], str] | None = None
     search_model: Any = None
     oracles: Mapping[str, Callable[..., Any]] = attrs.field(

@@ -38,13 +38,14 @@ from typing import Any
 
 from cardcrawl.core._registry import tools_for
 from cardcrawl.encoding._base import Encoding, EncodingError, LayoutBuilder, Segment
-from cardcrawl.encoding._compact import CompactObservation
+from cardcrawl.encoding._compact import CompactObservation, RowWriter
 
 __all__ = [
     "CompactObservation",
     "Encoding",
     "EncodingError",
     "LayoutBuilder",
+    "RowWriter",
     "Segment",
     "encoding_for",
 ]

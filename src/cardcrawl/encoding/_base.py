@@ -136,7 +136,22 @@ class Encoding(abc.ABC):
         Reinforcement-learning adapters report such an ending as a *truncation*: the
         limit is an option put on the game, not an ending the rules reach by play.
         """
-        outcome = self.game.outcome(state)
+        return self.limit_reached(self.game.outcome(state))
+
+    def limit_reached(self, outcome: Any) -> bool:
+        """True when ``outcome`` (an :class:`~cardcrawl.Outcome`, or ``None`` for a game
+        going on) is the ending of a game whose turn or round limit ran out: what
+        :meth:`ended_by_limit` says of a state that ended so.
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.encoding import encoding_for
+            >>> encoding = encoding_for(cardcrawl.load("mapless-house"))
+            >>> encoding.limit_reached(cardcrawl.Outcome("lost", returns=(0.0,)))
+            True
+            >>> encoding.limit_reached(None)
+            False
+        """
         return outcome is not None and outcome.label == self.limit_label
 
     # -------------------------------------------------------- observation

@@ -20,7 +20,7 @@ from typing import Any
 from cardcrawl.encoding._layout import LayoutBuilder, Segment
 from cardcrawl.errors import EncodingError
 
-__all__ = ["CompactObservation"]
+__all__ = ["CompactObservation", "RowWriter"]
 
 
 class CompactObservation(abc.ABC):
@@ -77,6 +77,23 @@ class CompactObservation(abc.ABC):
         known = ", ".join(s.name for s in self.layout)
         raise EncodingError(f"no compact segment is named {name!r}; known: {known}")
 
+    def row_writer(self, working: Any, seat: int) -> RowWriter:
+        """A writer of one row from the working positions of ``working`` (see
+        :class:`RowWriter`), what ``seat`` may know of each.
+
+        This one writes ``write(game.observe(working.freeze(position), seat))``; a game
+        whose compact form can read its own working positions overrides it to write
+        straight from the position, byte for byte the same row.
+
+        Args:
+            working: the :class:`~cardcrawl.Working` the positions come from.
+            seat: the observing player.
+
+        Returns:
+            A new writer, for one row.
+        """
+        return RowWriter(self, working, seat)
+
     def encode(self, observation: Any) -> bytes:
         """``observation`` as a new row of :attr:`size` bytes."""
         row = bytearray(self.size)
@@ -86,3 +103,44 @@ class CompactObservation(abc.ABC):
     def _check_row(self, row: bytes | bytearray | memoryview) -> None:
         if len(row) != self.size:
             raise EncodingError(f"a compact row of {self.game.name} has {self.size} bytes")
+
+
+class RowWriter:
+    """Writes one compact row, again and again, from the working position of one game.
+
+    A batch keeps one writer per row: a game's own writer may remember what it wrote
+    last, and write only the cells that changed when it is given the same position
+    again. This one, the default, writes the whole row from the frozen state's
+    observation every time.
+
+    Args:
+        compact: the compact form.
+        working: where the positions come from.
+        seat: the observing player.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.encoding import encoding_for
+        >>> game = cardcrawl.load("mapless-house", max_turns=30)
+        >>> compact = encoding_for(game).compact()
+        >>> working = cardcrawl.StateWorking(game)
+        >>> position = working.begin(1)
+        >>> row = bytearray(compact.size)
+        >>> compact.row_writer(working, 0).write_position(position, row)
+        >>> bytes(row) == compact.encode(game.observe(game.initial_state(1), 0))
+        True
+    """
+
+    def __init__(self, compact: CompactObservation, working: Any, seat: int) -> None:
+        self.compact = compact
+        self.working = working
+        self.seat = seat
+
+    def write_position(self, position: Any, out: bytearray | memoryview, offset: int = 0) -> None:
+        """Write what the seat may know of ``position`` into ``out`` at ``offset``.
+
+        Raises:
+            EncodingError: the observation needs more room than the row has.
+        """
+        state = self.working.freeze(position)
+        self.compact.write(self.compact.game.observe(state, self.seat), out, offset)

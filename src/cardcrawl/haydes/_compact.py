@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from cardcrawl.encoding._compact import CompactObservation
+from cardcrawl.encoding._compact import CompactObservation, RowWriter
 from cardcrawl.encoding._layout import LayoutBuilder
 from cardcrawl.errors import EncodingError
 from cardcrawl.haydes._actions import Guess
@@ -39,7 +39,7 @@ from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell
 
-__all__ = ["HaydesCompact"]
+__all__ = ["HaydesCompact", "HaydesRowWriter"]
 
 _CARDS = tuple(Card(i) for i in range(54))
 _PHASES = tuple(Phase)
@@ -183,6 +183,34 @@ class HaydesCompact(CompactObservation):
         super().__init__(game, layout)
 
     # ----------------------------------------------------------------- write
+    def row_writer(self, working: Any, seat: int) -> RowWriter:
+        """A writer of one row straight from the working positions of ``working``
+        (:class:`HaydesRowWriter`), where they are this game's; else the default.
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.encoding import encoding_for
+            >>> game = cardcrawl.load("escape-from-haydes", max_rounds=20)
+            >>> compact = encoding_for(game).compact()
+            >>> working = cardcrawl.working_for(game)
+            >>> position, row = working.begin(1), bytearray(compact.size)
+            >>> writer = compact.row_writer(working, 0)
+            >>> writer.write_position(position, row)
+            >>> bytes(row) == compact.encode(game.observe(game.initial_state(1), 0))
+            True
+        """
+        from cardcrawl.haydes._working import HaydesWorking
+
+        game: Any = getattr(working, "game", None)
+        if (
+            type(working) is HaydesWorking
+            and game.options.cells == self._cells
+            and game.options.players == self._players
+            and 0 <= seat < self._players
+        ):
+            return HaydesRowWriter(self, working, seat)
+        return super().row_writer(working, seat)
+
     def write(self, observation: Any, out: bytearray | memoryview, offset: int = 0) -> None:
         """Write a :class:`~cardcrawl.haydes.HaydesObservation` into ``out`` at
         ``offset``.
@@ -352,7 +380,7 @@ class HaydesCompact(CompactObservation):
         cells, p, n = self._cells, self._players, len(self._cells)
         try:
             header = row[self._header : self._header + 8]
-            player, phase, ending, current, first, winner, chosen, left = header
+            player, phase, ending, current, first, winner, chosen, left = tuple(header)
 
             def seat(number: int) -> int | None:
                 return None if number == 0 else (player + number - 1) % p
@@ -362,9 +390,10 @@ class HaydesCompact(CompactObservation):
 
             seats: list[Figure] = [Figure(0, 0, None)] * p
             for slot in range(p):
-                charisma, endurance, at = row[self._seats + 3 * slot : self._seats + 3 * slot + 3]
+                start = self._seats + 3 * slot
+                charisma, endurance, at = tuple(row[start : start + 3])
                 seats[(player + slot) % p] = Figure(charisma, endurance, cell(at))
-            aim_cell, lower, tuybe = row[self._aim : self._aim + 3]
+            aim_cell, lower, tuybe = tuple(row[self._aim : self._aim + 3])
             aim = None
             if aim_cell:
                 aimed = cell(aim_cell)
@@ -416,7 +445,7 @@ class HaydesCompact(CompactObservation):
     def _read_unseen(self, row: bytes) -> tuple[tuple[Mix, ...], tuple[Belief, ...]]:
         cells, n = self._cells, len(self._cells)
         pools, mixes = self.pools, self.mixes
-        pool_count, mix_count, belief_count = row[self._counts : self._counts + 3]
+        pool_count, mix_count, belief_count = tuple(row[self._counts : self._counts + 3])
         if pool_count > pools or mix_count > mixes or belief_count > self.beliefs:
             raise EncodingError(f"this is not a compact row of {self.game.name}")
         members: list[list[tuple[int, Cell]]] = [[] for _ in range(mix_count)]
@@ -445,3 +474,382 @@ class HaydesCompact(CompactObservation):
             )
             beliefs.append(Belief(weight, tuple(unseen), mixed))
         return tuple(mix_list), tuple(beliefs)
+
+
+class HaydesRowWriter(RowWriter):
+    """One compact row of Escape from Haydes, written straight from a working position.
+
+    It reads of the position only what the seat may know, the fields the observation
+    is made of (never the generator, a stacked order or a face-down card), and writes
+    the bytes :meth:`HaydesCompact.write` writes from ``game.observe(freeze(position),
+    seat)``. Given the same position again, it rewrites the few bytes of the header,
+    the seats and the aim, and of the rest only what changed since: the cells whose
+    face-up card changed, the shown cells, and each of the mixes, overcome creatures,
+    piles and unseen cards only when the rules replaced it (they replace these values
+    rather than change them, but for the lists of a pool's unseen cards, which only
+    ever lose cards).
+
+    Args:
+        compact: the compact form.
+        working: the :class:`~cardcrawl.haydes._working.HaydesWorking` of its game.
+        seat: the observing player.
+    """
+
+    def __init__(self, compact: HaydesCompact, working: Any, seat: int) -> None:
+        super().__init__(compact, working, seat)
+        self._c = compact
+        self._n = len(compact._cells)
+        self._p: int = compact._players
+        self._zero = bytes(compact.size)
+        self._row = bytearray(compact.size)
+        self._pos: Any = None  # the position written last, and what it held then:
+        self._up: dict[int, Card] = {}
+        self._shown: list[int] = []
+        self._pools: Any = None
+        self._mixes: Any = None
+        self._overcome: Any = None
+        self._discard: Any = None
+        self._discard_len = -1
+        self._piled = 0  # cards in the discard and removed piles
+        self._taken: list[tuple[int, int]] = []  # (pool, card) turned this step
+        self._removed: Any = None
+        self._unseen: Any = None  # the list of pools, or the beliefs
+        self._pool_cards: list[Any] = []
+        self._pool_lens: list[int] = []
+        self._mixed: Any = None
+
+    def write_position(self, position: Any, out: bytearray | memoryview, offset: int = 0) -> None:
+        """Write what the seat may know of ``position`` into ``out`` at ``offset``.
+
+        Raises:
+            EncodingError: the position needs more pools, beliefs, mixes or known
+                cards than the row has room for (the message names the bound).
+        """
+        pos = position
+        c = self._c
+        # The row is kept whole, and what changed is written into it: whatever the
+        # caller does with ``out`` afterwards never leaves a stale byte in the next row.
+        row = self._row
+        if pos is not self._pos:
+            row[:] = self._zero
+            self._forget()
+            self._pos = pos
+        self._bounds(pos)
+        _write_small(row, pos, self.seat, self._p, c._header, c._round, c._seats, c._aim)
+        self._write_cells(pos, row, 0)
+        self._piled = len(pos.discard) + len(pos.removed)
+        if pos.mixes is not self._mixes:
+            self._write_mixes(pos, row, 0)
+        overcome = pos.overcome
+        if overcome is not self._overcome:
+            start = c._overcome
+            row[start : start + self._n] = self._zero[: self._n]
+            index = c._cell_index
+            for cell in overcome:
+                row[start + index[cell]] = 1
+            self._overcome = overcome
+        discard, removed = pos.discard, pos.removed
+        if (
+            discard is not self._discard
+            or len(discard) != self._discard_len
+            or (removed is not self._removed)
+        ):
+            self._write_piles(pos, row, 0)
+        self._write_unseen(pos, row, 0)
+        out[offset : offset + c.size] = row
+
+    def _forget(self) -> None:
+        self._up = {}
+        self._shown = []
+        self._pools = self._mixes = self._overcome = self._discard = None
+        self._removed = self._unseen = self._mixed = None
+        self._discard_len = -1
+        self._piled = 0
+        self._taken = []
+        self._pool_cards = []
+        self._pool_lens = []
+
+    def _bounds(self, pos: Any) -> None:
+        c = self._c
+        unseen = pos._unseen
+        mixes = pos.mixes
+        # Checked again only when what they count was replaced since the last row.
+        if (unseen if unseen is not None else pos._beliefs) is self._unseen and (
+            mixes is self._mixes
+        ):
+            pass
+        elif (
+            (len(unseen) if unseen is not None else len(pos._beliefs[0].unseen)) > c.pools
+            or (1 if unseen is not None else len(pos._beliefs)) > c.beliefs
+            or len(mixes) > c.mixes
+            or (mixes and max([len(m.known) for m in mixes]) > c.known)
+        ):
+            # The state's observation names the bound, as write does.
+            self._c._check_bounds(self.compact.game.observe(self.working.freeze(pos), self.seat))
+            raise EncodingError("this position needs more room than the compact row has")
+        if not 0 <= pos.round < 2**32 or not 0 <= pos.replacement_left <= 255:
+            raise EncodingError("the round or the Replacement deck's count is out of range")
+        piled = len(pos.discard) + len(pos.removed)
+        if piled != self._piled and piled > c._card_room - 2:
+            raise EncodingError(
+                f"the discard pile and the removed cards hold {c._card_room - 2} cards "
+                f"at most, not {piled}"
+            )
+
+    def _write_cells(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
+        """The cards face up, the pools of the face-down cards, the shown cells."""
+        c = self._c
+        card, source = o + c._card, o + c._source
+        up, old = pos._up, self._up
+        pools = pos._pools
+        taken: list[tuple[int, int]] = []
+        gone = [i for i in old if i not in up]
+        # The cards that went to the piles at the end of a turn (H-12) are those of the
+        # cells no longer face up, unless a cell was turned and replaced within the
+        # step, face down before and after it, from another pool: then, or when the
+        # pools were set anew (a first write, a deal, a mix resolved), every cell's
+        # pool is written again.
+        piled = len(pos.discard) + len(pos.removed) - self._piled
+        if pools is not self._pools or piled != len(gone):
+            n = self._n
+            out[source : source + n] = array("b", pos.flat_pools()).tobytes().translate(_TO_SOURCE)
+            out[card : card + n] = self._zero[:n]
+            for i, face in up.items():
+                out[card + i] = face.index + 1
+                out[source + i] = 0
+            self._pools = pools
+        else:
+            for i in gone:  # turned face down: its pool is known
+                out[card + i] = 0
+                out[source + i] = _TO_SOURCE[pos.pool_at(i) & 0xFF]
+            for i, face in up.items():
+                before = old.get(i)
+                if before is not face:
+                    if before is None:
+                        # Turned this step: its card left the pool it came from.
+                        taken.append((out[source + i] - 2, face.index))
+                        out[source + i] = 0
+                    out[card + i] = face.index + 1
+        self._taken = taken
+        self._up = up.copy()
+        shown = pos.shown
+        if shown != self._shown:
+            at = o + c._shown
+            for i in self._shown:
+                out[at + i] = 0
+            rank = 1
+            for i in shown:
+                out[at + i] = rank
+                rank += 1
+            self._shown = shown.copy()
+
+    def _write_mixes(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
+        c, n = self._c, self._n
+        mix, mix_rank, known = o + c._mix, o + c._mix_rank, o + c._known
+        out[mix : mix + n] = self._zero[:n]
+        out[mix_rank : mix_rank + n] = self._zero[:n]
+        room = c.mixes * c.known
+        out[known : known + room] = self._zero[:room]
+        index = c._cell_index
+        for m, one in enumerate(pos.mixes):
+            for rank, cell in enumerate(one.cells):
+                i = index[cell]
+                out[mix + i] = 1 + m
+                out[mix_rank + i] = 1 + rank
+            start = known + m * c.known
+            for k, face in enumerate(one.known):
+                out[start + k] = 1 + face.index
+        self._mixes = pos.mixes
+
+    def _write_piles(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
+        c = self._c
+        at = o + c._piles
+        discard, removed = pos.discard, pos.removed
+        k = at + 2
+        if (
+            discard is self._discard
+            and removed is self._removed
+            and (len(discard) > self._discard_len)
+        ):
+            # The same pile, more cards on it (the rules extend it in place): the new
+            # ones, then the removed cards after them.
+            k += self._discard_len
+            new = discard[self._discard_len :]
+        else:
+            out[at : at + c._card_room] = self._zero[: c._card_room]
+            new = discard
+        out[at : at + 2] = len(discard).to_bytes(2, "big")
+        for face in new:
+            out[k] = 1 + face.index
+            k += 1
+        for face in removed:
+            out[k] = 1 + face.index
+            k += 1
+        self._discard, self._discard_len, self._removed = discard, len(discard), removed
+
+    def _write_unseen(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
+        """The counts, and each belief's weight, unseen cards and mix counts."""
+        c = self._c
+        unseen = pos._unseen
+        counts = o + c._counts
+        out[counts + 1] = len(pos.mixes)
+        if unseen is None:
+            beliefs = pos._beliefs
+            if beliefs is self._unseen:
+                return
+            self._clear_unseen(out, o)
+            out[counts] = len(beliefs[0].unseen) if beliefs else 0
+            out[counts + 2] = len(beliefs)
+            for b, belief in enumerate(beliefs):
+                if not 0 < belief.weight < 2 ** (8 * _WEIGHT_BYTES):
+                    raise EncodingError(
+                        f"a belief's weight is from 1 to 2**32 - 1, not {belief.weight}"
+                    )
+                self._write_belief(
+                    out, o, b, belief.weight, [d.cards for d in belief.unseen], belief.mixed
+                )
+            self._unseen = beliefs
+            return
+        # A single belief, its pools kept as the position keeps them (see Unseen).
+        if unseen is not self._unseen or len(unseen) != len(self._pool_cards):
+            self._clear_unseen(out, o)
+            out[counts] = len(unseen)
+            out[counts + 2] = 1
+            self._write_belief(out, o, 0, 1, [_cards(u) for u in unseen], pos._mixed)
+            self._unseen = unseen
+            self._pool_cards = list(unseen)
+            self._pool_lens = [len(u) for u in unseen]
+            self._mixed = pos._mixed
+            return
+        base = o + c._unseen
+        kept, lens = self._pool_cards, self._pool_lens
+        for q, cards in enumerate(unseen):
+            size = len(cards)
+            if cards is kept[q] and size == lens[q]:
+                continue
+            start = base + q * 54
+            # A list of a pool's cards only ever loses the cards turned from it: those
+            # of this step are counted out, if they are all that it lost.
+            out_of = [k for pool, k in self._taken if pool == q]
+            if cards is kept[q] and type(cards) is list and len(out_of) == lens[q] - size:
+                for k in out_of:
+                    out[start + k] -= 1
+            else:
+                out[start : start + 54] = _counts(_cards(cards))
+            kept[q], lens[q] = cards, size
+        if pos._mixed is not self._mixed:
+            self._write_mixed(out, o, 0, pos._mixed)
+            self._mixed = pos._mixed
+
+    def _clear_unseen(self, out: bytearray | memoryview, o: int) -> None:
+        c = self._c
+        start, stop = o + c._weight, o + c._mixed + c.beliefs * c.mixes * c.pools
+        out[start:stop] = self._zero[: stop - start]
+
+    def _write_belief(
+        self,
+        out: bytearray | memoryview,
+        o: int,
+        b: int,
+        weight: int,
+        pools: list[Any],
+        mixed: tuple[tuple[int, ...], ...],
+    ) -> None:
+        c = self._c
+        at = o + c._weight + b * _WEIGHT_BYTES
+        out[at : at + _WEIGHT_BYTES] = weight.to_bytes(_WEIGHT_BYTES, "big")
+        base = o + c._unseen + b * c.pools * 54
+        for q, cards in enumerate(pools):
+            start = base + q * 54
+            out[start : start + 54] = _counts(cards)
+        self._write_mixed(out, o, b, mixed)
+
+    def _write_mixed(
+        self, out: bytearray | memoryview, o: int, b: int, mixed: tuple[tuple[int, ...], ...]
+    ) -> None:
+        c = self._c
+        base = o + c._mixed + b * c.mixes * c.pools
+        room = c.mixes * c.pools
+        out[base : base + room] = self._zero[:room]
+        for m, counts in enumerate(mixed):
+            start = base + m * c.pools
+            out[start : start + len(counts)] = bytes(counts)
+
+
+def _write_small(
+    row: bytearray,
+    pos: Any,
+    player: int,
+    p: int,
+    header: int,
+    round_: int,
+    seats: int,
+    aim: int,
+) -> None:
+    """The header, the round, the seats and the aim of ``pos`` (see
+    :class:`HaydesCompact`), into ``row`` (the compiled build types this one)."""
+    ending = pos.ending
+    current, first, winner = pos.current, pos.first, pos.winner
+    chosen = pos.chosen
+    h = header
+    row[h] = player
+    row[h + 1] = _PHASES.index(pos.phase)
+    row[h + 2] = 0 if ending is None else 1 + _ENDINGS.index(ending)
+    row[h + 3] = 0 if current < 0 else 1 + (current - player) % p
+    row[h + 4] = 0 if first < 0 else 1 + (first - player) % p
+    row[h + 5] = 0 if winner is None else 1 + (winner - player) % p
+    row[h + 6] = 0 if chosen is None else 1 + _CHARACTERISTICS.index(chosen)
+    row[h + 7] = pos.replacement_left
+    r = pos.round  # below 2**32 (see _bounds): four bytes, big-endian
+    row[round_] = r >> 24
+    row[round_ + 1] = r >> 16 & 255
+    row[round_ + 2] = r >> 8 & 255
+    row[round_ + 3] = r & 255
+    at, charisma, endurance = pos.at, pos.charisma, pos.endurance
+    s = seats
+    for slot in range(p):
+        seat = (player + slot) % p
+        row[s] = charisma[seat]
+        row[s + 1] = endurance[seat]
+        row[s + 2] = at[seat] + 1  # -1 once out: 0
+        s += 3
+    aimed = pos.aimed
+    if aimed < 0:
+        row[aim] = row[aim + 1] = row[aim + 2] = 0
+    else:
+        row[aim] = (aimed >> 3) + 1
+        row[aim + 1] = aimed & 1
+        row[aim + 2] = aimed >> 1 & 1
+
+
+def _cards(unseen: Any) -> Any:
+    """A pool's unseen cards (see :data:`cardcrawl.haydes._position.Unseen`), in no
+    order: cards, or card indices."""
+    if type(unseen) is Deck:
+        return unseen.cards
+    return unseen
+
+
+_COUNTS: dict[int, tuple[Any, bytes]] = {}
+
+
+def _counts(cards: Any) -> bytes:
+    """Counts by card index of ``cards`` (cards or card indices); an immutable tuple's
+    remembered while it lives."""
+    if type(cards) is tuple:
+        hit = _COUNTS.get(id(cards))
+        if hit is not None and hit[0] is cards:
+            return hit[1]
+    counts = bytearray(54)
+    if type(cards) is list:
+        for k in cards:
+            counts[k] += 1
+    else:
+        for face in cards:
+            counts[face.index] += 1
+    result = bytes(counts)
+    if type(cards) is tuple:
+        if len(_COUNTS) >= _MEMO_SIZE:
+            _COUNTS.clear()
+        _COUNTS[id(cards)] = (cards, result)
+    return result

@@ -18,6 +18,7 @@ from cardcrawl.haydes._game import EscapeFromHaydes
 from cardcrawl.haydes._kernel import rollout_kernel
 from cardcrawl.haydes._svg import _renderer
 from cardcrawl.haydes._terminal import TERMINAL
+from cardcrawl.haydes._working import working
 
 __all__: list[str] = []
 
@@ -77,6 +78,7 @@ TOOLS = GameTools(
     encoding=HaydesEncoding,
     figures=HaydesFigures,
     rollout=rollout_kernel,
+    working=working,
     outcomes=OUTCOMES,
     panels=PANELS,
     openspiel=OpenSpielSettings(

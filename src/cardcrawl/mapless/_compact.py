@@ -14,9 +14,10 @@ events, which narrate what the rest of the row shows.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
-from cardcrawl.encoding._compact import CompactObservation
+from cardcrawl.encoding._compact import CompactObservation, RowWriter
 from cardcrawl.encoding._layout import LayoutBuilder
 from cardcrawl.errors import EncodingError
 from cardcrawl.kit._cards import Card
@@ -30,7 +31,7 @@ from cardcrawl.mapless._state import (
     Phase,
 )
 
-__all__ = ["WHERE", "MaplessCompact"]
+__all__ = ["WHERE", "MaplessCompact", "MaplessRowWriter"]
 
 #: The places a card may be, by their number in the ``where`` segment.
 WHERE = (
@@ -92,6 +93,27 @@ class MaplessCompact(CompactObservation):
         )
         self._flags = layout.add("flags", (2,), "the ♠A left the Exit; a deck ran dry")
         super().__init__(game, layout)
+
+    def row_writer(self, working: Any, seat: int) -> RowWriter:
+        """A writer of one row straight from the working positions of ``working``
+        (:class:`MaplessRowWriter`), where they are this game's; else the default.
+
+        Examples:
+            >>> import cardcrawl
+            >>> from cardcrawl.encoding import encoding_for
+            >>> game = cardcrawl.load("mapless-house", max_turns=30)
+            >>> compact = encoding_for(game).compact()
+            >>> working = cardcrawl.working_for(game)
+            >>> position, row = working.begin(1), bytearray(compact.size)
+            >>> compact.row_writer(working, 0).write_position(position, row)
+            >>> bytes(row) == compact.encode(game.observe(game.initial_state(1), 0))
+            True
+        """
+        from cardcrawl.mapless._working import MaplessWorking
+
+        if type(working) is MaplessWorking and seat == 0:
+            return MaplessRowWriter(self, working, seat)
+        return super().row_writer(working, seat)
 
     def write(self, observation: Any, out: bytearray | memoryview, offset: int = 0) -> None:
         """Write a :class:`~cardcrawl.mapless.MaplessObservation` into ``out`` at
@@ -159,7 +181,7 @@ class MaplessCompact(CompactObservation):
             raise EncodingError("the row's phase or ending is out of range")
         pieces: list[Cell | None] = []
         for at in self._pieces:
-            present, x, y = row[at : at + 3]
+            present, x, y = tuple(row[at : at + 3])
             pieces.append((x - _OFF, y - _OFF) if present else None)
         last_room, exit_cell, spade, club = pieces
         return MaplessObservation(
@@ -185,6 +207,102 @@ class MaplessCompact(CompactObservation):
             ending=None if ending_number == 0 else _ENDINGS[ending_number - 1],
             events=(),
         )
+
+
+_PILES = ("mind_aside", "body_aside", "refused", "held", "drawn", "mind_card")
+_PLACES = (_MIND_ASIDE, _BODY_ASIDE, _REFUSED, _HELD, _DRAWN, _MIND_CARD)
+
+
+class MaplessRowWriter(RowWriter):
+    """One compact row of The Mapless House, written straight from a working position.
+
+    It reads of the position only the fields the observation is made of (never the
+    generator or a deck's order) and writes the bytes :meth:`MaplessCompact.write`
+    writes from ``game.observe(freeze(position), 0)``. Given the same position again,
+    it rewrites the phase, ending, turn, pieces and flags, writes the cards laid on the
+    table since (the rules only ever add cards to it), and moves the cards of a pile
+    only when the rules replaced that pile.
+
+    Args:
+        compact: the compact form.
+        working: the :class:`~cardcrawl.mapless._working.MaplessWorking` of its game.
+        seat: the observing player (0).
+    """
+
+    def __init__(self, compact: MaplessCompact, working: Any, seat: int) -> None:
+        super().__init__(compact, working, seat)
+        self._c = compact
+        self._zero = bytes(compact.size)
+        self._pos: Any = None  # the position written last, and what it held then:
+        self._table: Any = None
+        self._laid = 0
+        self._piles: list[Any] = [None] * len(_PILES)
+
+    def write_position(self, position: Any, out: bytearray | memoryview, offset: int = 0) -> None:
+        """Write what the player may know of ``position`` into ``out`` at ``offset``."""
+        pos = position
+        c = self._c
+        where, xs, ys = offset + c._where, offset + c._x, offset + c._y
+        if pos is not self._pos:
+            out[offset : offset + c.size] = self._zero
+            self._pos = pos
+            self._table = None
+            self._piles = [None] * len(_PILES)
+        # The piles replaced since: their old cards leave first, for wherever they went.
+        piles = (pos.mind_aside, pos.body_aside, pos.refused, pos.held, pos.drawn, pos.mind_card)
+        kept = self._piles
+        changed = False
+        for k in range(6):
+            old = kept[k]
+            if piles[k] is not old:
+                changed = True
+                if old is not None:
+                    if k < 4:
+                        for card in old:
+                            out[where + card.index] = _DECK
+                    else:
+                        out[where + old.index] = _DECK
+        table = pos.table._cards
+        laid = len(table)
+        if table is not self._table or laid < self._laid:
+            self._laid = 0
+        if laid != self._laid:
+            for cell, card in itertools.islice(table.items(), self._laid, None):
+                k = card.index
+                out[where + k] = _TABLE
+                out[xs + k] = cell[0] + _OFF
+                out[ys + k] = cell[1] + _OFF
+        self._table, self._laid = table, laid
+        if changed:
+            for k in range(6):
+                pile = piles[k]
+                if pile is not kept[k] and pile is not None:
+                    if k < 4:
+                        for card in pile:
+                            out[where + card.index] = _PLACES[k]
+                    else:
+                        out[where + pile.index] = _PLACES[k]
+                kept[k] = pile
+        out[offset + c._phase] = _PHASES.index(pos.phase)
+        ending = pos.ending
+        out[offset + c._ending] = 0 if ending is None else 1 + _ENDINGS.index(ending)
+        at = offset + c._turn
+        out[at : at + 4] = pos.turn.to_bytes(4, "big")
+        player = pos.player
+        out[offset + c._player] = player[0] + _OFF
+        out[offset + c._player + 1] = player[1] + _OFF
+        for at, piece in zip(
+            c._pieces, (pos.last_room, pos.exit_cell, pos.spade, pos.club), strict=True
+        ):
+            at += offset
+            if piece is None:
+                out[at] = out[at + 1] = out[at + 2] = 0
+            else:
+                out[at] = 1
+                out[at + 1] = piece[0] + _OFF
+                out[at + 2] = piece[1] + _OFF
+        out[offset + c._flags] = pos.spade_left_exit
+        out[offset + c._flags + 1] = pos.ran_dry
 
 
 def _only(cards: list[Card]) -> Card | None:

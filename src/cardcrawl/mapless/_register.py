@@ -24,6 +24,7 @@ from cardcrawl.mapless._kernel import rollout_kernel
 from cardcrawl.mapless._oracle import MaplessOracleBot
 from cardcrawl.mapless._svg import _renderer
 from cardcrawl.mapless._terminal import TERMINAL
+from cardcrawl.mapless._working import working
 
 __all__: list[str] = []
 
@@ -62,6 +63,7 @@ TOOLS = GameTools(
     gymnasium={"cardcrawl/MaplessHouse-v0": {"game": "mapless-house", "max_turns": TRAINING_TURNS}},
     terminal=TERMINAL,
     rollout=rollout_kernel,
+    working=working,
     svg=_renderer,
     search_model=MaplessSearchModel(),
     # Not a bot: it cheats (it sees the true state), so it is kept out of the bots'

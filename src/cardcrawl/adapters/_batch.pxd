@@ -1,0 +1,36 @@
+# Cython's augmenting declarations for the compiled build of _batch.py (hatch_build.py).
+# The module's source is the pure-Python one; this makes Batch an extension type whose
+# buffers are bytearrays written at C indices, and its loop's counters C integers.
+import cython
+
+@cython.final
+cdef class Batch:
+    cdef public object game
+    cdef public Py_ssize_t n
+    cdef public object encoding
+    cdef public object working
+    cdef public Py_ssize_t size
+    cdef public Py_ssize_t num_actions
+    cdef public bytearray obs
+    cdef public bytearray mask
+    cdef public object rewards
+    cdef public bytearray terminated
+    cdef public bytearray truncated
+    cdef public bytearray illegal
+    cdef public bytearray ended
+    cdef public list writers
+    cdef public list positions
+    cdef public list legal
+    cdef public list _set
+    cdef public list _lookup
+    cdef public bint illegal_raise
+    cdef public double illegal_reward
+    cdef public object next_seed
+    cdef public dict _memo
+    cdef public dict _numbers
+
+    @cython.locals(i=Py_ssize_t, rewards=object, terminated=bytearray, truncated=bytearray,
+                   ended=bytearray, illegal=bytearray, lookups=list, positions=list)
+    cpdef step(self, list actions)
+    @cython.locals(base=Py_ssize_t, j=Py_ssize_t, mask=bytearray, numbers=list)
+    cpdef _write(self, Py_ssize_t i, object pos, bint over)

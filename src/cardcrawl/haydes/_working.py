@@ -1,0 +1,139 @@
+"""The working interface of Escape from Haydes (see :class:`cardcrawl.Working`).
+
+A position is the rules' own :class:`~cardcrawl.haydes._position.Position`, begun as
+``initial_state`` begins it and played by :meth:`Rules.play
+<cardcrawl.haydes._play.Rules.play>`, the method ``step`` and the rollout kernel call
+for a decision, with the game's hooks bound in it (a variant's included). Nothing here
+states a rule: the legal decisions are the rules' ``legal_entry``, the outcome is the
+game's ``outcome``, and a state is made by the game's own freeze.
+
+Examples:
+    >>> import cardcrawl
+    >>> game = cardcrawl.load("escape-from-haydes", max_rounds=20)
+    >>> working = HaydesWorking(game)
+    >>> position = working.begin(3)
+    >>> while not working.is_over(position):
+    ...     working.advance(position, working.legal(position)[-1])  # always "end"
+    >>> working.outcome(position).label
+    'time-up'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardcrawl.core._protocol import Outcome
+from cardcrawl.core._random import rng_from_seed
+from cardcrawl.errors import IllegalActionError
+from cardcrawl.haydes._actions import Action
+from cardcrawl.haydes._position import Position, thaw
+from cardcrawl.haydes._state import HaydesState, Phase
+
+__all__ = ["HaydesWorking", "working"]
+
+_TURN, _ENCOUNTER, _OVER = Phase.TURN, Phase.ENCOUNTER, Phase.OVER
+
+
+def working(game: Any, events: bool) -> HaydesWorking:
+    """``GameTools.working`` of Escape from Haydes: the working interface of ``game``,
+    any variant."""
+    return HaydesWorking(game, events)
+
+
+class HaydesWorking:
+    """Escape from Haydes played in place on working positions (see the module's text).
+
+    Args:
+        game: a game of Escape from Haydes or a variant of it.
+        events: whether :meth:`freeze` gives the last decision's events.
+    """
+
+    __slots__ = ("_index", "_rules", "events", "game")
+
+    def __init__(self, game: Any, events: bool = False) -> None:
+        self.game = game
+        self.events = events
+        self._rules = game._rules
+        self._index = game._index
+
+    def begin(self, seed: int, stack: Mapping[str, Sequence[Any]] | None = None) -> Position:
+        """The position ``initial_state(seed, stack=stack)`` freezes.
+
+        Raises:
+            OptionsError: the seed is not an integer from 0 to 2**64 - 1.
+            StackError: a bad stack.
+        """
+        game = self.game
+        if stack:
+            # A stack is checked and dealt by the public path, then thawed.
+            state: HaydesState = game.initial_state(seed, stack=stack)
+            events = list(state.events) if self.events else None
+            pos = thaw(state, self._index, events)
+        else:
+            pos = game._started(rng_from_seed(seed), False, {}, [] if self.events else None)
+        pos.listed()  # many draws follow, as in a rollout
+        return pos
+
+    def legal(self, pos: Position) -> tuple[Action, ...]:
+        """The legal decisions of ``pos``, the very tuple ``legal_actions`` gives."""
+        phase = pos.phase
+        if phase is _TURN or phase is _ENCOUNTER:
+            legal: tuple[Action, ...] = self._rules.legal_entry(
+                pos.at[pos.current], phase, pos._up
+            )[0]
+            return legal
+        return ()
+
+    def advance(self, pos: Position, action: Any) -> None:
+        """Play the legal decision ``action`` on ``pos`` and the chance that follows.
+
+        Raises:
+            IllegalActionError: ``action`` is not legal here; ``pos`` is unchanged.
+        """
+        phase = pos.phase
+        if phase is _TURN or phase is _ENCOUNTER:
+            actions, codes = self._rules.legal_entry(pos.at[pos.current], phase, pos._up)
+            k = 0
+            for listed in actions:
+                if listed is action:
+                    break
+                k += 1
+            else:
+                k = _position_of(actions, action)
+            if k >= 0:
+                if self.events:
+                    pos.events = []
+                self._rules.play(pos, codes[k])
+                return
+        # Not legal: the public check says why, from the state.
+        state = self.freeze(pos)
+        self.game.check(state, action)
+        raise IllegalActionError(
+            state, action, "a legal decision", self.legal(pos), "it is not one of the legal actions"
+        )
+
+    def is_over(self, pos: Position) -> bool:
+        """True once the game is over."""
+        return pos.phase is _OVER
+
+    def outcome(self, pos: Position) -> Outcome | None:
+        """The game's ``outcome``, which reads a position as it reads a state."""
+        outcome: Outcome | None = self.game.outcome(pos)
+        return outcome
+
+    def freeze(self, pos: Position) -> HaydesState:
+        """The state of ``pos``; ``pos`` plays on without changing it."""
+        state: HaydesState = self.game._frozen(pos)
+        # The state took over the position's cards face up by cell: the position goes
+        # on with its own copy.
+        pos._up = pos._up.copy()
+        return state
+
+
+def _position_of(actions: tuple[Action, ...], action: Any) -> int:
+    """Where an action equal to ``action`` is among ``actions``, or -1."""
+    try:
+        return actions.index(action)
+    except (ValueError, TypeError):
+        return -1
