@@ -367,7 +367,7 @@ class Position:
         table = self.table
         if type(table) is not WorkingGrid:
             table = self.table = WorkingGrid.copy_of(table)
-        return table  # type: ignore[return-value]
+        return table
 
     def __repr__(self) -> str:
         return f"<Position of {freeze(self, [])!r}>"
