@@ -52,6 +52,8 @@ cdef class Position:
     cdef public bint spade_left_exit
     cdef public object table
     cdef public Py_ssize_t turn
+    # A batch keeps each position's last events beside it, weakly.
+    cdef object __weakref__
 
     cpdef WorkingDeck drawing(self)
     cpdef object working_table(self)

@@ -255,6 +255,8 @@ class Position:
         "explicit_chance", "held", "last_room", "mind", "mind_aside", "mind_card",
         "narrative", "phase", "player", "ran_dry", "refused", "rng", "spade",
         "spade_left_exit", "table", "turn",
+        # A batch keeps each position's last events beside it, weakly.
+        "__weakref__",
     )  # fmt: skip
     __attrs_attrs__ = _EVOLVED
 
