@@ -298,6 +298,11 @@ class GameBase(
         number = next(_GAME_NUMBERS)
         self._legal_key = f"legal#{number}"
         self._chances_key = f"chances#{number}"
+        # A game whose rules run over a mutable working position may leave with a state
+        # the position it was frozen from, for the next step from that state to take
+        # over (popped, so that one step at most does) instead of thawing the state
+        # afresh. It belongs to that one state: a state made from it never copies it.
+        self._position_key = f"position#{number}"
 
     @property
     def options(self) -> Any:
@@ -532,7 +537,7 @@ class GameBase(
             )
         reseeded: S = self._replace_state(state, rng=rng)
         # Only the generator changed, and nothing derived depends on it.
-        reseeded._memo.update(state._memo)  # type: ignore[attr-defined]
+        self._keep_memo(state, reseeded)
         return reseeded
 
     def current_player(self, state: S) -> int:
@@ -764,8 +769,16 @@ class GameBase(
             return state
         settled = self._replace_state(state, rng=rng, events=tuple(events))
         # Only the generator and the events changed, and nothing derived depends on them.
-        settled._memo.update(state._memo)  # type: ignore[attr-defined]
+        self._keep_memo(state, settled)
         return settled
+
+    def _keep_memo(self, state: S, changed: S) -> None:
+        """Give ``changed``, a copy of ``state`` with another generator or other events,
+        what ``state`` keeps of its derived values: all but the working position it was
+        frozen from, which is the original's alone (see ``_position_key``)."""
+        memo = changed._memo  # type: ignore[attr-defined]
+        memo.update(state._memo)  # type: ignore[attr-defined]
+        memo.pop(self._position_key, None)
 
     def describe(self, state: S) -> str:
         """What ``state`` waits for, in words (a decision, a chance event, or nothing).

@@ -35,7 +35,7 @@ from cardcrawl.haydes._bots import haydes_state_from_observation
 from cardcrawl.haydes._creatures import Creature, creature_for
 from cardcrawl.haydes._notation import HaydesNotation
 from cardcrawl.haydes._play import Rules
-from cardcrawl.haydes._position import Position, freeze, thaw
+from cardcrawl.haydes._position import Position, freeze, rethaw, thaw
 from cardcrawl.haydes._render import render
 from cardcrawl.haydes._rules import (
     ROLL_WEIGHTS,
@@ -415,7 +415,15 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         return pos
 
     def _advance(self, state: HaydesState, action: Action) -> HaydesState:
-        pos = thaw(state, self._index, [])
+        # The position ``state`` was frozen from, if the step that made it left it and
+        # no other step has taken it over (popping is atomic, so one step at most does):
+        # then it is made the working position of ``state`` again, without reading the
+        # state afresh. Else the state is thawed.
+        pos = state._memo.pop(self._position_key, None)
+        if pos is None:
+            pos = thaw(state, self._index, [])
+        else:
+            rethaw(pos, state, [])
         rules = self._rules
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
@@ -437,9 +445,11 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
             legal = self._rules.legal_at(pos.at[pos.current], phase, pos._up)
-        else:
-            legal = None
-        return freeze(pos, self._legal_key, legal)
+            state = freeze(pos, self._legal_key, legal)
+            # Left with the state for the next step from it (see _advance).
+            state._memo[self._position_key] = pos
+            return state
+        return freeze(pos, self._legal_key, None)
 
     def _to_move(self, state: HaydesState) -> int:
         # Identity tests: hashing an enum member is a Python-level call, and this is hot.

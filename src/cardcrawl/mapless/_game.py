@@ -253,7 +253,15 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         return self._frozen(position, events)
 
     def _advance(self, state: MaplessState, action: Action) -> MaplessState:
-        position = thaw(state)
+        # The position ``state`` was frozen from, if the step that made it left it and
+        # no other step has taken it over (popping is atomic, so one step at most
+        # does): freezing shares only immutable values with the state, so the position
+        # is the state's working position already. Else the state is thawed.
+        position = state._memo.pop(self._position_key, None)
+        if position is None:
+            position = thaw(state)
+        else:
+            position.choices = None  # asked again, as of a thawed state
         events: Events = []
         self._act(position, action, events)
         self._resolve(position, events)
@@ -273,6 +281,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             else:
                 legal = tuple(PlaceExit(c) for c in cells)
             state._memo[self._legal_key] = legal
+            # Left with the state for the next step from it (see _advance).
+            state._memo[self._position_key] = position
         return state
 
     # ---------------------------------------------------- protocol hooks
