@@ -1,5 +1,5 @@
-"""A step may take over the working position the state before it was frozen from
-(see ``GameBase._position_key``): whatever order states are stepped in, how many times,
+"""A step may take over the working position the last step of its game froze (see
+``GameBase._keep_position``): whatever order states are stepped in, how many times,
 from which thread, and whatever copies are made of them, every step gives what a step
 from a fresh copy of the state gives, and no state ever changes."""
 
@@ -124,3 +124,23 @@ def test_threads_stepping_one_state_all_get_the_same_state(
                 thread.join()
             assert results == [expected] * 4
             assert all(r.events == expected.events for r in results)
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_games_played_in_turns_with_one_game_object_play_as_alone(
+    name: str, options: dict[str, Any]
+) -> None:
+    """Two games played a step each in turn, with the same game object (the position it
+    keeps is always the other game's), play exactly as each does alone."""
+    game = cardcrawl.load(name, **options)
+    alone = [_history(game, seed) for seed in (3, 4)]
+    rngs = [random.Random(3), random.Random(4)]
+    states = [game.initial_state(3), game.initial_state(4)]
+    played: list[list[Any]] = [[states[0]], [states[1]]]
+    while not all(game.is_terminal(s) for s in states):
+        for k in (0, 1):
+            if not game.is_terminal(states[k]):
+                states[k] = game.step(states[k], rngs[k].choice(game.legal_actions(states[k])))
+                played[k].append(states[k])
+    assert played == alone
+    assert [[s.events for s in h] for h in played] == [[s.events for s in h] for h in alone]

@@ -298,11 +298,9 @@ class GameBase(
         number = next(_GAME_NUMBERS)
         self._legal_key = f"legal#{number}"
         self._chances_key = f"chances#{number}"
-        # A game whose rules run over a mutable working position may leave with a state
-        # the position it was frozen from, for the next step from that state to take
-        # over (popped, so that one step at most does) instead of thawing the state
-        # afresh. It belongs to that one state: a state made from it never copies it.
-        self._position_key = f"position#{number}"
+        # A game whose rules run over a mutable working position keeps the last one it
+        # froze, with the memo of the state it became (see _keep_position).
+        self._spare: list[tuple[dict[str, Any], Any]] = []
 
     @property
     def options(self) -> Any:
@@ -537,7 +535,7 @@ class GameBase(
             )
         reseeded: S = self._replace_state(state, rng=rng)
         # Only the generator changed, and nothing derived depends on it.
-        self._keep_memo(state, reseeded)
+        reseeded._memo.update(state._memo)  # type: ignore[attr-defined]
         return reseeded
 
     def current_player(self, state: S) -> int:
@@ -769,16 +767,36 @@ class GameBase(
             return state
         settled = self._replace_state(state, rng=rng, events=tuple(events))
         # Only the generator and the events changed, and nothing derived depends on them.
-        self._keep_memo(state, settled)
+        settled._memo.update(state._memo)  # type: ignore[attr-defined]
         return settled
 
-    def _keep_memo(self, state: S, changed: S) -> None:
-        """Give ``changed``, a copy of ``state`` with another generator or other events,
-        what ``state`` keeps of its derived values: all but the working position it was
-        frozen from, which is the original's alone (see ``_position_key``)."""
-        memo = changed._memo  # type: ignore[attr-defined]
-        memo.update(state._memo)  # type: ignore[attr-defined]
-        memo.pop(self._position_key, None)
+    def _keep_position(self, state: S, position: Any) -> None:
+        """Keep ``position``, the working position ``state`` was just frozen from, for
+        the next step from ``state`` to take over (:meth:`_kept_position`) instead of
+        thawing the state afresh: in a game played on, the next step is from it.
+
+        Only the last position frozen is kept, so a game holds one at most, and a
+        state never holds one. The freeze must have given the state nothing of the
+        position that the rules change in place, or the game's step must copy it when
+        it takes the position over.
+        """
+        # One list operation each, so atomic: of steps from any threads, at most one
+        # takes a position, and only the one of the state it steps from.
+        self._spare[:] = ((state._memo, position),)  # type: ignore[attr-defined]
+
+    def _kept_position(self, state: S) -> Any:
+        """The position kept by :meth:`_keep_position` for ``state``, taken over (no
+        other call gets it), or ``None``: ``state`` is not the last state frozen.
+
+        A state is known by its memo, a dict no other state ever shares (states made
+        from it by ``reseed``, ``evolve`` or a copy have their own); the one kept is
+        held, so no other dict can take its identity.
+        """
+        try:
+            memo, position = self._spare.pop()
+        except IndexError:
+            return None
+        return position if memo is state._memo else None  # type: ignore[attr-defined]
 
     def describe(self, state: S) -> str:
         """What ``state`` waits for, in words (a decision, a chance event, or nothing).

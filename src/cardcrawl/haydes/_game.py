@@ -392,7 +392,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def _begin(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
     ) -> HaydesState:
-        return self._frozen(self._started(rng, explicit_chance, stack, []))
+        return self._frozen(self._started(rng, explicit_chance, stack, []), keep=True)
 
     def _started(
         self,
@@ -415,11 +415,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         return pos
 
     def _advance(self, state: HaydesState, action: Action) -> HaydesState:
-        # The position ``state`` was frozen from, if the step that made it left it and
-        # no other step has taken it over (popping is atomic, so one step at most does):
-        # then it is made the working position of ``state`` again, without reading the
-        # state afresh. Else the state is thawed.
-        pos = state._memo.pop(self._position_key, None)
+        # The position ``state`` was frozen from, if this game froze it last and no
+        # other step has taken it over: made the working position of ``state`` again,
+        # without reading the state afresh. Else the state is thawed.
+        pos = self._kept_position(state)
         if pos is None:
             pos = thaw(state, self._index, [])
         else:
@@ -431,7 +430,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         else:
             rules.apply(pos, action)
             rules.settle(pos)
-        return self._frozen(pos)
+        return self._frozen(pos, keep=True)
 
     def _apply(self, state: HaydesState, action: Action, events: list[Any]) -> HaydesState:
         # One rule step, its chance left unsettled; the engine's own _advance and _begin,
@@ -440,14 +439,19 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._rules.apply(pos, action)
         return freeze(pos, self._legal_key, None)
 
-    def _frozen(self, pos: Position) -> HaydesState:
-        """The state of ``pos``, its legal actions known already."""
+    def _frozen(self, pos: Position, keep: bool = False) -> HaydesState:
+        """The state of ``pos``, its legal actions known already; with ``keep`` (the
+        public step's own positions, which nothing changes afterwards), ``pos`` is kept
+        for the next step from the state (see _advance)."""
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
             legal = self._rules.legal_at(pos.at[pos.current], phase, pos._up)
             state = freeze(pos, self._legal_key, legal)
-            # Left with the state for the next step from it (see _advance).
-            state._memo[self._position_key] = pos
+            if keep:
+                # Without what the next step makes afresh anyway: this step's events,
+                # and the lists of unseen cards (read from the state's beliefs again).
+                pos.events = pos._unseen = None
+                self._keep_position(state, pos)
             return state
         return freeze(pos, self._legal_key, None)
 
