@@ -1,4 +1,4 @@
-"""A step may take over the working position the last step of its game froze (see
+"""A step may take over the working position a recent step of its game froze (see
 ``GameBase._keep_position``): whatever order states are stepped in, how many times,
 from which thread, and whatever copies are made of them, every step gives what a step
 from a fresh copy of the state gives, and no state ever changes."""
@@ -130,8 +130,8 @@ def test_threads_stepping_one_state_all_get_the_same_state(
 def test_games_played_in_turns_with_one_game_object_play_as_alone(
     name: str, options: dict[str, Any]
 ) -> None:
-    """Two games played a step each in turn, with the same game object (the position it
-    keeps is always the other game's), play exactly as each does alone."""
+    """Two games played a step each in turn, with the same game object (it keeps the
+    positions of both), play exactly as each does alone."""
     game = cardcrawl.load(name, **options)
     alone = [_history(game, seed) for seed in (3, 4)]
     rngs = [random.Random(3), random.Random(4)]
@@ -144,3 +144,19 @@ def test_games_played_in_turns_with_one_game_object_play_as_alone(
                 played[k].append(states[k])
     assert played == alone
     assert [[s.events for s in h] for h in played] == [[s.events for s in h] for h in alone]
+
+
+def test_a_game_keeps_a_bounded_number_of_positions() -> None:
+    """However many states a game steps to and leaves unstepped (the leaves of a search
+    tree), it keeps at most KEPT_POSITIONS working positions, and states hold none."""
+    from cardcrawl.core._engine import KEPT_POSITIONS
+
+    game = cardcrawl.load("escape-from-haydes", players=2, max_rounds=10)
+    root = game.initial_state(5)
+    leaves = []
+    for seed in range(KEPT_POSITIONS + 40):
+        state = game.reseed(root, seed)
+        for action in game.legal_actions(state):
+            leaves.append(game.step(state, action))
+    assert len(game._spare) <= KEPT_POSITIONS
+    assert all(len(leaf._memo) <= 1 for leaf in leaves)

@@ -415,9 +415,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         return pos
 
     def _advance(self, state: HaydesState, action: Action) -> HaydesState:
-        # The position ``state`` was frozen from, if this game froze it last and no
-        # other step has taken it over: made the working position of ``state`` again,
-        # without reading the state afresh. Else the state is thawed.
+        # The position ``state`` was frozen from, if this game still keeps it (see
+        # GameBase._keep_position) and no other step has taken it over: made the
+        # working position of ``state`` again, without reading the state afresh.
+        # Else the state is thawed.
         pos = self._kept_position(state)
         if pos is None:
             pos = thaw(state, self._index, [])

@@ -253,10 +253,10 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         return self._frozen(position, events, keep=True)
 
     def _advance(self, state: MaplessState, action: Action) -> MaplessState:
-        # The position ``state`` was frozen from, if this game froze it last and no
-        # other step has taken it over: freezing shares only immutable values with the
-        # state, so the position is the state's working position already. Else the
-        # state is thawed.
+        # The position ``state`` was frozen from, if this game still keeps it (see
+        # GameBase._keep_position) and no other step has taken it over: freezing
+        # shares only immutable values with the state, so the position is the
+        # state's working position already. Else the state is thawed.
         position = self._kept_position(state)
         if position is None:
             position = thaw(state)
