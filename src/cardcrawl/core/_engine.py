@@ -8,6 +8,7 @@ the whole public :class:`~cardcrawl.Game` protocol, is written here once.
 from __future__ import annotations
 
 import abc
+import contextlib
 import itertools
 import operator
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -35,6 +36,9 @@ __all__ = ["FORMAT_VERSION", "GameBase", "MemoState", "memo", "replacer"]
 
 # Numbers each game object, for the key its legal actions are kept under (see __init__).
 _GAME_NUMBERS = itertools.count()
+#: How many working positions a game keeps for the next steps from the states it froze
+#: last (see GameBase._keep_position): enough for a batch of games played in turns.
+KEPT_POSITIONS = 256
 
 S = TypeVar("S", bound=GameState)
 A = TypeVar("A")
@@ -298,6 +302,9 @@ class GameBase(
         number = next(_GAME_NUMBERS)
         self._legal_key = f"legal#{number}"
         self._chances_key = f"chances#{number}"
+        # A game whose rules run over a mutable working position keeps the last few it
+        # froze, each with the memo of the state it became (see _keep_position).
+        self._spare: dict[int, tuple[dict[str, Any], Any]] = {}
 
     @property
     def options(self) -> Any:
@@ -766,6 +773,39 @@ class GameBase(
         # Only the generator and the events changed, and nothing derived depends on them.
         settled._memo.update(state._memo)  # type: ignore[attr-defined]
         return settled
+
+    def _keep_position(self, state: S, position: Any) -> None:
+        """Keep ``position``, the working position ``state`` was just frozen from, for
+        the next step from ``state`` to take over (:meth:`_kept_position`) instead of
+        thawing the state afresh: a game played on steps next from the state it got.
+
+        A game keeps the positions of the last :data:`KEPT_POSITIONS` states it froze
+        (a batch of games played in turns on one game object finds theirs), and a
+        state never holds one. The freeze must have given the state nothing of the
+        position that the rules change in place, or the game's step must copy it when
+        it takes the position over.
+        """
+        memo = state._memo  # type: ignore[attr-defined]
+        spare = self._spare
+        spare[id(memo)] = (memo, position)
+        if len(spare) > KEPT_POSITIONS:
+            # The oldest goes; another thread may have taken or dropped it meanwhile.
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                del spare[next(iter(spare))]
+
+    def _kept_position(self, state: S) -> Any:
+        """The position kept by :meth:`_keep_position` for ``state``, taken over (no
+        other call gets it: taking is one atomic dict operation), or ``None``.
+
+        A state is known by its memo, a dict no other state ever shares (states made
+        from it by ``reseed``, ``evolve`` or a copy have their own); a memo kept is
+        held, so that no other dict can take its identity while it is kept.
+        """
+        memo = state._memo  # type: ignore[attr-defined]
+        kept = self._spare.pop(id(memo), None)
+        if kept is None or kept[0] is not memo:
+            return None
+        return kept[1]
 
     def describe(self, state: S) -> str:
         """What ``state`` waits for, in words (a decision, a chance event, or nothing).

@@ -35,7 +35,7 @@ from cardcrawl.haydes._bots import haydes_state_from_observation
 from cardcrawl.haydes._creatures import Creature, creature_for
 from cardcrawl.haydes._notation import HaydesNotation
 from cardcrawl.haydes._play import Rules
-from cardcrawl.haydes._position import Position, freeze, thaw
+from cardcrawl.haydes._position import Position, freeze, rethaw, thaw
 from cardcrawl.haydes._render import render
 from cardcrawl.haydes._rules import (
     ROLL_WEIGHTS,
@@ -392,7 +392,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def _begin(
         self, rng: int, explicit_chance: bool, stack: Mapping[str, Sequence[Any]]
     ) -> HaydesState:
-        return self._frozen(self._started(rng, explicit_chance, stack, []))
+        return self._frozen(self._started(rng, explicit_chance, stack, []), keep=True)
 
     def _started(
         self,
@@ -415,7 +415,15 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         return pos
 
     def _advance(self, state: HaydesState, action: Action) -> HaydesState:
-        pos = thaw(state, self._index, [])
+        # The position ``state`` was frozen from, if this game still keeps it (see
+        # GameBase._keep_position) and no other step has taken it over: made the
+        # working position of ``state`` again, without reading the state afresh.
+        # Else the state is thawed.
+        pos = self._kept_position(state)
+        if pos is None:
+            pos = thaw(state, self._index, [])
+        else:
+            rethaw(pos, state, [])
         rules = self._rules
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
@@ -423,7 +431,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         else:
             rules.apply(pos, action)
             rules.settle(pos)
-        return self._frozen(pos)
+        return self._frozen(pos, keep=True)
 
     def _apply(self, state: HaydesState, action: Action, events: list[Any]) -> HaydesState:
         # One rule step, its chance left unsettled; the engine's own _advance and _begin,
@@ -432,14 +440,21 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._rules.apply(pos, action)
         return freeze(pos, self._legal_key, None)
 
-    def _frozen(self, pos: Position) -> HaydesState:
-        """The state of ``pos``, its legal actions known already."""
+    def _frozen(self, pos: Position, keep: bool = False) -> HaydesState:
+        """The state of ``pos``, its legal actions known already; with ``keep`` (the
+        public step's own positions, which nothing changes afterwards), ``pos`` is kept
+        for the next step from the state (see _advance)."""
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
             legal = self._rules.legal_at(pos.at[pos.current], phase, pos._up)
-        else:
-            legal = None
-        return freeze(pos, self._legal_key, legal)
+            state = freeze(pos, self._legal_key, legal)
+            if keep:
+                # Without what the next step makes afresh anyway: this step's events,
+                # and the lists of unseen cards (read from the state's beliefs again).
+                pos.events = pos._unseen = None
+                self._keep_position(state, pos)
+            return state
+        return freeze(pos, self._legal_key, None)
 
     def _to_move(self, state: HaydesState) -> int:
         # Identity tests: hashing an enum member is a Python-level call, and this is hot.

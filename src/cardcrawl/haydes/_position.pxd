@@ -66,4 +66,7 @@ cdef class Position:
 cpdef Position thaw(object state, dict index, object events=*)
 
 @cython.locals(fields=dict)
+cpdef rethaw(Position pos, object state, object events)
+
+@cython.locals(fields=dict)
 cpdef object freeze(Position pos, object legal_key, object legal)

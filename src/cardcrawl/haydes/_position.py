@@ -63,7 +63,7 @@ from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck, _make
 from cardcrawl.kit._grid import Cell
 
-__all__ = ["Position", "Unseen", "freeze", "thaw"]
+__all__ = ["Position", "Unseen", "freeze", "rethaw", "thaw"]
 
 #: The unseen cards of a pool under a single belief, in a position: the state's deck; or,
 #: once a card was drawn from it, its sorted rest, a tuple of cards after one draw and a
@@ -457,6 +457,49 @@ def thaw(
     return pos
 
 
+def _seats(pos: Position, old: tuple[Figure, ...]) -> tuple[Figure, ...]:
+    """The figures of ``pos`` (:attr:`Position.seats`), those of ``old`` (the seats
+    of the state thawed) where they agree."""
+    layout = pos.layout
+    figures = []
+    for figure, i, c, e in zip(old, pos.at, pos.charisma, pos.endurance, strict=True):
+        cell = None if i < 0 else layout[i]
+        if figure.cell != cell or figure.charisma != c or figure.endurance != e:
+            figure = _figure(cell, c, e)
+        figures.append(figure)
+    return tuple(figures)
+
+
+def rethaw(pos: Position, state: HaydesState, events: list[HaydesEvent] | None) -> None:
+    """Make ``pos``, the position ``state`` was frozen from, the working position of
+    ``state`` again: what :func:`thaw` would make of ``state``, without reading it.
+
+    :func:`freeze` gives the state immutable values only, but for the face-up cards,
+    which the state takes over: the position copies them before the rules change them.
+    Everything else the position holds is its own or immutable, and agrees with the
+    state already; its unseen cards are read from the state's beliefs again, as
+    :func:`thaw` reads them.
+
+    Args:
+        pos: the position :func:`freeze` made ``state`` of, used by nothing since.
+        state: that state.
+        events: the list the rules append this step's events to, or ``None``.
+    """
+    fields = state.__dict__
+    pos._thawed = fields
+    pos._up = pos._up.copy()
+    pools = fields["_pools"]
+    pos._pools = list(pools)
+    pos._pools_frozen = pools
+    # The unseen cards from the state's decks, as thaw has them: a pool drawn from
+    # again in this step is copied once (a list of its cards, which a rollout keeps,
+    # would be made into a deck again at every freeze).
+    pos._beliefs = fields["beliefs"]
+    pos._unseen = None
+    pos.events = events
+    pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
+
+
 _set = object.__setattr__
 
 
@@ -488,7 +531,12 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         fields.pop("face_up", None)
         fields.pop("pool_of", None)
     fields["phase"] = pos.phase
-    fields["seats"] = pos.seats
+    seats = pos.frozen_seats
+    if seats is None:
+        # A step moves one figure, or changes one player's characteristics, at most
+        # a few: every other figure of the state thawed is the same value, kept.
+        seats = pos.frozen_seats = _seats(pos, fields["seats"])
+    fields["seats"] = seats
     fields["current"] = pos.current
     fields["first"] = pos.first
     fields["round"] = pos.round
@@ -517,4 +565,12 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     state: HaydesState = _new(HaydesState)
     # A frozen attrs class refuses assignment: its instance dict is set whole, once.
     _set(state, "__dict__", fields)
+    # The position may be left with the new state (see rethaw): it keeps no reference
+    # to the state it was thawed from, which may then be freed, nor to the new one (a
+    # cycle, which only the garbage collector would free).
+    pos._thawed = _NOT_THAWED
     return state
+
+
+#: What a position frozen already refers to as the state it was thawed from: nothing.
+_NOT_THAWED: dict[str, Any] = {}

@@ -221,18 +221,26 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         position = self._setup(rng, explicit_chance, stack)
         events: Events = []
         self._resolve(position, events)
-        return self._frozen(position, events)
+        return self._frozen(position, events, keep=True)
 
     def _advance(self, state: MaplessState, action: Action) -> MaplessState:
-        position = thaw(state)
+        # The position ``state`` was frozen from, if this game still keeps it (see
+        # GameBase._keep_position) and no other step has taken it over: freezing
+        # shares only immutable values with the state, so the position is the
+        # state's working position already. Else the state is thawed.
+        position = self._kept_position(state)
+        if position is None:
+            position = thaw(state)
         events: Events = []
         self._act(position, action, events)
         self._resolve(position, events)
-        return self._frozen(position, events)
+        return self._frozen(position, events, keep=True)
 
-    def _frozen(self, position: Position, events: Events) -> MaplessState:
+    def _frozen(self, position: Position, events: Events, keep: bool = False) -> MaplessState:
         """The state of ``position``, its legal actions filled in when the rules know
-        them (the cells the hooks gave for the decision it waits on)."""
+        them (the cells the hooks gave for the decision it waits on); with ``keep``
+        (the public step's own positions, which nothing changes afterwards),
+        ``position`` is kept for the next step from the state (see _advance)."""
         state = freeze(position, events)
         cells = position.choices
         if cells is not None:
@@ -244,6 +252,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             else:
                 legal = tuple(PlaceExit(c) for c in cells)
             state._memo[self._legal_key] = legal
+            if keep:
+                position.choices = None  # asked again by the next step, as if thawed
+                self._keep_position(state, position)
         return state
 
     # ---------------------------------------------------- protocol hooks

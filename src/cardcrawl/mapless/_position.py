@@ -446,8 +446,8 @@ _FIELDS: dict[str, Any] = MaplessState(
 def freeze(p: Position, events: list[MaplessEvent]) -> MaplessState:
     """The state of position ``p`` with the events ``events``.
 
-    The position stays usable: its table, if it was a working grid, is now the frozen
-    grid of the state, and a later placement copies it first.
+    The position stays usable: its table and decks, if they were working ones, are now
+    the frozen ones of the state, and a later placement or draw copies them first.
     """
     table = p.table
     if type(table) is WorkingGrid:
@@ -460,12 +460,20 @@ def freeze(p: Position, events: list[MaplessEvent]) -> MaplessState:
     fields["table"] = table
     fields["closed"] = p.closed
     fields["last_room"] = p.last_room
+    # A working deck is replaced by its frozen deck, as the table is: a position kept
+    # for the next step (GameBase._keep_position) freezes only what is drawn again.
     deck = p.narrative
-    fields["narrative"] = deck.freeze() if type(deck) is WorkingDeck else deck
+    if type(deck) is WorkingDeck:
+        deck = p.narrative = deck.freeze()
+    fields["narrative"] = deck
     deck = p.mind
-    fields["mind"] = deck.freeze() if type(deck) is WorkingDeck else deck
+    if type(deck) is WorkingDeck:
+        deck = p.mind = deck.freeze()
+    fields["mind"] = deck
     deck = p.body
-    fields["body"] = deck.freeze() if type(deck) is WorkingDeck else deck
+    if type(deck) is WorkingDeck:
+        deck = p.body = deck.freeze()
+    fields["body"] = deck
     fields["mind_aside"] = p.mind_aside
     fields["body_aside"] = p.body_aside
     fields["refused"] = p.refused
