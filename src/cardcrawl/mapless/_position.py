@@ -251,12 +251,12 @@ class Position:
     """
 
     __slots__ = (
+        # A batch keeps each position's last events beside it, weakly.
+        "__weakref__",
         "body", "body_aside", "choices", "closed", "club", "drawn", "ending", "exit_cell",
         "explicit_chance", "held", "last_room", "mind", "mind_aside", "mind_card",
         "narrative", "phase", "player", "ran_dry", "refused", "rng", "spade",
         "spade_left_exit", "table", "turn",
-        # A batch keeps each position's last events beside it, weakly.
-        "__weakref__",
     )  # fmt: skip
     __attrs_attrs__ = _EVOLVED
 
