@@ -126,8 +126,10 @@ class HaydesWorking:
         """The state of ``pos``; ``pos`` plays on without changing it."""
         state: HaydesState = self.game._frozen(pos)
         # The state took over the position's cards face up by cell: the position goes
-        # on with its own copy.
+        # on with its own copy, and from the state it now is, as a thawed one does (its
+        # next freeze copies the fields a step leaves as they are from that state).
         pos._up = pos._up.copy()
+        pos._thawed = state.__dict__
         return state
 
 
