@@ -11,6 +11,8 @@ from cardcrawl.haydes._position cimport Position
 
 # The kinds of a decision's code (see Rules.code_of), C constants.
 cdef Py_ssize_t _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE
+# The stays_face_up table's entry for "asked in play" (see Rules._tabulate).
+cdef int _ASK_STAYS
 
 @cython.final
 cdef class Rules:
@@ -51,6 +53,7 @@ cdef class Rules:
     cdef public tuple _escapes
     cdef public tuple _fights
     cdef public tuple _nexts
+    cdef public bytearray _stays
 
     @cython.locals(key=Py_ssize_t, j=Py_ssize_t, bit=Py_ssize_t)
     cpdef tuple legal_entry(self, Py_ssize_t i, object phase, dict up)
@@ -77,5 +80,8 @@ cdef class Rules:
     cpdef _rolled(self, Position pos, object total)
     @cython.locals(seat=Py_ssize_t, players=Py_ssize_t, mask=Py_ssize_t)
     cpdef _end_turn(self, Position pos)
-    @cython.locals(i=Py_ssize_t, keep=list, targets=list, cells=tuple, up=dict, left=Py_ssize_t)
+    @cython.locals(
+        i=Py_ssize_t, keep=list, targets=list, cells=tuple, up=dict, left=Py_ssize_t,
+        at=list, table=bytearray, occupied=bint, stays=int, c=Py_ssize_t,
+    )
     cpdef _replace_cards(self, Position pos)

@@ -12,9 +12,9 @@ The hooks are bound once (:meth:`Rules.__init__`): each is the game's own method
 stock one or the variant's override, and the rules call that binding. The hooks of a
 card alone (``card_value``, ``creature``), of a cell alone (``touching_cells``), the
 dice (``roll_weights``) and those of a few small values (``guess_is_correct``,
-``is_escape``, ``overcomes``, ``characteristic_after``, ``next_seat``; see
-:meth:`Rules._tabulate`) are asked once, and their answers kept in tables;
-``stays_face_up`` is called where its rule is decided. No hook is given the position:
+``is_escape``, ``overcomes``, ``characteristic_after``, ``next_seat``,
+``stays_face_up``; see :meth:`Rules._tabulate`) are asked once, and their answers kept
+in tables, so that no hook is called in play. No hook is given the position:
 every Haydes hook takes plain values, so a hook can neither see nor change what the
 rules work on, and it answers from them alone, the same way every time.
 
@@ -98,6 +98,7 @@ _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER = (
 _CARDS = standard_deck(jokers=True)
 _RED_JOKER = Card.RED_JOKER
 _RJ = _RED_JOKER.index
+_BJ = Card.BLACK_JOKER.index
 _END = EndTurn()
 # Actions and most events are immutable values of small sets: made once, shared.
 _REVEALS = tuple(Reveal(c) for c in _CARDS)
@@ -117,6 +118,9 @@ _INTERNED_ROUNDS = 1000
 #: A table's entry for arguments its hook refused when the game was built: the hook is
 #: asked where the rule is decided.
 _ASK: Any = object()
+#: The same in the table of ``stays_face_up``, whose other entries are 0 (replaced) and
+#: 1 (stays).
+_ASK_STAYS = 2
 
 
 def _asked(hook: Any, *args: Any) -> Any:
@@ -226,10 +230,11 @@ class Rules:
         """Ask the hooks of a few small plain values once for every value the rules can
         give them, and keep their answers in tables, as the hooks of a card are kept:
         a guess on two values (H-7) or onto the Red Joker (H-9), an encounter's roll
-        (H-8) and the next seat (H-5, H-13). A hook answers from its arguments alone, the
-        same way every time (the docs say so), so a table is the hook. An argument out
-        of a table's range, or one the hook refused when it was asked (an exception),
-        is asked again where the rule is decided, as if there were no table."""
+        (H-8), the next seat (H-5, H-13) and the cards that stay face up (H-12). A hook
+        answers from its arguments alone, the same way every time (the docs say so), so
+        a table is the hook. An argument out of a table's range, or one the hook refused
+        when it was asked (an exception), is asked again where the rule is decided, as
+        if there were no table."""
         # Values by rank, so that a guess's table is small whatever the values are.
         distinct = sorted(set(self.values))
         rank = {v: r for r, v in enumerate(distinct)}
@@ -269,6 +274,21 @@ class Rules:
             for first in range(players)
             for m in range(1 << players)
         )
+        # By (cell, card, whether a figure stands there), as bytes: whether the card
+        # stays face up at the end of a turn (H-12). The Black Joker is never asked about.
+        stays = bytearray(len(self.cells) * len(_CARDS) * 2)
+        hook = self.stays_face_up
+        for i, cell in enumerate(self.cells):
+            for card in _CARDS:
+                if card.index == _BJ:
+                    continue
+                for occupied in (False, True):
+                    try:
+                        verdict = 1 if hook(cell, card, occupied) else 0
+                    except Exception:  # asked again in play, where it raises for real
+                        verdict = _ASK_STAYS
+                    stays[(i * 54 + card.index) << 1 | occupied] = verdict
+        self._stays = stays
 
     def _fight(self, creature: Creature, value: int, total: int) -> Any:
         """Whether a roll of ``total`` overcomes ``creature`` faced with ``value``, and
@@ -747,14 +767,20 @@ class Rules:
 
     def _replace_cards(self, pos: Position) -> None:
         """H-12: replace every face-up card but the Black Joker and those that stay."""
-        occupied = pos.at
+        at = pos.at
         keep: list[int] = []
         targets: list[int] = []
         cells = self.cells
         up = pos._up
-        stays = self.stays_face_up
+        table = self._stays
         for i in pos.shown:
-            if stays(cells[i], up[i], i in occupied):
+            card = up[i]
+            c = card.index
+            occupied = i in at
+            stays = table[(i * 54 + c) << 1 | occupied]
+            if stays == _ASK_STAYS:
+                stays = 1 if self.stays_face_up(cells[i], card, occupied) else 0
+            if stays:
                 keep.append(i)
             else:
                 targets.append(i)
@@ -777,8 +803,10 @@ class Rules:
                 removed_at[i] = card
             else:
                 discarded.append(card)
-        if overcome:
-            pos.overcome = overcome.difference([cells[i] for i in targets])
+        if removed_at:
+            # The overcome creatures replaced are gone (the Red Joker's cell is never
+            # among the cells overcome: no creature is met on it, H-9, H-10).
+            pos.overcome = overcome.difference([cells[i] for i in removed_at])
         if pos.events is not None:
             replaced = tuple([cells[i] for i in targets])
             pos.events.append(CardsReplaced(replaced, tuple(discarded), tuple(gone)))
