@@ -11,6 +11,7 @@ from cardcrawl.haydes._position cimport Position
 
 # The kinds of a decision's code (see Rules.code_of), C constants.
 cdef Py_ssize_t _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE
+cdef Py_ssize_t _MAX_PROBES
 # The stays_face_up table's entry for "asked in play" (see Rules._tabulate).
 cdef int _ASK_STAYS
 
@@ -44,7 +45,7 @@ cdef class Rules:
     cdef public tuple _first_drawn
     cdef public tuple _turn_ended
     cdef public tuple _began
-    cdef public dict _turn_legal
+    cdef public tuple _turn_legal
     cdef public dict _interned
     cdef public dict _moves_made
     cdef public tuple _ranks
@@ -55,7 +56,7 @@ cdef class Rules:
     cdef public tuple _nexts
     cdef public bytearray _stays
 
-    @cython.locals(key=Py_ssize_t, j=Py_ssize_t, bit=Py_ssize_t)
+    @cython.locals(probes=tuple, down=cython.ulonglong, j=Py_ssize_t, known=dict)
     cpdef tuple legal_entry(self, Py_ssize_t i, object phase, dict up)
     @cython.locals(kind=Py_ssize_t)
     cpdef play(self, Position pos, Py_ssize_t code)

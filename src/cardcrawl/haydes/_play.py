@@ -110,6 +110,9 @@ _GUESSES = (Guess.HIGHER, Guess.LOWER)  # by "is lower"
 # A decision as the rules play it: a small int, its kind in the low three bits and the
 # index of its cell (or characteristic) above them (see Rules.code_of).
 _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE = range(7)
+# The legal actions of a turn are kept for a cell of at most this many probes (see
+# Rules.legal_entry): the bits of which are face down make a 64-bit key, compiled.
+_MAX_PROBES = 63
 # TurnStarted events are kept for reuse up to this round only: a game without a round
 # limit could otherwise grow the table without bound.
 _INTERNED_ROUNDS = 1000
@@ -162,11 +165,10 @@ class Rules:
             for c, adj in zip(cells, self.adj, strict=True)
         )
         self.tuybe: bool = opts.tuybe
-        # Per cell, (cell index, bit) for its touching cells (bits 0-3) and, with the
-        # Tuybe, its cells two away (bits 4-7): see legal.
+        # Per cell, the cells whose cards, face up or down, make its legal actions: its
+        # touching cells and, with the Tuybe, its cells two away (see legal_entry).
         self._probes = tuple(
-            tuple((j, 1 << b) for b, j in enumerate(adj))
-            + (tuple((j, 16 << b) for b, j in enumerate(jumps)) if self.tuybe else ())
+            adj + jumps if self.tuybe else adj
             for adj, jumps in zip(self.adj, self.jumps, strict=True)
         )
         self._moves = tuple((Move(c, Guess.HIGHER), Move(c, Guess.LOWER)) for c in cells)
@@ -215,9 +217,11 @@ class Rules:
         self._first_drawn = tuple(FirstPlayerDrawn(seat) for seat in range(players))
         self._turn_ended = tuple(TurnEnded(seat) for seat in range(players))
         self._began: tuple[list[TurnStarted], ...] = tuple([] for _ in range(players))
-        # The legal actions of a turn and their codes, by cell and face-down neighbours
-        # (see legal_entry).
-        self._turn_legal: dict[int, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
+        # The legal actions of a turn and their codes, by cell, then by which of the
+        # cell's probes are face down (see legal_entry).
+        self._turn_legal: tuple[dict[int, tuple[tuple[Action, ...], tuple[int, ...]]], ...] = tuple(
+            {} for _ in cells
+        )
         # Events of small sets (a seat announcing and moving between the same cells, the
         # same rolls) are made once, on first use, keyed by the class and the values that
         # determine them, enum members as booleans. Those of many more combinations
@@ -322,15 +326,18 @@ class Rules:
         """
         if phase is _ENCOUNTER:
             return self._choices[up[i].index]
-        # They depend only on the cell and on which of its touching cells (bits 0-3)
-        # and, with the Tuybe, cells two away (bits 4-7) are face down.
-        key = i << 8
-        for j, bit in self._probes[i]:
-            if j not in up:
-                key |= bit
-        legal = self._turn_legal.get(key)
+        # They depend only on the cell and on which of its probes are face down, a bit
+        # each, kept by cell as they are first made.
+        probes = self._probes[i]
+        down = 0
+        for j in probes:
+            down = down << 1 | (j not in up)
+        known = self._turn_legal[i]
+        legal = known.get(down)
         if legal is None:
-            legal = self._turn_legal[key] = self._turn_actions(i, up)
+            legal = self._turn_actions(i, up)
+            if len(probes) <= _MAX_PROBES:  # else ``down`` holds too many bits to be a key
+                known[down] = legal
         return legal
 
     def _turn_actions(
