@@ -12,6 +12,12 @@ from cardcrawl.haydes._position cimport Position
 # The kinds of a decision's code (see Rules.code_of), C constants.
 cdef Py_ssize_t _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE
 cdef Py_ssize_t _MAX_PROBES
+# Card indices and the core draw's limit, C constants here.
+cdef Py_ssize_t _RJ, _BJ, _SMALL
+# The module's shared values, read as C references rather than looked up by name.
+cdef object _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER, _RED_JOKER, _END, _ASK
+cdef object _LOWER, _CHARISMA
+cdef tuple _CARDS, _REVEALS, _CHARACTERISTICS, _GUESSES
 # The stays_face_up table's entry for "asked in play" (see Rules._tabulate).
 cdef int _ASK_STAYS
 
