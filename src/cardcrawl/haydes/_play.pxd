@@ -64,6 +64,10 @@ cdef class Rules:
 
     @cython.locals(probes=tuple, down=cython.ulonglong, j=Py_ssize_t, known=dict)
     cpdef tuple legal_entry(self, Py_ssize_t i, object phase, dict up)
+    cpdef Py_ssize_t code_of(self, object action) except? -1
+    cpdef object sample(self, Position pos)
+    cpdef settle(self, Position pos)
+    cpdef apply(self, Position pos, object action)
     @cython.locals(kind=Py_ssize_t)
     cpdef play(self, Position pos, Py_ssize_t code)
     @cython.locals(kind=Py_ssize_t, seat=Py_ssize_t)
