@@ -642,7 +642,8 @@ def check_hooks(
 
     A hook asked by ``step`` during play must be asked by every other path too. (Hooks
     asked once when the game is built, such as a card's value, are counted under
-    ``build`` and shared by every path.) A game with no kernel for the variant is played
+    ``build`` and shared by every path; Escape from Haydes asks all of its hooks then.)
+    A game with no kernel for the variant is played
     the public way everywhere, and only ``step`` is counted. Pair it with
     :func:`check_kernel` on a variant whose answers differ from the stock ones, which
     proves the paths play its games; the pictures and bots, which read the hooks'
@@ -662,8 +663,8 @@ def check_hooks(
     Examples:
         >>> import cardcrawl
         >>> from cardcrawl.testing import check_hooks
-        >>> counts = check_hooks(cardcrawl.load("escape-from-haydes"), seeds=range(3))
-        >>> counts["step", "stays_face_up"] > 0, counts["rollout", "stays_face_up"] > 0
+        >>> counts = check_hooks(cardcrawl.load("mapless-house", max_turns=60), seeds=range(3))
+        >>> counts["step", "stalker_step"] > 0, counts["rollout", "stalker_step"] > 0
         (True, True)
         >>> counts["working", "stays_face_up"] > 0
         True

@@ -332,3 +332,23 @@ def test_simulate_with_another_bot_plays_the_public_way(monkeypatch: pytest.Monk
     simulate(game, ["random", "heuristic"], games=3, seed=1, workers=1)
     position = game.notation(game.initial_state(4))
     simulate(game, "random", games=3, seed=1, workers=1, position=position)
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_many_touching_cells_with_the_tuybe_give_the_right_legal_actions(players: int) -> None:
+    """Eight touching cells and eight cells two away: each turn's legal moves aim at the
+    face-down cells among them and steps at the face-up ones, on every path (the legal
+    actions are kept by which of a cell's sixteen neighbours are face down)."""
+    game = Diagonal(_haydes(players=players, max_rounds=25, tuybe=True).options)
+    for seed in range(25):
+        state = game.initial_state(seed)
+        bots = [RandomBot(game, seed, seat) for seat in range(game.num_players)]
+        while not game.is_terminal(state):
+            legal = game.legal_actions(state)
+            for action in legal:
+                cell = getattr(action, "cell", None)
+                if cell is not None:
+                    face_up = state.face_up[game._index[cell]] is not None
+                    assert face_up == (type(action).__name__ == "Step"), (seed, action)
+            state = game.step(state, bots[game.current_player(state)].choose(game, None, legal))
+    assert check_kernel(game, seeds=range(25)) == 25

@@ -4,8 +4,8 @@
 # compiled modules cimport _below, so that their draws are C calls.
 import cython
 
-@cython.locals(
-    mask=cython.ulonglong, gamma=cython.ulonglong, mul1=cython.ulonglong,
-    mul2=cython.ulonglong, z=cython.ulonglong, top=cython.ulonglong,
+@cython.locals(z=cython.ulonglong, top=cython.ulonglong)
+cpdef tuple _below(
+    unsigned long long rng, Py_ssize_t n, unsigned long long mask=*,
+    unsigned long long gamma=*, unsigned long long mul1=*, unsigned long long mul2=*,
 )
-cpdef tuple _below(unsigned long long rng, Py_ssize_t n)

@@ -115,13 +115,17 @@ def rng_next(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
-def _below(rng: int, n: int) -> tuple[int, int]:
+def _below(
+    rng: int, n: int, mask: int = _MASK, gamma: int = _GAMMA, mul1: int = _MUL1, mul2: int = _MUL2
+) -> tuple[int, int]:
     """``rng_below(rng, n)`` for ``1 <= n < _SMALL``, unchecked: ``(new_rng, value)``.
 
     Every chance draw of the games' rules and every choice of their rollout kernels'
     random bots comes through here, so the body of :func:`rng_next` is written out on
-    local constants rather than called (a call costs about as much as the draw); in the
-    compiled build (``_random.pxd``) its words are C integers and the games' compiled
+    local constants rather than called (a call costs about as much as the draw). The
+    constants are bound once, as defaults no caller passes: in the compiled build
+    (``_random.pxd``) they are then C integers made once, not converted from Python
+    integers at every draw, its words are C integers too, and the games' compiled
     modules call it as C.
 
     Examples:
@@ -132,7 +136,6 @@ def _below(rng: int, n: int) -> tuple[int, int]:
         >>> _below(12345, 1) == (state, 0)
         True
     """
-    mask, gamma, mul1, mul2 = _MASK, _GAMMA, _MUL1, _MUL2
     top = _TOPS[n]
     while True:
         rng = (rng + gamma) & mask

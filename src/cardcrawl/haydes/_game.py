@@ -166,10 +166,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     # The rules bind the hooks once, when the game is built: the hooks of a card alone
     # (card_value, creature), of a cell of the layout alone (touching_cells), the dice
     # (roll_weights) and those of a few small values (guess_is_correct, is_escape,
-    # overcomes, characteristic_after, next_seat: for every value the rules can give
-    # them) are asked then, and their answers kept in tables; stays_face_up is called at
-    # every use. A hook is given plain values, never the state or the rules' working
-    # position, and must answer from them alone, the same way every time.
+    # overcomes, characteristic_after, next_seat, stays_face_up: for every value the
+    # rules can give them) are asked then, and their answers kept in tables. A hook is
+    # given plain values, never the state or the rules' working position, and must
+    # answer from them alone, the same way every time.
 
     def card_value(self, card: Card) -> int:
         """A card's value (H-1): ace 1, 2-10 face value, J 11, Q 12, K 13, jokers 0.
@@ -309,7 +309,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         """Whether the face-up ``card`` on ``cell`` stays at the end of a turn (H-12).
 
         By default only cards with a figure on them stay (the Black Joker always
-        does, and is never asked about); every other one is replaced.
+        does, and is never asked about); every other one is replaced. Asked once for
+        every cell, card and ``occupied`` when the game is built.
 
         Examples:
             >>> import cardcrawl

@@ -10,6 +10,10 @@ from cardcrawl.core._random cimport _below
 from cardcrawl.haydes._play cimport Rules
 from cardcrawl.haydes._position cimport Position
 
+# The core draw's limit, a C constant here.
+cdef Py_ssize_t _SMALL
+cdef object _TURN, _ENCOUNTER, _OVER
+
 @cython.locals(
     decisions=cython.Py_ssize_t, seat=cython.Py_ssize_t, n=cython.Py_ssize_t, k=cython.Py_ssize_t,
     bots=list, codes=tuple, at=list, up=dict, pos=Position, rules=Rules,

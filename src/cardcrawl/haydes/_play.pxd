@@ -11,6 +11,15 @@ from cardcrawl.haydes._position cimport Position
 
 # The kinds of a decision's code (see Rules.code_of), C constants.
 cdef Py_ssize_t _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE
+cdef Py_ssize_t _MAX_PROBES
+# Card indices and the core draw's limit, C constants here.
+cdef Py_ssize_t _RJ, _BJ, _SMALL
+# The module's shared values, read as C references rather than looked up by name.
+cdef object _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER, _RED_JOKER, _END, _ASK
+cdef object _LOWER, _CHARISMA
+cdef tuple _CARDS, _REVEALS, _CHARACTERISTICS, _GUESSES
+# The stays_face_up table's entry for "asked in play" (see Rules._tabulate).
+cdef int _ASK_STAYS
 
 @cython.final
 cdef class Rules:
@@ -42,7 +51,7 @@ cdef class Rules:
     cdef public tuple _first_drawn
     cdef public tuple _turn_ended
     cdef public tuple _began
-    cdef public dict _turn_legal
+    cdef public tuple _turn_legal
     cdef public dict _interned
     cdef public dict _moves_made
     cdef public tuple _ranks
@@ -51,9 +60,14 @@ cdef class Rules:
     cdef public tuple _escapes
     cdef public tuple _fights
     cdef public tuple _nexts
+    cdef public bytearray _stays
 
-    @cython.locals(key=Py_ssize_t, j=Py_ssize_t, bit=Py_ssize_t)
+    @cython.locals(probes=tuple, down=cython.ulonglong, j=Py_ssize_t, known=dict)
     cpdef tuple legal_entry(self, Py_ssize_t i, object phase, dict up)
+    cpdef Py_ssize_t code_of(self, object action) except? -1
+    cpdef object sample(self, Position pos)
+    cpdef settle(self, Position pos)
+    cpdef apply(self, Position pos, object action)
     @cython.locals(kind=Py_ssize_t)
     cpdef play(self, Position pos, Py_ssize_t code)
     @cython.locals(kind=Py_ssize_t, seat=Py_ssize_t)
@@ -77,5 +91,8 @@ cdef class Rules:
     cpdef _rolled(self, Position pos, object total)
     @cython.locals(seat=Py_ssize_t, players=Py_ssize_t, mask=Py_ssize_t)
     cpdef _end_turn(self, Position pos)
-    @cython.locals(i=Py_ssize_t, keep=list, targets=list, cells=tuple, up=dict, left=Py_ssize_t)
+    @cython.locals(
+        i=Py_ssize_t, keep=list, targets=list, cells=tuple, up=dict, left=Py_ssize_t,
+        at=list, table=bytearray, occupied=bint, stays=int, c=Py_ssize_t,
+    )
     cpdef _replace_cards(self, Position pos)

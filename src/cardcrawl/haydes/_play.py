@@ -12,9 +12,9 @@ The hooks are bound once (:meth:`Rules.__init__`): each is the game's own method
 stock one or the variant's override, and the rules call that binding. The hooks of a
 card alone (``card_value``, ``creature``), of a cell alone (``touching_cells``), the
 dice (``roll_weights``) and those of a few small values (``guess_is_correct``,
-``is_escape``, ``overcomes``, ``characteristic_after``, ``next_seat``; see
-:meth:`Rules._tabulate`) are asked once, and their answers kept in tables;
-``stays_face_up`` is called where its rule is decided. No hook is given the position:
+``is_escape``, ``overcomes``, ``characteristic_after``, ``next_seat``,
+``stays_face_up``; see :meth:`Rules._tabulate`) are asked once, and their answers kept
+in tables, so that no hook is called in play. No hook is given the position:
 every Haydes hook takes plain values, so a hook can neither see nor change what the
 rules work on, and it answers from them alone, the same way every time.
 
@@ -98,6 +98,7 @@ _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER = (
 _CARDS = standard_deck(jokers=True)
 _RED_JOKER = Card.RED_JOKER
 _RJ = _RED_JOKER.index
+_BJ = Card.BLACK_JOKER.index
 _END = EndTurn()
 # Actions and most events are immutable values of small sets: made once, shared.
 _REVEALS = tuple(Reveal(c) for c in _CARDS)
@@ -109,6 +110,9 @@ _GUESSES = (Guess.HIGHER, Guess.LOWER)  # by "is lower"
 # A decision as the rules play it: a small int, its kind in the low three bits and the
 # index of its cell (or characteristic) above them (see Rules.code_of).
 _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE = range(7)
+# The legal actions of a turn are kept for a cell of at most this many probes (see
+# Rules.legal_entry): the bits of which are face down make a 64-bit key, compiled.
+_MAX_PROBES = 63
 # TurnStarted events are kept for reuse up to this round only: a game without a round
 # limit could otherwise grow the table without bound.
 _INTERNED_ROUNDS = 1000
@@ -117,6 +121,9 @@ _INTERNED_ROUNDS = 1000
 #: A table's entry for arguments its hook refused when the game was built: the hook is
 #: asked where the rule is decided.
 _ASK: Any = object()
+#: The same in the table of ``stays_face_up``, whose other entries are 0 (replaced) and
+#: 1 (stays).
+_ASK_STAYS = 2
 
 
 def _asked(hook: Any, *args: Any) -> Any:
@@ -158,11 +165,10 @@ class Rules:
             for c, adj in zip(cells, self.adj, strict=True)
         )
         self.tuybe: bool = opts.tuybe
-        # Per cell, (cell index, bit) for its touching cells (bits 0-3) and, with the
-        # Tuybe, its cells two away (bits 4-7): see legal.
+        # Per cell, the cells whose cards, face up or down, make its legal actions: its
+        # touching cells and, with the Tuybe, its cells two away (see legal_entry).
         self._probes = tuple(
-            tuple((j, 1 << b) for b, j in enumerate(adj))
-            + (tuple((j, 16 << b) for b, j in enumerate(jumps)) if self.tuybe else ())
+            adj + jumps if self.tuybe else adj
             for adj, jumps in zip(self.adj, self.jumps, strict=True)
         )
         self._moves = tuple((Move(c, Guess.HIGHER), Move(c, Guess.LOWER)) for c in cells)
@@ -211,9 +217,11 @@ class Rules:
         self._first_drawn = tuple(FirstPlayerDrawn(seat) for seat in range(players))
         self._turn_ended = tuple(TurnEnded(seat) for seat in range(players))
         self._began: tuple[list[TurnStarted], ...] = tuple([] for _ in range(players))
-        # The legal actions of a turn and their codes, by cell and face-down neighbours
-        # (see legal_entry).
-        self._turn_legal: dict[int, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
+        # The legal actions of a turn and their codes, by cell, then by which of the
+        # cell's probes are face down (see legal_entry).
+        self._turn_legal: tuple[dict[int, tuple[tuple[Action, ...], tuple[int, ...]]], ...] = tuple(
+            {} for _ in cells
+        )
         # Events of small sets (a seat announcing and moving between the same cells, the
         # same rolls) are made once, on first use, keyed by the class and the values that
         # determine them, enum members as booleans. Those of many more combinations
@@ -226,10 +234,11 @@ class Rules:
         """Ask the hooks of a few small plain values once for every value the rules can
         give them, and keep their answers in tables, as the hooks of a card are kept:
         a guess on two values (H-7) or onto the Red Joker (H-9), an encounter's roll
-        (H-8) and the next seat (H-5, H-13). A hook answers from its arguments alone, the
-        same way every time (the docs say so), so a table is the hook. An argument out
-        of a table's range, or one the hook refused when it was asked (an exception),
-        is asked again where the rule is decided, as if there were no table."""
+        (H-8), the next seat (H-5, H-13) and the cards that stay face up (H-12). A hook
+        answers from its arguments alone, the same way every time (the docs say so), so
+        a table is the hook. An argument out of a table's range, or one the hook refused
+        when it was asked (an exception), is asked again where the rule is decided, as
+        if there were no table."""
         # Values by rank, so that a guess's table is small whatever the values are.
         distinct = sorted(set(self.values))
         rank = {v: r for r, v in enumerate(distinct)}
@@ -269,6 +278,21 @@ class Rules:
             for first in range(players)
             for m in range(1 << players)
         )
+        # By (cell, card, whether a figure stands there), as bytes: whether the card
+        # stays face up at the end of a turn (H-12). The Black Joker is never asked about.
+        stays = bytearray(len(self.cells) * len(_CARDS) * 2)
+        hook = self.stays_face_up
+        for i, cell in enumerate(self.cells):
+            for card in _CARDS:
+                if card.index == _BJ:
+                    continue
+                for occupied in (False, True):
+                    try:
+                        verdict = 1 if hook(cell, card, occupied) else 0
+                    except Exception:  # asked again in play, where it raises for real
+                        verdict = _ASK_STAYS
+                    stays[(i * 54 + card.index) << 1 | occupied] = verdict
+        self._stays = stays
 
     def _fight(self, creature: Creature, value: int, total: int) -> Any:
         """Whether a roll of ``total`` overcomes ``creature`` faced with ``value``, and
@@ -302,15 +326,18 @@ class Rules:
         """
         if phase is _ENCOUNTER:
             return self._choices[up[i].index]
-        # They depend only on the cell and on which of its touching cells (bits 0-3)
-        # and, with the Tuybe, cells two away (bits 4-7) are face down.
-        key = i << 8
-        for j, bit in self._probes[i]:
-            if j not in up:
-                key |= bit
-        legal = self._turn_legal.get(key)
+        # They depend only on the cell and on which of its probes are face down, a bit
+        # each, kept by cell as they are first made.
+        probes = self._probes[i]
+        down = 0
+        for j in probes:
+            down = down << 1 | (j not in up)
+        known = self._turn_legal[i]
+        legal = known.get(down)
         if legal is None:
-            legal = self._turn_legal[key] = self._turn_actions(i, up)
+            legal = self._turn_actions(i, up)
+            if len(probes) <= _MAX_PROBES:  # else ``down`` holds too many bits to be a key
+                known[down] = legal
         return legal
 
     def _turn_actions(
@@ -747,14 +774,20 @@ class Rules:
 
     def _replace_cards(self, pos: Position) -> None:
         """H-12: replace every face-up card but the Black Joker and those that stay."""
-        occupied = pos.at
+        at = pos.at
         keep: list[int] = []
         targets: list[int] = []
         cells = self.cells
         up = pos._up
-        stays = self.stays_face_up
+        table = self._stays
         for i in pos.shown:
-            if stays(cells[i], up[i], i in occupied):
+            card = up[i]
+            c = card.index
+            occupied = i in at
+            stays = table[(i * 54 + c) << 1 | occupied]
+            if stays == _ASK_STAYS:
+                stays = 1 if self.stays_face_up(cells[i], card, occupied) else 0
+            if stays:
                 keep.append(i)
             else:
                 targets.append(i)
@@ -777,8 +810,10 @@ class Rules:
                 removed_at[i] = card
             else:
                 discarded.append(card)
-        if overcome:
-            pos.overcome = overcome.difference([cells[i] for i in targets])
+        if removed_at:
+            # The overcome creatures replaced are gone (the Red Joker's cell is never
+            # among the cells overcome: no creature is met on it, H-9, H-10).
+            pos.overcome = overcome.difference([cells[i] for i in removed_at])
         if pos.events is not None:
             replaced = tuple([cells[i] for i in targets])
             pos.events.append(CardsReplaced(replaced, tuple(discarded), tuple(gone)))

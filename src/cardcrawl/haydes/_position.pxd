@@ -6,6 +6,9 @@
 # the Python source.
 import cython
 
+# The parts of the pools by cell (cardcrawl.haydes._state), C constants here.
+cdef Py_ssize_t POOL_SHIFT, POOL_MASK
+
 @cython.final
 cdef class Position:
     cdef public object _beliefs
@@ -52,7 +55,7 @@ cdef class Position:
     cpdef object plain_unseen(self, Py_ssize_t index)
     @cython.locals(k=Py_ssize_t)
     cpdef bint draw(self, Py_ssize_t index, object card) except -1
-    @cython.locals(pool=Py_ssize_t, unseen=list, taken=Py_ssize_t)
+    @cython.locals(pool=Py_ssize_t, unseen=list, taken=Py_ssize_t, listed=list)
     cpdef Py_ssize_t take(self, Py_ssize_t index, Py_ssize_t k) except? -1
     @cython.locals(mask=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t)
     cpdef Py_ssize_t seats_mask(self) except -1

@@ -272,7 +272,8 @@ class Position:
         cards = unseen[pool]
         self._beliefs = None
         if type(cards) is list:
-            taken: int = cards.pop(k)
+            listed: list[int] = cards
+            taken: int = listed.pop(k)
             return taken
         if type(cards) is Deck:
             stacked = cards.stacked

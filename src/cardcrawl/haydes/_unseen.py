@@ -23,7 +23,7 @@ from fractions import Fraction
 from math import gcd, lcm
 
 from cardcrawl.haydes._state import FACE_UP, MIXED, Belief, HaydesState, Mix, pool_at
-from cardcrawl.kit._cards import Card
+from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell
 
@@ -31,6 +31,7 @@ __all__ = ["Dealer", "apply_reveal", "reveal_chances", "reveal_fast_deck"]
 
 #: The source of a known card of a mix (the Red Joker), as opposed to a pool index.
 KNOWN = -1
+_CARDS = standard_deck(jokers=True)  # by index
 
 
 def mix_index(mixes: tuple[Mix, ...], cell: Cell) -> int:
@@ -142,21 +143,30 @@ def _mix_chances(
     every term is an integer; divided by their greatest common divisor, the weights are
     the one coprime vector proportional to the chances, as the general way makes them.
     """
-    parts = [(count, unseen[q].outcomes()) for q, count in enumerate(row) if count]
-    totals = [sum(w for _, w in outcomes) for _, outcomes in parts]
+    parts = [(count, _index_outcomes(unseen[q])) for q, count in enumerate(row) if count]
+    totals = [sum(outcomes.values()) for _, outcomes in parts]
     scale = lcm(*totals)
     weights: dict[int, int] = {}
-    cards: dict[int, Card] = {}
     for card in mix.known:
         weights[card.index] = weights.get(card.index, 0) + scale
-        cards.setdefault(card.index, card)
     for (count, outcomes), total in zip(parts, totals, strict=True):
         unit = count * (scale // total)
-        for card, w in outcomes:
-            weights[card.index] = weights.get(card.index, 0) + unit * w
-            cards.setdefault(card.index, card)
+        for i, w in outcomes.items():
+            weights[i] = weights.get(i, 0) + unit * w
     common = gcd(*weights.values())
-    return tuple((cards[i], weights[i] // common) for i in sorted(weights))
+    return tuple((_CARDS[i], weights[i] // common) for i in sorted(weights))
+
+
+def _index_outcomes(deck: Deck) -> dict[int, int]:
+    """``deck.outcomes()`` by card index: the same weights, counted without hashing
+    cards (a card's hash is a call into Python)."""
+    if deck.stacked:
+        return {deck.stacked[0].index: 1}
+    counts: dict[int, int] = {}
+    for card in deck.rest:
+        i = card.index
+        counts[i] = counts.get(i, 0) + 1
+    return counts
 
 
 def _as_weights(probs: list[Fraction]) -> list[int]:
