@@ -5,7 +5,9 @@
 # keeps no declared type, so it may return whatever the Python source accepts.
 import cython
 
-from cardcrawl.mapless._position cimport Position, WorkingDeck, put_card
+from cardcrawl.mapless._position cimport (
+    Position, WorkingDeck, closed_by, code_of, put_card, put_code,
+)
 
 @cython.final
 cdef class Rules:
@@ -31,7 +33,7 @@ cdef class Rules:
     cpdef tuple outcomes(self, Position p, WorkingDeck deck)
     @cython.locals(index=Py_ssize_t)
     cpdef drawn(self, Position p, object card, list ev)
-    @cython.locals(index=Py_ssize_t)
+    @cython.locals(index=Py_ssize_t, code=Py_ssize_t, board=bytearray)
     cpdef place(self, Position p, object cell, list ev)
     cpdef after_narrative(self, Position p, list ev)
     cpdef open_exit(self, Position p, object cell, object candidates, list ev)

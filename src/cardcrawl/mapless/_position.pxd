@@ -9,8 +9,27 @@ import cython
 
 from cardcrawl.core._random cimport _below
 
+cdef Py_ssize_t _OFFSET, _STRIDE, _SIZE, _REACH
+cdef bytes _EMPTY_BOARD
+cdef list _CELL_AT
+
 @cython.locals(cache=dict, around=tuple)
 cpdef put_card(dict cards, dict frontier, object cell, object card)
+
+@cython.locals(x=Py_ssize_t, y=Py_ssize_t)
+cpdef Py_ssize_t code_of(object cell) except? -2
+
+@cython.locals(cells=list)
+cpdef object cell_at(Py_ssize_t code)
+
+@cython.locals(board=bytearray, code=Py_ssize_t)
+cpdef object _board_of(dict cards)
+
+@cython.locals(n=Py_ssize_t)
+cpdef put_code(dict cards, dict frontier, bytearray board, object cell, Py_ssize_t code, object card)
+
+@cython.locals(closed=set, stride=Py_ssize_t, n=Py_ssize_t, index=Py_ssize_t, empty=list, e=Py_ssize_t)
+cpdef set closed_by(bytearray board, Py_ssize_t code, tuple corridors)
 
 @cython.final
 cdef class WorkingDeck:

@@ -30,14 +30,58 @@ import attrs
 from cardcrawl.core._random import _below
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
+from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, _shared_cell, neighbours
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._state import Ending, MaplessState, Phase
 
-__all__ = ["Position", "WorkingDeck", "WorkingGrid", "freeze", "put_card", "setup", "thaw"]
+__all__ = [
+    "Position",
+    "WorkingDeck",
+    "WorkingGrid",
+    "cell_at",
+    "closed_by",
+    "code_of",
+    "freeze",
+    "put_card",
+    "put_code",
+    "setup",
+    "thaw",
+]
 
 _INDEX = operator.attrgetter("index")
 _DRAW, _DRAW_MIND = Phase.DRAW, Phase.DRAW_MIND
+
+
+# The working grid also keeps its cards on a board: one byte a cell (the card's index
+# plus one, 0 when empty) over a square window around the Entrance, a cell's code
+# being ``(x + _OFFSET) * _STRIDE + y + _OFFSET``. Laying a card and the cells it
+# closes read the board by code, with no tuple made or hashed; the hooks still read the
+# grid's dicts of tuples, and a code's tuple is made once (``cell_at``).
+_OFFSET = 64
+_STRIDE = 128
+_SIZE = _STRIDE * _STRIDE
+_EMPTY_BOARD = bytes(_SIZE)
+_CELL_AT: list[Cell | None] = [None] * _SIZE
+# A table whose cells stay within this of the Entrance has its neighbours' codes on
+# the board too.
+_REACH = _OFFSET - 2
+
+
+def code_of(cell: Cell) -> int:
+    """The board code of ``cell``, or -1 outside the board's window."""
+    x, y = cell
+    if -_REACH <= x <= _REACH and -_REACH <= y <= _REACH:
+        return (x + _OFFSET) * _STRIDE + y + _OFFSET
+    return -1
+
+
+def cell_at(code: int) -> Cell:
+    """The cell of board code ``code``: the same tuple for the same code."""
+    cells = _CELL_AT
+    cell = cells[code]
+    if cell is None:
+        cell = cells[code] = _shared_cell((code // _STRIDE - _OFFSET, code % _STRIDE - _OFFSET))
+    return cell
 
 
 class WorkingGrid(Grid):
@@ -50,15 +94,17 @@ class WorkingGrid(Grid):
     # ``cards`` and ``frontier`` are slots here, the very dicts of ``_cards`` and
     # ``_frontier``, rather than the grid's properties: the rules and the hooks read them
     # at every placement, and reading a slot is no Python call.
-    __slots__ = ("cards", "frontier")
+    __slots__ = ("board", "cards", "frontier")
     cards: dict[Cell, Card]
     frontier: dict[Cell, int]
+    board: bytearray | None
 
     def __init__(self, cards: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]] = ()) -> None:
         # As a grid is made (a copy or a pickle of a working grid is made so too).
         super().__init__(cards)
         self.cards = self._cards
         self.frontier = self._frontier
+        self.board = _board_of(self._cards)
 
     @classmethod
     def copy_of(cls, grid: Grid) -> WorkingGrid:
@@ -67,11 +113,18 @@ class WorkingGrid(Grid):
         working._cards = working.cards = grid._cards.copy()
         working._frontier = working.frontier = grid._frontier.copy()
         working._hash = None
+        working.board = _board_of(working._cards)
         return working
 
     def put(self, cell: Cell, card: Card) -> None:
         """Lay ``card`` on the empty ``cell``, keeping the frontier (as ``Grid.place``)."""
-        put_card(self._cards, self._frontier, cell, card)
+        board = self.board
+        code = code_of(cell)
+        if board is not None and code >= 0:
+            put_code(self._cards, self._frontier, board, cell, code, card)
+        else:
+            self.board = None
+            put_card(self._cards, self._frontier, cell, card)
 
     def __hash__(self) -> int:
         raise TypeError("a working grid changes: it has no hash")
@@ -92,6 +145,70 @@ def put_card(cards: dict[Cell, Card], frontier: dict[Cell, int], cell: Cell, car
     for n in around:
         if n not in cards:
             frontier[n] = frontier.get(n, 0) + 1
+
+
+def _board_of(cards: dict[Cell, Card]) -> bytearray | None:
+    """The board of ``cards``, or None if a card lies outside its window."""
+    board = bytearray(_EMPTY_BOARD)
+    for cell, card in cards.items():
+        code = code_of(cell)
+        if code < 0:
+            return None
+        board[code] = card.index + 1
+    return board
+
+
+def put_code(
+    cards: dict[Cell, Card],
+    frontier: dict[Cell, int],
+    board: bytearray,
+    cell: Cell,
+    code: int,
+    card: Card,
+) -> None:
+    """:func:`put_card` on a grid with a board, ``cell``'s code ``code`` in its window."""
+    cards[cell] = card
+    board[code] = card.index + 1
+    frontier.pop(cell, None)
+    # In the order of ``neighbours``: left, right, down, up.
+    n = code - _STRIDE
+    if not board[n]:
+        c = cell_at(n)
+        frontier[c] = frontier.get(c, 0) + 1
+    n = code + _STRIDE
+    if not board[n]:
+        c = cell_at(n)
+        frontier[c] = frontier.get(c, 0) + 1
+    n = code - 1
+    if not board[n]:
+        c = cell_at(n)
+        frontier[c] = frontier.get(c, 0) + 1
+    n = code + 1
+    if not board[n]:
+        c = cell_at(n)
+        frontier[c] = frontier.get(c, 0) + 1
+
+
+def closed_by(board: bytearray, code: int, corridors: tuple[bool, ...]) -> set[Cell]:
+    """:func:`~cardcrawl.mapless.newly_closed` on a board, the card laid on ``code``."""
+    closed: set[Cell] = set()
+    stride = _STRIDE
+    for n in (code - stride, code + stride, code - 1, code + 1):
+        index = board[n]
+        if index and corridors[index - 1]:
+            empty = []
+            if not board[n - stride]:
+                empty.append(n - stride)
+            if not board[n + stride]:
+                empty.append(n + stride)
+            if not board[n - 1]:
+                empty.append(n - 1)
+            if not board[n + 1]:
+                empty.append(n + 1)
+            if len(empty) <= 2:  # two touching cards or more, of its four neighbours
+                for e in empty:
+                    closed.add(cell_at(e))
+    return closed
 
 
 class WorkingDeck:
@@ -367,7 +484,7 @@ class Position:
         table = self.table
         if type(table) is not WorkingGrid:
             table = self.table = WorkingGrid.copy_of(table)
-        return table  # type: ignore[return-value]
+        return table
 
     def __repr__(self) -> str:
         return f"<Position of {freeze(self, [])!r}>"
