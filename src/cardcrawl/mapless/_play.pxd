@@ -6,7 +6,7 @@
 import cython
 
 from cardcrawl.mapless._position cimport (
-    Position, WorkingDeck, closed_by, code_of, put_card, put_code,
+    Position, WorkingDeck, board_of, closed_on, code_of, put_card, put_code,
 )
 
 @cython.final

@@ -57,7 +57,8 @@ from cardcrawl.mapless._position import (
     Position,
     WorkingDeck,
     WorkingGrid,
-    closed_by,
+    board_of,
+    closed_on,
     code_of,
     put_card,
     put_code,
@@ -278,13 +279,16 @@ class Rules:
         if type(table) is not WorkingGrid:
             table = p.working_table()
         index = card.index
-        board = table.board
         code = code_of(cell)
+        board = table.board
+        if board is None and table.laid and code >= 0:
+            board = table.board = board_of(table.cards)
         if board is not None and code >= 0:
             put_code(table.cards, table.frontier, board, cell, code, card)
-            closing = closed_by(board, code, self.corridor)  # M-6
+            closing = closed_on(board, code, self.corridor)  # M-6
         else:
             table.board = None
+            table.laid += 1
             put_card(table.cards, table.frontier, cell, card)
             closing = newly_closed(table, cell, self.corridor)  # M-6
         if ev is not None:

@@ -8,6 +8,7 @@
 import cython
 
 from cardcrawl.core._random cimport _below
+from cardcrawl.mapless._rules cimport closing_codes
 
 cdef Py_ssize_t _OFFSET, _STRIDE, _SIZE, _REACH
 cdef bytes _EMPTY_BOARD
@@ -23,13 +24,13 @@ cpdef Py_ssize_t code_of(object cell) except? -2
 cpdef object cell_at(Py_ssize_t code)
 
 @cython.locals(board=bytearray, code=Py_ssize_t)
-cpdef object _board_of(dict cards)
+cpdef object board_of(dict cards)
 
 @cython.locals(n=Py_ssize_t)
 cpdef put_code(dict cards, dict frontier, bytearray board, object cell, Py_ssize_t code, object card)
 
-@cython.locals(closed=set, stride=Py_ssize_t, n=Py_ssize_t, index=Py_ssize_t, empty=list, e=Py_ssize_t)
-cpdef set closed_by(bytearray board, Py_ssize_t code, tuple corridors)
+@cython.locals(closed=set, c=Py_ssize_t)
+cpdef set closed_on(bytearray board, Py_ssize_t code, object corridors)
 
 @cython.final
 cdef class WorkingDeck:

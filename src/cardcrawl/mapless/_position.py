@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -32,14 +32,16 @@ from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, _shared_cell, neighbours
 from cardcrawl.mapless._events import MaplessEvent
+from cardcrawl.mapless._rules import closing_codes
 from cardcrawl.mapless._state import Ending, MaplessState, Phase
 
 __all__ = [
     "Position",
     "WorkingDeck",
     "WorkingGrid",
+    "board_of",
     "cell_at",
-    "closed_by",
+    "closed_on",
     "code_of",
     "freeze",
     "put_card",
@@ -94,17 +96,23 @@ class WorkingGrid(Grid):
     # ``cards`` and ``frontier`` are slots here, the very dicts of ``_cards`` and
     # ``_frontier``, rather than the grid's properties: the rules and the hooks read them
     # at every placement, and reading a slot is no Python call.
-    __slots__ = ("board", "cards", "frontier")
+    # ``board`` is made at the second placement on a working copy (the public step
+    # places once a copy, and a board costs more than one placement saves); until
+    # then, or when a card lies outside its window, it is None and the cards are laid
+    # by tuple. ``laid`` counts the placements made without one.
+    __slots__ = ("board", "cards", "frontier", "laid")
     cards: dict[Cell, Card]
     frontier: dict[Cell, int]
     board: bytearray | None
+    laid: int
 
     def __init__(self, cards: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]] = ()) -> None:
         # As a grid is made (a copy or a pickle of a working grid is made so too).
         super().__init__(cards)
         self.cards = self._cards
         self.frontier = self._frontier
-        self.board = _board_of(self._cards)
+        self.board = None
+        self.laid = 0
 
     @classmethod
     def copy_of(cls, grid: Grid) -> WorkingGrid:
@@ -113,17 +121,21 @@ class WorkingGrid(Grid):
         working._cards = working.cards = grid._cards.copy()
         working._frontier = working.frontier = grid._frontier.copy()
         working._hash = None
-        working.board = _board_of(working._cards)
+        working.board = None
+        working.laid = 0
         return working
 
     def put(self, cell: Cell, card: Card) -> None:
         """Lay ``card`` on the empty ``cell``, keeping the frontier (as ``Grid.place``)."""
-        board = self.board
         code = code_of(cell)
+        board = self.board
+        if board is None and self.laid and code >= 0:
+            board = self.board = board_of(self._cards)
         if board is not None and code >= 0:
             put_code(self._cards, self._frontier, board, cell, code, card)
         else:
             self.board = None
+            self.laid += 1
             put_card(self._cards, self._frontier, cell, card)
 
     def __hash__(self) -> int:
@@ -147,7 +159,7 @@ def put_card(cards: dict[Cell, Card], frontier: dict[Cell, int], cell: Cell, car
             frontier[n] = frontier.get(n, 0) + 1
 
 
-def _board_of(cards: dict[Cell, Card]) -> bytearray | None:
+def board_of(cards: dict[Cell, Card]) -> bytearray | None:
     """The board of ``cards``, or None if a card lies outside its window."""
     board = bytearray(_EMPTY_BOARD)
     for cell, card in cards.items():
@@ -189,25 +201,12 @@ def put_code(
         frontier[c] = frontier.get(c, 0) + 1
 
 
-def closed_by(board: bytearray, code: int, corridors: tuple[bool, ...]) -> set[Cell]:
-    """:func:`~cardcrawl.mapless.newly_closed` on a board, the card laid on ``code``."""
+def closed_on(board: bytearray, code: int, corridors: Sequence[bool]) -> set[Cell]:
+    """The cells closed (M-6, :func:`~cardcrawl.mapless.newly_closed`) by the card laid
+    on the cell of code ``code`` of a working grid's board."""
     closed: set[Cell] = set()
-    stride = _STRIDE
-    for n in (code - stride, code + stride, code - 1, code + 1):
-        index = board[n]
-        if index and corridors[index - 1]:
-            empty = []
-            if not board[n - stride]:
-                empty.append(n - stride)
-            if not board[n + stride]:
-                empty.append(n + stride)
-            if not board[n - 1]:
-                empty.append(n - 1)
-            if not board[n + 1]:
-                empty.append(n + 1)
-            if len(empty) <= 2:  # two touching cards or more, of its four neighbours
-                for e in empty:
-                    closed.add(cell_at(e))
+    for c in closing_codes(board, code, _STRIDE, corridors):
+        closed.add(cell_at(c))
     return closed
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
+from cardcrawl.kit._grid import Cell, Grid, neighbours
 from cardcrawl.mapless._state import ENTRANCE_CELL
 
 __all__ = [
     "card_value",
+    "closing_codes",
     "corridor_cells",
     "exit_candidates",
     "is_corridor",
@@ -104,31 +105,74 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
         >>> sorted(newly_closed(table.place((2, 0), Card.parse("KS")), (2, 0)))
         [(1, -1), (1, 1)]
     """
-    closed: set[Cell] = set()
+    # M-6 is stated once, over a board of cell codes (closing_codes): here a board of
+    # the 5 x 5 cells around ``placed``, which holds every cell the rule reads.
     cards = table.cards
-    around = _NEIGHBOURS  # the grid's cache, read directly (see WorkingGrid.put)
-    touching = around.get(placed)
-    if touching is None:
-        touching = neighbours(placed)
-    for n in touching:
-        card = cards.get(n)
-        if card is not None and corridors[card.index]:
-            four = around.get(n)
-            if four is None:
-                four = neighbours(n)
-            left, right, down, up = four
-            # Written out: this runs at every placement of every game.
+    x, y = placed
+    board = bytearray(25)
+    for dx, dy in _WITHIN_TWO:
+        card = cards.get((x + dx, y + dy))
+        if card is not None:
+            board[(dx + 2) * 5 + dy + 2] = card.index + 1
+    closed: set[Cell] = set()
+    for code in closing_codes(board, 12, 5, corridors):
+        closed.add((x + code // 5 - 2, y + code % 5 - 2))
+    return closed
+
+
+# The cells at most two steps from a cell: what M-6 reads around a placement.
+_WITHIN_TWO = tuple(
+    (dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if abs(dx) + abs(dy) <= 2
+)
+
+
+def closing_codes(
+    board: bytearray, placed: int, stride: int, corridors: Sequence[bool]
+) -> list[int]:
+    """The codes of the empty cells closed (M-6) by the card laid on code ``placed``.
+
+    A board holds one byte a cell, the index of its card plus one (0 when empty), the
+    cell ``(x, y)`` of a window at code ``x * stride + y`` (the window's own origin), so
+    a cell's neighbours are ``stride`` and 1 away; the placed cell's neighbours and
+    theirs must lie on it. Only the corridors touching ``placed`` gain a touching card,
+    so only they can reach two touching cards and close their empty neighbours.
+
+    Args:
+        board: the cards around ``placed``, by code.
+        placed: the code of the cell a card was just laid on.
+        stride: the codes between two cells side by side across.
+        corridors: by card index, whether a card is a corridor (M-3).
+
+    Returns:
+        The codes of the cells it closes, in the order of
+        :func:`~cardcrawl.neighbours` around each closing corridor (a cell may come
+        twice).
+
+    Examples:
+        >>> from cardcrawl import Card
+        >>> board = bytearray(25)  # 5 x 5 cells, (2, 2) at code 12
+        >>> board[7] = Card.parse("5S").index + 1  # on (1, 2), a corridor
+        >>> board[2] = Card.parse("AD").index + 1  # on (0, 2)
+        >>> board[12] = Card.parse("KS").index + 1  # laid on (2, 2)
+        >>> closing_codes(board, 12, 5, [2 <= Card(i).rank <= 10 for i in range(54)])
+        [6, 8]
+    """
+    closed: list[int] = []
+    # Written out: this runs at every placement of every game.
+    for n in (placed - stride, placed + stride, placed - 1, placed + 1):
+        index = board[n]
+        if index and corridors[index - 1]:
             empty = []
-            if left not in cards:
-                empty.append(left)
-            if right not in cards:
-                empty.append(right)
-            if down not in cards:
-                empty.append(down)
-            if up not in cards:
-                empty.append(up)
+            if not board[n - stride]:
+                empty.append(n - stride)
+            if not board[n + stride]:
+                empty.append(n + stride)
+            if not board[n - 1]:
+                empty.append(n - 1)
+            if not board[n + 1]:
+                empty.append(n + 1)
             if len(empty) <= 2:  # two touching cards or more, of its four neighbours
-                closed.update(empty)
+                closed.extend(empty)
     return closed
 
 
