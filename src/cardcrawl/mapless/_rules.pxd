@@ -5,7 +5,10 @@
 # run at every draw loop over them as C.
 import cython
 
-@cython.locals(closed=set, cards=dict, board=bytearray, x=Py_ssize_t, y=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, code=Py_ssize_t)
+@cython.locals(
+    closed=set, cards=dict, around=dict, touching=tuple, four=tuple, board=bytearray,
+    x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t, index=Py_ssize_t,
+)
 cpdef set newly_closed(object table, object placed, object corridors=*)
 
 @cython.locals(closed=list, n=Py_ssize_t, index=Py_ssize_t, empty=list)

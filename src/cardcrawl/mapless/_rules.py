@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import Cell, Grid, neighbours
+from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
 from cardcrawl.mapless._state import ENTRANCE_CELL
 
 __all__ = [
@@ -106,24 +106,40 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
         [(1, -1), (1, 1)]
     """
     # M-6 is stated once, over a board of cell codes (closing_codes): here a board of
-    # the 5 x 5 cells around ``placed``, which holds every cell the rule reads.
+    # the 5 x 5 cells around ``placed`` (code 12), filled with what the rule reads
+    # there: the placed cell's neighbours, and those of each corridor among them.
     cards = table.cards
-    x, y = placed
     board = bytearray(25)
-    for dx, dy in _WITHIN_TWO:
-        card = cards.get((x + dx, y + dy))
+    board[12] = 1  # a card lies on ``placed``
+    around = _NEIGHBOURS  # the grid's cache, read directly (see WorkingGrid.put)
+    touching = around.get(placed)
+    if touching is None:
+        touching = neighbours(placed)
+    for n, code in zip(touching, _AROUND_12, strict=True):
+        card = cards.get(n)
         if card is not None:
-            board[(dx + 2) * 5 + dy + 2] = card.index + 1
+            index = card.index
+            board[code] = index + 1
+            if corridors[index]:
+                four = around.get(n)
+                if four is None:
+                    four = neighbours(n)
+                left, right, down, up = four
+                board[code - 5] = left in cards
+                board[code + 5] = right in cards
+                board[code - 1] = down in cards
+                board[code + 1] = up in cards
     closed: set[Cell] = set()
-    for code in closing_codes(board, 12, 5, corridors):
-        closed.add((x + code // 5 - 2, y + code % 5 - 2))
+    if board[7] or board[17] or board[11] or board[13]:
+        x, y = placed
+        for code in closing_codes(board, 12, 5, corridors):
+            closed.add((x + code // 5 - 2, y + code % 5 - 2))
     return closed
 
 
-# The cells at most two steps from a cell: what M-6 reads around a placement.
-_WITHIN_TWO = tuple(
-    (dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if abs(dx) + abs(dy) <= 2
-)
+# The codes of the four neighbours of the middle of a 5 x 5 board, in the order of
+# ``neighbours``: left, right, down, up.
+_AROUND_12 = (7, 17, 11, 13)
 
 
 def closing_codes(
