@@ -5,9 +5,7 @@
 # keeps no declared type, so it may return whatever the Python source accepts.
 import cython
 
-from cardcrawl.mapless._position cimport (
-    Position, WorkingDeck, board_of, closed_on, code_of, put_card, put_code,
-)
+from cardcrawl.mapless._position cimport Position, WorkingDeck, put_card
 
 @cython.final
 cdef class Rules:
@@ -33,7 +31,7 @@ cdef class Rules:
     cpdef tuple outcomes(self, Position p, WorkingDeck deck)
     @cython.locals(index=Py_ssize_t)
     cpdef drawn(self, Position p, object card, list ev)
-    @cython.locals(index=Py_ssize_t, code=Py_ssize_t, board=bytearray)
+    @cython.locals(index=Py_ssize_t)
     cpdef place(self, Position p, object cell, list ev)
     cpdef after_narrative(self, Position p, list ev)
     cpdef open_exit(self, Position p, object cell, object candidates, list ev)

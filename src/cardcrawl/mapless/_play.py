@@ -53,16 +53,7 @@ from cardcrawl.mapless._events import (
     StalkerWaited,
     TurnStarted,
 )
-from cardcrawl.mapless._position import (
-    Position,
-    WorkingDeck,
-    WorkingGrid,
-    board_of,
-    closed_on,
-    code_of,
-    put_card,
-    put_code,
-)
+from cardcrawl.mapless._position import Position, WorkingDeck, WorkingGrid, put_card
 from cardcrawl.mapless._rules import newly_closed
 from cardcrawl.mapless._state import CLUB_STALKER, EXIT, SPADE_STALKER, Ending, Phase
 
@@ -278,21 +269,11 @@ class Rules:
         table = p.table
         if type(table) is not WorkingGrid:
             table = p.working_table()
+        put_card(table.cards, table.frontier, cell, card)
         index = card.index
-        code = code_of(cell)
-        board = table.board
-        if board is None and table.laid and code >= 0:
-            board = table.board = board_of(table.cards)
-        if board is not None and code >= 0:
-            put_code(table.cards, table.frontier, board, cell, code, card)
-            closing = closed_on(board, code, self.corridor)  # M-6
-        else:
-            table.board = None
-            table.laid += 1
-            put_card(table.cards, table.frontier, cell, card)
-            closing = newly_closed(table, cell, self.corridor)  # M-6
         if ev is not None:
             ev.append(CardPlaced(card, cell, self.game._dread_lines[index]))
+        closing = newly_closed(table, cell, self.corridor)  # M-6
         if closing:  # most placements close nothing: then the frozen set is shared
             p.closed = p.closed | closing
         if self.room[index]:
@@ -311,7 +292,7 @@ class Rules:
         self, p: Position, cell: Cell, candidates: Sequence[Cell], ev: Events | None
     ) -> None:
         table = p.working_table()
-        table.put(cell, EXIT)
+        put_card(table.cards, table.frontier, cell, EXIT)
         if ev is not None:
             ev.append(ExitPlaced(cell, tuple(candidates), self.game._dread_lines[_EXIT_INDEX]))
         # The Exit may lie on a closed cell, which it reopens; it may close others (M-6).

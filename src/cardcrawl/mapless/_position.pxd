@@ -8,29 +8,9 @@
 import cython
 
 from cardcrawl.core._random cimport _below
-from cardcrawl.mapless._rules cimport closing_codes
-
-cdef Py_ssize_t _OFFSET, _STRIDE, _SIZE, _REACH
-cdef bytes _EMPTY_BOARD
-cdef list _CELL_AT
 
 @cython.locals(cache=dict, around=tuple)
 cpdef put_card(dict cards, dict frontier, object cell, object card)
-
-@cython.locals(x=Py_ssize_t, y=Py_ssize_t)
-cpdef Py_ssize_t code_of(object cell) except? -2
-
-@cython.locals(cells=list)
-cpdef object cell_at(Py_ssize_t code)
-
-@cython.locals(board=bytearray, code=Py_ssize_t)
-cpdef object board_of(dict cards)
-
-@cython.locals(n=Py_ssize_t)
-cpdef put_code(dict cards, dict frontier, bytearray board, object cell, Py_ssize_t code, object card)
-
-@cython.locals(closed=set, c=Py_ssize_t)
-cpdef set closed_on(bytearray board, Py_ssize_t code, object corridors)
 
 @cython.final
 cdef class WorkingDeck:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -30,60 +30,14 @@ import attrs
 from cardcrawl.core._random import _below
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, _shared_cell, neighbours
+from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
 from cardcrawl.mapless._events import MaplessEvent
-from cardcrawl.mapless._rules import closing_codes
 from cardcrawl.mapless._state import Ending, MaplessState, Phase
 
-__all__ = [
-    "Position",
-    "WorkingDeck",
-    "WorkingGrid",
-    "board_of",
-    "cell_at",
-    "closed_on",
-    "code_of",
-    "freeze",
-    "put_card",
-    "put_code",
-    "setup",
-    "thaw",
-]
+__all__ = ["Position", "WorkingDeck", "WorkingGrid", "freeze", "put_card", "setup", "thaw"]
 
 _INDEX = operator.attrgetter("index")
 _DRAW, _DRAW_MIND = Phase.DRAW, Phase.DRAW_MIND
-
-
-# The working grid also keeps its cards on a board: one byte a cell (the card's index
-# plus one, 0 when empty) over a square window around the Entrance, a cell's code
-# being ``(x + _OFFSET) * _STRIDE + y + _OFFSET``. Laying a card and the cells it
-# closes read the board by code, with no tuple made or hashed; the hooks still read the
-# grid's dicts of tuples, and a code's tuple is made once (``cell_at``).
-_OFFSET = 64
-_STRIDE = 128
-_SIZE = _STRIDE * _STRIDE
-_EMPTY_BOARD = bytes(_SIZE)
-_CELL_AT: list[Cell | None] = [None] * _SIZE
-# A table whose cells stay within this of the Entrance has its neighbours' codes on
-# the board too.
-_REACH = _OFFSET - 2
-
-
-def code_of(cell: Cell) -> int:
-    """The board code of ``cell``, or -1 outside the board's window."""
-    x, y = cell
-    if -_REACH <= x <= _REACH and -_REACH <= y <= _REACH:
-        return (x + _OFFSET) * _STRIDE + y + _OFFSET
-    return -1
-
-
-def cell_at(code: int) -> Cell:
-    """The cell of board code ``code``: the same tuple for the same code."""
-    cells = _CELL_AT
-    cell = cells[code]
-    if cell is None:
-        cell = cells[code] = _shared_cell((code // _STRIDE - _OFFSET, code % _STRIDE - _OFFSET))
-    return cell
 
 
 class WorkingGrid(Grid):
@@ -96,23 +50,15 @@ class WorkingGrid(Grid):
     # ``cards`` and ``frontier`` are slots here, the very dicts of ``_cards`` and
     # ``_frontier``, rather than the grid's properties: the rules and the hooks read them
     # at every placement, and reading a slot is no Python call.
-    # ``board`` is made at the second placement on a working copy (the public step
-    # places once a copy, and a board costs more than one placement saves); until
-    # then, or when a card lies outside its window, it is None and the cards are laid
-    # by tuple. ``laid`` counts the placements made without one.
-    __slots__ = ("board", "cards", "frontier", "laid")
+    __slots__ = ("cards", "frontier")
     cards: dict[Cell, Card]
     frontier: dict[Cell, int]
-    board: bytearray | None
-    laid: int
 
     def __init__(self, cards: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]] = ()) -> None:
         # As a grid is made (a copy or a pickle of a working grid is made so too).
         super().__init__(cards)
         self.cards = self._cards
         self.frontier = self._frontier
-        self.board = None
-        self.laid = 0
 
     @classmethod
     def copy_of(cls, grid: Grid) -> WorkingGrid:
@@ -121,22 +67,11 @@ class WorkingGrid(Grid):
         working._cards = working.cards = grid._cards.copy()
         working._frontier = working.frontier = grid._frontier.copy()
         working._hash = None
-        working.board = None
-        working.laid = 0
         return working
 
     def put(self, cell: Cell, card: Card) -> None:
         """Lay ``card`` on the empty ``cell``, keeping the frontier (as ``Grid.place``)."""
-        code = code_of(cell)
-        board = self.board
-        if board is None and self.laid and code >= 0:
-            board = self.board = board_of(self._cards)
-        if board is not None and code >= 0:
-            put_code(self._cards, self._frontier, board, cell, code, card)
-        else:
-            self.board = None
-            self.laid += 1
-            put_card(self._cards, self._frontier, cell, card)
+        put_card(self._cards, self._frontier, cell, card)
 
     def __hash__(self) -> int:
         raise TypeError("a working grid changes: it has no hash")
@@ -157,57 +92,6 @@ def put_card(cards: dict[Cell, Card], frontier: dict[Cell, int], cell: Cell, car
     for n in around:
         if n not in cards:
             frontier[n] = frontier.get(n, 0) + 1
-
-
-def board_of(cards: dict[Cell, Card]) -> bytearray | None:
-    """The board of ``cards``, or None if a card lies outside its window."""
-    board = bytearray(_EMPTY_BOARD)
-    for cell, card in cards.items():
-        code = code_of(cell)
-        if code < 0:
-            return None
-        board[code] = card.index + 1
-    return board
-
-
-def put_code(
-    cards: dict[Cell, Card],
-    frontier: dict[Cell, int],
-    board: bytearray,
-    cell: Cell,
-    code: int,
-    card: Card,
-) -> None:
-    """:func:`put_card` on a grid with a board, ``cell``'s code ``code`` in its window."""
-    cards[cell] = card
-    board[code] = card.index + 1
-    frontier.pop(cell, None)
-    # In the order of ``neighbours``: left, right, down, up.
-    n = code - _STRIDE
-    if not board[n]:
-        c = cell_at(n)
-        frontier[c] = frontier.get(c, 0) + 1
-    n = code + _STRIDE
-    if not board[n]:
-        c = cell_at(n)
-        frontier[c] = frontier.get(c, 0) + 1
-    n = code - 1
-    if not board[n]:
-        c = cell_at(n)
-        frontier[c] = frontier.get(c, 0) + 1
-    n = code + 1
-    if not board[n]:
-        c = cell_at(n)
-        frontier[c] = frontier.get(c, 0) + 1
-
-
-def closed_on(board: bytearray, code: int, corridors: Sequence[bool]) -> set[Cell]:
-    """The cells closed (M-6, :func:`~cardcrawl.mapless.newly_closed`) by the card laid
-    on the cell of code ``code`` of a working grid's board."""
-    closed: set[Cell] = set()
-    for c in closing_codes(board, code, _STRIDE, corridors):
-        closed.add(cell_at(c))
-    return closed
 
 
 class WorkingDeck:
@@ -483,7 +367,7 @@ class Position:
         table = self.table
         if type(table) is not WorkingGrid:
             table = self.table = WorkingGrid.copy_of(table)
-        return table
+        return table  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         return f"<Position of {freeze(self, [])!r}>"

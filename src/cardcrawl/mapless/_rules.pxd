@@ -5,14 +5,8 @@
 # run at every draw loop over them as C.
 import cython
 
-@cython.locals(
-    closed=set, cards=dict, around=dict, touching=tuple, four=tuple, board=bytearray,
-    x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t, index=Py_ssize_t,
-)
+@cython.locals(closed=set, cards=dict, around=dict, touching=tuple, four=tuple, empty=list)
 cpdef set newly_closed(object table, object placed, object corridors=*)
-
-@cython.locals(closed=list, n=Py_ssize_t, index=Py_ssize_t, empty=list)
-cpdef list closing_codes(bytearray board, Py_ssize_t placed, Py_ssize_t stride, object corridors)
 
 @cython.locals(frontier=dict, cards=dict, cells=list)
 cpdef list corridor_cells(object table, object closed, object last_room)

@@ -10,7 +10,6 @@ from cardcrawl.mapless._state import ENTRANCE_CELL
 
 __all__ = [
     "card_value",
-    "closing_codes",
     "corridor_cells",
     "exit_candidates",
     "is_corridor",
@@ -105,90 +104,31 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
         >>> sorted(newly_closed(table.place((2, 0), Card.parse("KS")), (2, 0)))
         [(1, -1), (1, 1)]
     """
-    # M-6 is stated once, over a board of cell codes (closing_codes): here a board of
-    # the 5 x 5 cells around ``placed`` (code 12), filled with what the rule reads
-    # there: the placed cell's neighbours, and those of each corridor among them.
+    closed: set[Cell] = set()
     cards = table.cards
-    board = bytearray(25)
-    board[12] = 1  # a card lies on ``placed``
     around = _NEIGHBOURS  # the grid's cache, read directly (see WorkingGrid.put)
     touching = around.get(placed)
     if touching is None:
         touching = neighbours(placed)
-    for n, code in zip(touching, _AROUND_12, strict=True):
+    for n in touching:
         card = cards.get(n)
-        if card is not None:
-            index = card.index
-            board[code] = index + 1
-            if corridors[index]:
-                four = around.get(n)
-                if four is None:
-                    four = neighbours(n)
-                left, right, down, up = four
-                board[code - 5] = left in cards
-                board[code + 5] = right in cards
-                board[code - 1] = down in cards
-                board[code + 1] = up in cards
-    closed: set[Cell] = set()
-    if board[7] or board[17] or board[11] or board[13]:
-        x, y = placed
-        for code in closing_codes(board, 12, 5, corridors):
-            closed.add((x + code // 5 - 2, y + code % 5 - 2))
-    return closed
-
-
-# The codes of the four neighbours of the middle of a 5 x 5 board, in the order of
-# ``neighbours``: left, right, down, up.
-_AROUND_12 = (7, 17, 11, 13)
-
-
-def closing_codes(
-    board: bytearray, placed: int, stride: int, corridors: Sequence[bool]
-) -> list[int]:
-    """The codes of the empty cells closed (M-6) by the card laid on code ``placed``.
-
-    A board holds one byte a cell, the index of its card plus one (0 when empty), the
-    cell ``(x, y)`` of a window at code ``x * stride + y`` (the window's own origin), so
-    a cell's neighbours are ``stride`` and 1 away; the placed cell's neighbours and
-    theirs must lie on it. Only the corridors touching ``placed`` gain a touching card,
-    so only they can reach two touching cards and close their empty neighbours.
-
-    Args:
-        board: the cards around ``placed``, by code.
-        placed: the code of the cell a card was just laid on.
-        stride: the codes between two cells side by side across.
-        corridors: by card index, whether a card is a corridor (M-3).
-
-    Returns:
-        The codes of the cells it closes, in the order of
-        :func:`~cardcrawl.neighbours` around each closing corridor (a cell may come
-        twice).
-
-    Examples:
-        >>> from cardcrawl import Card
-        >>> board = bytearray(25)  # 5 x 5 cells, (2, 2) at code 12
-        >>> board[7] = Card.parse("5S").index + 1  # on (1, 2), a corridor
-        >>> board[2] = Card.parse("AD").index + 1  # on (0, 2)
-        >>> board[12] = Card.parse("KS").index + 1  # laid on (2, 2)
-        >>> closing_codes(board, 12, 5, [2 <= Card(i).rank <= 10 for i in range(54)])
-        [6, 8]
-    """
-    closed: list[int] = []
-    # Written out: this runs at every placement of every game.
-    for n in (placed - stride, placed + stride, placed - 1, placed + 1):
-        index = board[n]
-        if index and corridors[index - 1]:
+        if card is not None and corridors[card.index]:
+            four = around.get(n)
+            if four is None:
+                four = neighbours(n)
+            left, right, down, up = four
+            # Written out: this runs at every placement of every game.
             empty = []
-            if not board[n - stride]:
-                empty.append(n - stride)
-            if not board[n + stride]:
-                empty.append(n + stride)
-            if not board[n - 1]:
-                empty.append(n - 1)
-            if not board[n + 1]:
-                empty.append(n + 1)
+            if left not in cards:
+                empty.append(left)
+            if right not in cards:
+                empty.append(right)
+            if down not in cards:
+                empty.append(down)
+            if up not in cards:
+                empty.append(up)
             if len(empty) <= 2:  # two touching cards or more, of its four neighbours
-                closed.extend(empty)
+                closed.update(empty)
     return closed
 
 
