@@ -288,7 +288,7 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
             "action_mask": self._out(self._mask),
             "_action_mask": self._out(self._every),
         }
-        if self._illegal.any():
+        if 1 in self._batch.illegal:  # a scan of the bytes, cheaper than numpy's any()
             info["illegal_action"] = self._out(self._illegal)
             info["_illegal_action"] = self._illegal.copy()
         return info
