@@ -23,6 +23,15 @@ from cardcrawl.encoding._compact cimport RowWriter
 @cython.final
 cdef class HaydesRowWriter(RowWriter):
     cdef object _c
+    cdef Py_ssize_t _size
+    cdef Py_ssize_t _header
+    cdef Py_ssize_t _round
+    cdef Py_ssize_t _seats
+    cdef Py_ssize_t _aim
+    cdef Py_ssize_t _card
+    cdef Py_ssize_t _source
+    cdef Py_ssize_t _counts
+    cdef Py_ssize_t _unseen_at
     cdef Py_ssize_t _n
     cdef Py_ssize_t _p
     cdef bytes _zero
