@@ -30,7 +30,7 @@ cdef class HaydesRowWriter(RowWriter):
     cdef Py_ssize_t _aim
     cdef Py_ssize_t _card
     cdef Py_ssize_t _source
-    cdef Py_ssize_t _counts
+    cdef Py_ssize_t _counts_at
     cdef Py_ssize_t _unseen_at
     cdef Py_ssize_t _n
     cdef Py_ssize_t _p
@@ -75,3 +75,7 @@ cdef class HaydesRowWriter(RowWriter):
         object mixed,
     )
     cpdef _write_mixed(self, bytearray out, Py_ssize_t o, Py_ssize_t b, object mixed)
+
+# A pool's counts by card index: a first row counts every unseen card.
+@cython.locals(counts=bytearray, k=Py_ssize_t)
+cpdef bytes _counts(object cards)

@@ -506,7 +506,7 @@ class HaydesRowWriter(RowWriter):
         self._aim: int = compact._aim
         self._card: int = compact._card
         self._source: int = compact._source
-        self._counts: int = compact._counts
+        self._counts_at: int = compact._counts
         self._unseen_at: int = compact._unseen
         self._n = len(compact._cells)
         self._p: int = compact._players
@@ -702,7 +702,7 @@ class HaydesRowWriter(RowWriter):
     def _write_unseen(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
         """The counts, and each belief's weight, unseen cards and mix counts."""
         unseen = pos._unseen
-        counts = o + self._counts
+        counts = o + self._counts_at
         out[counts + 1] = len(pos.mixes)
         if unseen is None:
             beliefs = pos._beliefs
