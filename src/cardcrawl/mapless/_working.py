@@ -190,12 +190,10 @@ class MaplessNumbering:
 
         self._working = working
         self._game = working.game
-        # By phase, the first number of its kind of decision.
-        self._first = {
-            _PLACE: _KIND_INDEX[Place] * _CELLS,
-            _PLACE_EXIT: _KIND_INDEX[PlaceExit] * _CELLS,
-            _MOVE: _KIND_INDEX[Move] * _CELLS,
-        }
+        # The first number of each kind of decision.
+        self._place = _KIND_INDEX[Place] * _CELLS
+        self._exit = _KIND_INDEX[PlaceExit] * _CELLS
+        self._move = _KIND_INDEX[Move] * _CELLS
         square = [number_cell(k) for k in range(_CELLS)]
         self._number = {cell: k for k, cell in enumerate(square)}
         #: The cell of each action number.
@@ -211,7 +209,9 @@ class MaplessNumbering:
         cells = pos.choices
         if not cells:
             return [], self.cells
-        first = self._first[pos.phase]
+        # Phases compared by identity (hashing an enum member is a Python-level call).
+        phase = pos.phase
+        first = self._place if phase is _PLACE else self._move if phase is _MOVE else self._exit
         number = self._number
         numbers: list[int] = []
         for cell in cells:
