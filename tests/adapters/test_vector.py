@@ -162,6 +162,25 @@ def test_an_illegal_action_ends_that_episode_and_the_next_step_resets_it() -> No
     assert not terminated[1]
 
 
+@pytest.mark.parametrize("env_id", ["escape-from-haydes-solo-timer", "mapless-house"])
+def test_numbers_outside_the_actions_are_illegal_or_typed_errors(env_id: str) -> None:
+    # Negative, too large, or too large for a machine integer (uint64): an illegal
+    # action that ends the episode, or an EncodingError in "raise" mode.
+    outside = np.array([2**63, 10**6, 2**64 - 1], dtype=np.uint64)
+    for actions in (np.array([-1, 10**6, 10**12]), outside):
+        envs = CardcrawlVectorEnv(env_id, num_envs=3)
+        envs.reset(seed=2)
+        _, rewards, terminated, _, info = envs.step(actions)
+        assert info["illegal_action"].tolist() == [True, True, True]
+        assert rewards.tolist() == [-1.0, -1.0, -1.0]
+        assert terminated.all()
+        assert not info["action_mask"].any()
+        strict = CardcrawlVectorEnv(env_id, num_envs=3, illegal_action="raise")
+        strict.reset(seed=2)
+        with pytest.raises(EncodingError, match="out of range"):
+            strict.step(actions)
+
+
 def test_raise_mode_and_bad_arguments_get_typed_errors() -> None:
     envs = CardcrawlVectorEnv("mapless-house", num_envs=2, illegal_action="raise")
     with pytest.raises(IllegalActionError, match="reset"):

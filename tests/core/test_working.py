@@ -165,3 +165,44 @@ def test_a_game_without_its_own_gets_the_public_api() -> None:
     working = working_for(game)
     assert type(working) is StateWorking
     _play_both(game, working, 5, random.Random(5))
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+@given(seed=st.integers(0, 2**64 - 1), events=st.booleans())
+def test_a_numbering_lists_the_encodings_numbers_and_plays_the_same_games(
+    name: str, options: dict[str, Any], seed: int, events: bool
+) -> None:
+    # A game's numbering (what a batch writes its masks from and plays by) gives, at
+    # every decision, the encoding's numbers of the legal actions in their order, and
+    # the decision played by a number's code is the one the action plays.
+    from cardcrawl.encoding import encoding_for
+
+    game = cardcrawl.load(name, **options)
+    encoding = encoding_for(game)
+    working = working_for(game, events=events)
+    numbering = working.numbering(encoding)  # type: ignore[attr-defined]
+    numbered, position = working.begin(seed), working.begin(seed)
+    choose = random.Random(seed)
+    while not working.is_over(position):
+        legal = working.legal(position)
+        numbers, codes = numbering.numbers(numbered)
+        assert list(numbers) == [encoding.encode_action(a) for a in legal]
+        k = choose.randrange(len(legal))
+        numbering.play(numbered, codes[numbers[k]])
+        working.advance(position, legal[k])
+        assert working.freeze(numbered) == working.freeze(position)
+    assert working.is_over(numbered)
+    assert working.outcome(numbered) == working.outcome(position)
+
+
+def test_a_numbering_is_only_the_games_own_encodings() -> None:
+    # The Mapless numbering reads the stock encoding's table: any other encoding gets
+    # the batch's generic numbering instead.
+    from cardcrawl.encoding import encoding_for
+    from cardcrawl.mapless._encoding import MaplessEncoding
+
+    game = cardcrawl.load("mapless-house")
+    working = working_for(game)
+    other = type("OtherEncoding", (MaplessEncoding,), {})(game)
+    assert working.numbering(encoding_for(game)) is not None  # type: ignore[attr-defined]
+    assert working.numbering(other) is None  # type: ignore[attr-defined]

@@ -7,6 +7,15 @@ shows as numpy arrays without copying. No state is built along the way: a positi
 frozen only when someone asks for its state. Kept free of numpy and Gymnasium, so the
 compiled build compiles it (``COMPILED``) and a plain install runs it as Python.
 
+Actions are numbered once, not per step: a game's working interface may offer a
+``numbering(encoding)``, which lists a position's legal decisions as the encoding's
+action numbers, each beside the code the game plays it by (for Escape from Haydes the
+rules' own decision codes, for The Mapless House the cells), so that the mask is
+written from numbers and a chosen number is played without an action object. Any other
+game gets :class:`Numbered`, which numbers the legal actions with the encoding and
+remembers the numbers of the tuples the rules hand out again. Either way an action is
+legal exactly where the mask says 1, which is what the step checks.
+
 Examples:
     >>> import cardcrawl
     >>> from cardcrawl.encoding import encoding_for
@@ -15,7 +24,7 @@ Examples:
     >>> batch = Batch(game, 2, encoding, encoding.compact(), events=True)
     >>> batch.start(0, 7), batch.start(1, 8)
     (None, None)
-    >>> first = batch.legal[0][0]
+    >>> first = batch.legal(0)[0]
     >>> batch.step([encoding.encode_action(first), 10**6])  # the second is no action
     >>> list(batch.illegal), batch.rewards[1]
     ([0, 1], -1.0)
@@ -33,9 +42,67 @@ from cardcrawl.core._working import Working, working_for
 from cardcrawl.encoding import CompactObservation, Encoding
 from cardcrawl.errors import IllegalActionError
 
-__all__ = ["Batch"]
+__all__ = ["Batch", "Numbered"]
 
 _MEMO_SIZE = 4096
+
+
+class Numbered:
+    """The numbering of any game's legal decisions, over its working interface: the
+    encoding numbers the legal actions, and the numbers of a tuple the rules hand out
+    again are remembered (by the tuple, kept, so that its id is never another's).
+
+    Args:
+        working: the game's working interface.
+        encoding: the encoding that numbers the actions.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.encoding import encoding_for
+        >>> game = cardcrawl.load("mapless-house", max_turns=30)
+        >>> numbered = Numbered(cardcrawl.StateWorking(game), encoding_for(game))
+        >>> position = numbered.working.begin(1)
+        >>> numbers, codes = numbered.numbers(position)
+        >>> [codes[k] for k in numbers] == list(game.legal_actions(game.initial_state(1)))
+        True
+    """
+
+    def __init__(self, working: Working, encoding: Encoding) -> None:
+        self.working = working
+        self.encoding = encoding
+        self._memo: dict[int, tuple[tuple[Any, ...], tuple[list[int], dict[int, Any]]]] = {}
+        self._known: dict[int, tuple[Any, int]] = {}  # by action (kept): its number
+
+    def numbers(self, position: Any) -> tuple[list[int], dict[int, Any]]:
+        """The action numbers of the legal decisions of ``position``, and by number the
+        code :meth:`play` takes (here the action itself)."""
+        legal = self.working.legal(position)
+        entry = self._memo.get(id(legal))
+        if entry is not None and entry[0] is legal:
+            return entry[1]
+        numbers: list[int] = []
+        codes: dict[int, Any] = {}
+        known = self._known
+        encode = self.encoding.encode_action
+        for action in legal:
+            hit = known.get(id(action))
+            if hit is None or hit[0] is not action:
+                if len(known) >= _MEMO_SIZE:
+                    known.clear()
+                hit = known[id(action)] = (action, encode(action))
+            numbers.append(hit[1])
+            codes[hit[1]] = action
+        if len(self._memo) >= _MEMO_SIZE:
+            self._memo.clear()
+        self._memo[id(legal)] = (legal, (numbers, codes))
+        return numbers, codes
+
+    def play(self, position: Any, code: Any) -> None:
+        """Play the legal decision ``code`` (one of :meth:`numbers`) on ``position``."""
+        self.working.advance(position, code)
+
+
+_NONE: tuple[tuple[int, ...], tuple[Any, ...]] = ((), ())
 
 
 class Batch:
@@ -58,7 +125,8 @@ class Batch:
         obs: the compact rows, ``n * compact.size`` bytes (empty without ``compact``).
         mask: ``n * num_actions`` bytes: 1 where an action is legal.
         rewards: ``n`` doubles; terminated, truncated, illegal: ``n`` bytes each.
-        legal: each game's legal actions now.
+        numbered: how the legal decisions are numbered and played (see the module's
+            text).
     """
 
     def __init__(
@@ -79,6 +147,9 @@ class Batch:
         self.encoding = encoding
         working: Working = working_for(game, events=events)
         self.working = working
+        numbering = getattr(working, "numbering", None)
+        numbered = None if numbering is None else numbering(encoding)
+        self.numbered: Any = Numbered(working, encoding) if numbered is None else numbered
         self.size = 0 if compact is None else compact.size
         self.num_actions: int = encoding.num_actions
         self.obs = bytearray(n * self.size)
@@ -93,17 +164,11 @@ class Batch:
             writers = [compact.row_writer(working, 0) for _ in range(n)]
         self.writers = list(writers)
         self.positions: list[Any] = [None] * n
-        self.legal: list[tuple[Any, ...]] = [()] * n
-        self._set: list[list[int]] = [[] for _ in range(n)]  # the mask's 1s, by game
-        self._lookup: list[dict[int, Any]] = [{} for _ in range(n)]
+        self._set: list[Sequence[int]] = [()] * n  # the mask's 1s, by game
+        self._codes: list[Any] = [()] * n  # by game, the code of each legal number
         self.illegal_raise = illegal_raise
         self.illegal_reward = illegal_reward
         self.next_seed = next_seed
-        # By legal tuple (kept, so its id is never another's): the action numbers, and
-        # the action of each number. A game's rules hand out the same tuples again.
-        self._memo: dict[int, tuple[tuple[Any, ...], list[int], dict[int, Any]]] = {}
-        # By action (kept): its number.
-        self._numbers: dict[int, tuple[Any, int]] = {}
 
     def start(self, i: int, seed: int, stack: Mapping[str, Sequence[Any]] | None = None) -> None:
         """Begin game ``i`` anew from ``seed`` (and ``stack``), and write its row."""
@@ -123,9 +188,11 @@ class Batch:
             EncodingError: with ``illegal_raise``, a number outside the actions.
         """
         working = self.working
-        advance, is_over = working.advance, working.is_over
+        is_over = working.is_over
+        play = self.numbered.play
         rewards, terminated, truncated = self.rewards, self.terminated, self.truncated
-        ended, illegal, lookups, positions = self.ended, self.illegal, self._lookup, self.positions
+        ended, illegal, codes, positions = self.ended, self.illegal, self._codes, self.positions
+        mask, width = self.mask, self.num_actions
         for i in range(self.n):
             rewards[i] = 0.0
             illegal[i] = 0
@@ -135,16 +202,16 @@ class Batch:
                 terminated[i] = truncated[i] = 0
                 continue
             pos = positions[i]
-            action = lookups[i].get(actions[i])
-            if action is None:
+            number = actions[i]
+            if not (0 <= number < width and mask[i * width + number]):
                 if self.illegal_raise:
-                    self._refuse(pos, actions[i])
+                    self._refuse(pos, number)
                 ended[i] = illegal[i] = terminated[i] = 1
                 truncated[i] = 0
                 rewards[i] = self.illegal_reward
                 self._write(i, pos, True)
                 continue
-            advance(pos, action)
+            play(pos, codes[i][number])
             if is_over(pos):
                 ended[i] = 1
                 outcome = working.outcome(pos)
@@ -158,6 +225,12 @@ class Batch:
                 terminated[i] = truncated[i] = 0
                 self._write(i, pos, False)
 
+    def legal(self, i: int) -> tuple[Any, ...]:
+        """The legal actions of game ``i`` now (none once it ended)."""
+        if self.ended[i]:
+            return ()
+        return tuple(self.working.legal(self.positions[i]))
+
     def freeze(self, i: int) -> Any:
         """The state of game ``i`` now."""
         return self.working.freeze(self.positions[i])
@@ -165,39 +238,17 @@ class Batch:
     def _write(self, i: int, pos: Any, over: bool) -> None:
         """Row ``i`` of the observations and of the action masks."""
         self.writers[i].write_position(pos, self.obs, i * self.size)
-        legal = () if over else self.working.legal(pos)
-        if legal is self.legal[i]:
+        entry = _NONE if over else self.numbered.numbers(pos)
+        numbers = entry[0]
+        self._codes[i] = entry[1]
+        if numbers is self._set[i]:
             return
-        entry = self._memo.get(id(legal))
-        if entry is None or entry[0] is not legal:
-            entry = self._entry(legal)
         mask, base = self.mask, i * self.num_actions
         for j in self._set[i]:
             mask[base + j] = 0
-        numbers = entry[1]
         for j in numbers:
             mask[base + j] = 1
-        self.legal[i] = legal
         self._set[i] = numbers
-        self._lookup[i] = entry[2]
-
-    def _entry(self, legal: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[int], dict[int, Any]]:
-        numbers: list[int] = []
-        lookup: dict[int, Any] = {}
-        known = self._numbers
-        encode = self.encoding.encode_action
-        for action in legal:
-            hit = known.get(id(action))
-            if hit is None or hit[0] is not action:
-                if len(known) >= _MEMO_SIZE:
-                    known.clear()
-                hit = known[id(action)] = (action, encode(action))
-            numbers.append(hit[1])
-            lookup[hit[1]] = action
-        if len(self._memo) >= _MEMO_SIZE:
-            self._memo.clear()
-        entry = self._memo[id(legal)] = (legal, numbers, lookup)
-        return entry
 
     def _refuse(self, pos: Any, number: int) -> None:
         """Raise the error an illegal action number gets."""

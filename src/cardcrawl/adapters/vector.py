@@ -247,7 +247,14 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
             raise EncodingError(
                 f"actions are {self.num_envs} integers, one per environment, not {actions!r}"
             )
-        self._batch.step(chosen.tolist())
+        numbers = chosen.tolist()
+        if chosen.dtype.kind == "u" and max(numbers) >= 2**63:
+            # The batch takes machine-sized numbers: one this large is no action, as the
+            # encoding says in "raise" mode, and an illegal one otherwise.
+            if self.illegal_action == "raise":
+                self.encoding.decode_action(max(numbers))
+            numbers = [-1 if k >= 2**63 else k for k in numbers]
+        self._batch.step(numbers)
         return (
             self._out(self._obs),
             self._out(self._rewards),
@@ -288,7 +295,7 @@ class CardcrawlVectorEnv(VectorEnv[NDArray[Any], NDArray[np.int64], NDArray[Any]
             "action_mask": self._out(self._mask),
             "_action_mask": self._out(self._every),
         }
-        if self._illegal.any():
+        if 1 in self._batch.illegal:  # a scan of the bytes, cheaper than numpy's any()
             info["illegal_action"] = self._out(self._illegal)
             info["_illegal_action"] = self._illegal.copy()
         return info

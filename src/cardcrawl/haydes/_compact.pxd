@@ -23,6 +23,15 @@ from cardcrawl.encoding._compact cimport RowWriter
 @cython.final
 cdef class HaydesRowWriter(RowWriter):
     cdef object _c
+    cdef Py_ssize_t _size
+    cdef Py_ssize_t _header
+    cdef Py_ssize_t _round
+    cdef Py_ssize_t _seats
+    cdef Py_ssize_t _aim
+    cdef Py_ssize_t _card
+    cdef Py_ssize_t _source
+    cdef Py_ssize_t _counts_at
+    cdef Py_ssize_t _unseen_at
     cdef Py_ssize_t _n
     cdef Py_ssize_t _p
     cdef bytes _zero
@@ -66,3 +75,7 @@ cdef class HaydesRowWriter(RowWriter):
         object mixed,
     )
     cpdef _write_mixed(self, bytearray out, Py_ssize_t o, Py_ssize_t b, object mixed)
+
+# A pool's counts by card index: a first row counts every unseen card.
+@cython.locals(counts=bytearray, k=Py_ssize_t)
+cpdef bytes _counts(object cards)

@@ -498,6 +498,16 @@ class HaydesRowWriter(RowWriter):
     def __init__(self, compact: HaydesCompact, working: Any, seat: int) -> None:
         super().__init__(compact, working, seat)
         self._c = compact
+        # The offsets every step writes at, read once (C ints in the compiled build).
+        self._size: int = compact.size
+        self._header: int = compact._header
+        self._round: int = compact._round
+        self._seats: int = compact._seats
+        self._aim: int = compact._aim
+        self._card: int = compact._card
+        self._source: int = compact._source
+        self._counts_at: int = compact._counts
+        self._unseen_at: int = compact._unseen
         self._n = len(compact._cells)
         self._p: int = compact._players
         self._zero = bytes(compact.size)
@@ -535,7 +545,9 @@ class HaydesRowWriter(RowWriter):
             self._forget()
             self._pos = pos
         self._bounds(pos)
-        _write_small(row, pos, self.seat, self._p, c._header, c._round, c._seats, c._aim)
+        _write_small(
+            row, pos, self.seat, self._p, self._header, self._round, self._seats, self._aim
+        )
         self._write_cells(pos, row, 0)
         self._piled = len(pos.discard) + len(pos.removed)
         if pos.mixes is not self._mixes:
@@ -556,7 +568,7 @@ class HaydesRowWriter(RowWriter):
         ):
             self._write_piles(pos, row, 0)
         self._write_unseen(pos, row, 0)
-        out[offset : offset + c.size] = row
+        out[offset : offset + self._size] = row
 
     def _forget(self) -> None:
         self._up = {}
@@ -599,7 +611,7 @@ class HaydesRowWriter(RowWriter):
     def _write_cells(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
         """The cards face up, the pools of the face-down cards, the shown cells."""
         c = self._c
-        card, source = o + c._card, o + c._source
+        card, source = o + self._card, o + self._source
         up, old = pos._up, self._up
         pools = pos._pools
         taken: list[tuple[int, int]] = []
@@ -689,9 +701,8 @@ class HaydesRowWriter(RowWriter):
 
     def _write_unseen(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
         """The counts, and each belief's weight, unseen cards and mix counts."""
-        c = self._c
         unseen = pos._unseen
-        counts = o + c._counts
+        counts = o + self._counts_at
         out[counts + 1] = len(pos.mixes)
         if unseen is None:
             beliefs = pos._beliefs
@@ -721,7 +732,7 @@ class HaydesRowWriter(RowWriter):
             self._pool_lens = [len(u) for u in unseen]
             self._mixed = pos._mixed
             return
-        base = o + c._unseen
+        base = o + self._unseen_at
         kept, lens = self._pool_cards, self._pool_lens
         for q, cards in enumerate(unseen):
             size = len(cards)

@@ -17,3 +17,13 @@ cdef class HaydesWorking:
     @cython.locals(k=Py_ssize_t, actions=tuple, codes=tuple)
     cpdef advance(self, Position pos, object action)
     cpdef bint is_over(self, Position pos)
+
+@cython.final
+cdef class HaydesNumbering:
+    cdef Rules _rules
+    cdef bint _events
+    cdef object _encode
+    cdef dict _memo
+
+    cpdef tuple numbers(self, Position pos)
+    cpdef play(self, Position pos, Py_ssize_t code)

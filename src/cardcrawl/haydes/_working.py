@@ -30,7 +30,7 @@ from cardcrawl.haydes._actions import Action
 from cardcrawl.haydes._position import Position, thaw
 from cardcrawl.haydes._state import HaydesState, Phase
 
-__all__ = ["HaydesWorking", "working"]
+__all__ = ["HaydesNumbering", "HaydesWorking", "working"]
 
 _TURN, _ENCOUNTER, _OVER = Phase.TURN, Phase.ENCOUNTER, Phase.OVER
 
@@ -113,6 +113,11 @@ class HaydesWorking:
             state, action, "a legal decision", self.legal(pos), "it is not one of the legal actions"
         )
 
+    def numbering(self, encoding: Any) -> HaydesNumbering:
+        """The legal decisions of a position as ``encoding``'s action numbers, each
+        beside the rules' code of it (see :class:`HaydesNumbering`)."""
+        return HaydesNumbering(self, encoding)
+
     def is_over(self, pos: Position) -> bool:
         """True once the game is over."""
         return pos.phase is _OVER
@@ -139,3 +144,65 @@ def _position_of(actions: tuple[Action, ...], action: Any) -> int:
         return actions.index(action)
     except (ValueError, TypeError):
         return -1
+
+
+class HaydesNumbering:
+    """Numbers a position's legal decisions with an encoding, once per list of them.
+
+    The rules hand out the legal decisions of a cell and its face-down neighbours (or
+    of a creature) as the same two tuples every time, the actions and their codes
+    (``legal_entry``): each pair is numbered once, and a decision is then played by its
+    code (``Rules.play``), with no action object and no search for it.
+
+    Args:
+        working: the working interface whose positions are numbered.
+        encoding: the encoding that numbers the actions.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.encoding import encoding_for
+        >>> game = cardcrawl.load("escape-from-haydes", max_rounds=20)
+        >>> working, encoding = HaydesWorking(game, events=True), encoding_for(game)
+        >>> numbering, position = working.numbering(encoding), working.begin(3)
+        >>> numbers, codes = numbering.numbers(position)
+        >>> numbers == [encoding.encode_action(a) for a in working.legal(position)]
+        True
+        >>> numbering.play(position, codes[numbers[-1]])  # the last is "end"
+        >>> start = game.initial_state(3)
+        >>> working.freeze(position) == game.step(start, game.legal_actions(start)[-1])
+        True
+    """
+
+    def __init__(self, working: HaydesWorking, encoding: Any) -> None:
+        self._rules = working._rules
+        self._events = working.events
+        self._encode = encoding.encode_action
+        # By actions tuple (kept, so that its id is never another's): the numbers and
+        # the code of each number.
+        self._memo: dict[int, tuple[tuple[Action, ...], tuple[list[int], dict[int, int]]]] = {}
+
+    def numbers(self, pos: Position) -> tuple[list[int], dict[int, int]]:
+        """The action numbers of the legal decisions of ``pos``, and by number the
+        rules' code of it; the same objects for the same decisions."""
+        phase = pos.phase
+        if phase is not _TURN and phase is not _ENCOUNTER:
+            return [], {}
+        actions, codes = self._rules.legal_entry(pos.at[pos.current], phase, pos._up)
+        entry = self._memo.get(id(actions))
+        if entry is not None and entry[0] is actions:
+            return entry[1]
+        numbers = [self._encode(action) for action in actions]
+        if len(self._memo) >= 4096:
+            self._memo.clear()
+        made = self._memo[id(actions)] = (
+            actions,
+            (numbers, dict(zip(numbers, codes, strict=True))),
+        )
+        return made[1]
+
+    def play(self, pos: Position, code: int) -> None:
+        """Play the legal decision ``code`` (one of :meth:`numbers`) on ``pos``, and the
+        chance that follows."""
+        if self._events:
+            pos.events = []
+        self._rules.play(pos, code)

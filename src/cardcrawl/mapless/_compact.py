@@ -22,6 +22,7 @@ from cardcrawl.encoding._layout import LayoutBuilder
 from cardcrawl.errors import EncodingError
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import Cell, Grid
+from cardcrawl.mapless._position import Position
 from cardcrawl.mapless._state import (
     BODY_CARDS,
     MIND_CARDS,
@@ -231,7 +232,17 @@ class MaplessRowWriter(RowWriter):
 
     def __init__(self, compact: MaplessCompact, working: Any, seat: int) -> None:
         super().__init__(compact, working, seat)
-        self._c = compact
+        # The layout's offsets, read once (the compiled build keeps them as C ints).
+        self._size: int = compact.size
+        self._where: int = compact._where
+        self._x: int = compact._x
+        self._y: int = compact._y
+        self._phase: int = compact._phase
+        self._ending: int = compact._ending
+        self._turn: int = compact._turn
+        self._player: int = compact._player
+        self._flags: int = compact._flags
+        self._pieces: list[int] = list(compact._pieces)
         self._zero = bytes(compact.size)
         self._pos: Any = None  # the position written last, and what it held then:
         self._table: Any = None
@@ -240,16 +251,29 @@ class MaplessRowWriter(RowWriter):
 
     def write_position(self, position: Any, out: bytearray | memoryview, offset: int = 0) -> None:
         """Write what the player may know of ``position`` into ``out`` at ``offset``."""
-        pos = position
-        c = self._c
-        where, xs, ys = offset + c._where, offset + c._x, offset + c._y
+        if type(out) is bytearray:
+            self._write(position, out, offset)
+        else:
+            row = bytearray(out[offset : offset + self._size])
+            self._write(position, row, 0)
+            out[offset : offset + self._size] = row
+
+    def _write(self, pos: Position, out: bytearray, offset: int) -> None:
+        where, xs, ys = offset + self._where, offset + self._x, offset + self._y
         if pos is not self._pos:
-            out[offset : offset + c.size] = self._zero
+            out[offset : offset + self._size] = self._zero
             self._pos = pos
             self._table = None
             self._piles = [None] * len(_PILES)
         # The piles replaced since: their old cards leave first, for wherever they went.
-        piles = (pos.mind_aside, pos.body_aside, pos.refused, pos.held, pos.drawn, pos.mind_card)
+        piles: list[Any] = [
+            pos.mind_aside,
+            pos.body_aside,
+            pos.refused,
+            pos.held,
+            pos.drawn,
+            pos.mind_card,
+        ]
         kept = self._piles
         changed = False
         for k in range(6):
@@ -283,26 +307,37 @@ class MaplessRowWriter(RowWriter):
                     else:
                         out[where + pile.index] = _PLACES[k]
                 kept[k] = pile
-        out[offset + c._phase] = _PHASES.index(pos.phase)
+        out[offset + self._phase] = _PHASES.index(pos.phase)
         ending = pos.ending
-        out[offset + c._ending] = 0 if ending is None else 1 + _ENDINGS.index(ending)
-        at = offset + c._turn
-        out[at : at + 4] = pos.turn.to_bytes(4, "big")
+        out[offset + self._ending] = 0 if ending is None else 1 + _ENDINGS.index(ending)
+        at = offset + self._turn
+        turn = pos.turn
+        if not 0 <= turn < 2**32:
+            raise EncodingError(f"the turn is from 0 to 2**32 - 1 in a row, not {turn}")
+        out[at] = turn >> 24 & 255
+        out[at + 1] = turn >> 16 & 255
+        out[at + 2] = turn >> 8 & 255
+        out[at + 3] = turn & 255
         player = pos.player
-        out[offset + c._player] = player[0] + _OFF
-        out[offset + c._player + 1] = player[1] + _OFF
-        for at, piece in zip(
-            c._pieces, (pos.last_room, pos.exit_cell, pos.spade, pos.club), strict=True
-        ):
-            at += offset
-            if piece is None:
-                out[at] = out[at + 1] = out[at + 2] = 0
-            else:
-                out[at] = 1
-                out[at + 1] = piece[0] + _OFF
-                out[at + 2] = piece[1] + _OFF
-        out[offset + c._flags] = pos.spade_left_exit
-        out[offset + c._flags + 1] = pos.ran_dry
+        out[offset + self._player] = player[0] + _OFF
+        out[offset + self._player + 1] = player[1] + _OFF
+        pieces = self._pieces
+        _piece(out, offset + pieces[0], pos.last_room)
+        _piece(out, offset + pieces[1], pos.exit_cell)
+        _piece(out, offset + pieces[2], pos.spade)
+        _piece(out, offset + pieces[3], pos.club)
+        out[offset + self._flags] = pos.spade_left_exit
+        out[offset + self._flags + 1] = pos.ran_dry
+
+
+def _piece(out: bytearray, at: int, piece: Cell | None) -> None:
+    """A piece's three bytes: 1 when present, its cell plus 25."""
+    if piece is None:
+        out[at] = out[at + 1] = out[at + 2] = 0
+    else:
+        out[at] = 1
+        out[at + 1] = piece[0] + _OFF
+        out[at + 2] = piece[1] + _OFF
 
 
 def _only(cards: list[Card]) -> Card | None:

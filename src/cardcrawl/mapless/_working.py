@@ -26,14 +26,15 @@ from typing import Any
 
 from cardcrawl.core._protocol import Outcome
 from cardcrawl.core._random import rng_from_seed
-from cardcrawl.errors import IllegalActionError
+from cardcrawl.errors import EncodingError, IllegalActionError
+from cardcrawl.kit._grid import Cell
 from cardcrawl.mapless._actions import Action, Move, Place, PlaceExit
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._game import _MOVES, _PLACES
 from cardcrawl.mapless._position import Position, thaw
 from cardcrawl.mapless._state import MaplessState, Phase
 
-__all__ = ["MaplessWorking", "working"]
+__all__ = ["MaplessNumbering", "MaplessWorking", "working"]
 
 _PLACE, _PLACE_EXIT, _MOVE, _OVER = Phase.PLACE, Phase.PLACE_EXIT, Phase.MOVE, Phase.OVER
 
@@ -131,6 +132,16 @@ class MaplessWorking:
             state, action, "a legal decision", self.legal(pos), "it is not one of the legal actions"
         )
 
+    def numbering(self, encoding: Any) -> MaplessNumbering | None:
+        """The legal decisions of a position as ``encoding``'s action numbers, each
+        beside its cell (see :class:`MaplessNumbering`); ``None`` for an encoding that
+        is not the game's own."""
+        from cardcrawl.mapless._encoding import MaplessEncoding
+
+        if type(encoding) is not MaplessEncoding:
+            return None
+        return MaplessNumbering(self, encoding)
+
     def is_over(self, pos: Position) -> bool:
         """True once the game is over."""
         return pos.phase is _OVER
@@ -147,3 +158,80 @@ class MaplessWorking:
         events = self._events.get(pos, []) if self.events else []
         state: MaplessState = self.game._frozen(pos, events)
         return state
+
+
+class MaplessNumbering:
+    """Numbers a position's legal decisions as the game's encoding does, from the cells.
+
+    The encoding numbers a decision by its kind (place, place the Exit, move: the
+    phase's) and its cell, through a fixed table, so the cells the rules asked the hooks
+    for (``choices``) give the numbers without an action object, and a number gives the
+    cell to play back through the same table.
+
+    Args:
+        working: the working interface whose positions are numbered.
+        encoding: the game's :class:`~cardcrawl.mapless.MaplessEncoding`.
+
+    Examples:
+        >>> import cardcrawl
+        >>> from cardcrawl.encoding import encoding_for
+        >>> game = cardcrawl.load("mapless-house", max_turns=30)
+        >>> working, encoding = MaplessWorking(game), encoding_for(game)
+        >>> numbering, position = working.numbering(encoding), working.begin(4)
+        >>> numbers, cells = numbering.numbers(position)
+        >>> numbers == [encoding.encode_action(a) for a in working.legal(position)]
+        True
+        >>> [cells[k] for k in numbers] == position.choices
+        True
+    """
+
+    def __init__(self, working: MaplessWorking, encoding: Any) -> None:
+        from cardcrawl.mapless._encoding import _CELLS, _KIND_INDEX, number_cell
+
+        self._working = working
+        self._game = working.game
+        # The first number of each kind of decision.
+        self._place = _KIND_INDEX[Place] * _CELLS
+        self._exit = _KIND_INDEX[PlaceExit] * _CELLS
+        self._move = _KIND_INDEX[Move] * _CELLS
+        square = [number_cell(k) for k in range(_CELLS)]
+        self._number = {cell: k for k, cell in enumerate(square)}
+        #: The cell of each action number.
+        self.cells: tuple[Cell, ...] = tuple(square) * len(_KIND_INDEX)
+
+    def numbers(self, pos: Position) -> tuple[list[int], tuple[Cell, ...]]:
+        """The action numbers of the legal decisions of ``pos``, in the order of
+        ``legal_actions``, and the cell of each number.
+
+        Raises:
+            EncodingError: a cell outside the encoded square (no game reaches one).
+        """
+        cells = pos.choices
+        if not cells:
+            return [], self.cells
+        # Phases compared by identity (hashing an enum member is a Python-level call).
+        phase = pos.phase
+        first = self._place if phase is _PLACE else self._move if phase is _MOVE else self._exit
+        number = self._number
+        numbers: list[int] = []
+        for cell in cells:
+            k = number.get(cell, -1)
+            if k < 0:
+                raise EncodingError(
+                    f"the cell {cell!r} lies outside the square the encoding numbers"
+                )
+            numbers.append(first + k)
+        return numbers, self.cells
+
+    def play(self, pos: Position, cell: Cell) -> None:
+        """Play the legal decision on ``cell`` (of :meth:`numbers`) on ``pos``, and the
+        chance draws that follow."""
+        game = self._game
+        if self._working.events:
+            events: list[MaplessEvent] = []
+            game._decide(pos, cell, events)
+            game._resolve(pos, events)
+            self._working._events[pos] = events
+        else:
+            game._decide(pos, cell, None)
+            game._resolve(pos, None)
