@@ -37,6 +37,15 @@ class Working(Protocol):
     sampled play (the position's generator settles every chance event), so a position
     is always at a decision or over.
 
+    A working interface may also offer ``numbering(encoding)``: an object whose
+    ``numbers(position)`` gives the encoding's action numbers of the legal decisions, each
+    beside a code, and whose ``play(position, code)`` plays one. The native vector
+    environment then writes its masks from numbers and plays a chosen number without
+    making an action (Escape from Haydes' codes are its rules' decision codes, The Mapless
+    House's are cells). It is optional: without it, the batch numbers the actions
+    :meth:`Working.legal` gives with the encoding (``adapters._batch.Numbered``), and the
+    result is the same.
+
     Attributes:
         game: the loaded game (or variant) whose rules run.
         events: whether :meth:`freeze` gives the last decision's events, as ``step``
