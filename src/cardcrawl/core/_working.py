@@ -19,13 +19,13 @@ gives the same game, and the same actions the same states.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NoReturn, Protocol, runtime_checkable
 
 from cardcrawl.core._protocol import Outcome
 from cardcrawl.core._registry import tools_for
-from cardcrawl.errors import OptionsError
+from cardcrawl.errors import IllegalActionError, OptionsError
 
-__all__ = ["StateWorking", "Working", "working_for"]
+__all__ = ["StateWorking", "Working", "refuse", "working_for"]
 
 
 @runtime_checkable
@@ -99,6 +99,33 @@ class Working(Protocol):
         """The state of ``position``, equal to the one the public path reaches; the
         position stays usable and the state never changes with it."""
         ...
+
+
+def refuse(working: Working, position: Any, action: Any) -> NoReturn:
+    """Refuse ``action``, which is not a legal decision of ``position``: the game's
+    public check says why from the position's state, so a working interface refuses
+    with the very error and message ``step`` gives. ``position`` is unchanged.
+
+    Raises:
+        IllegalActionError: always (or the more specific error the check raises).
+
+    Examples:
+        >>> import cardcrawl
+        >>> working = cardcrawl.working_for(cardcrawl.load("mapless-house"))
+        >>> refuse(working, working.begin(1), "no action")
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.IllegalActionError: ...
+    """
+    state = working.freeze(position)
+    working.game.check(state, action)
+    raise IllegalActionError(
+        state,
+        action,
+        "a legal decision",
+        working.legal(position),
+        "it is not one of the legal actions",
+    )
 
 
 class _Box:

@@ -25,7 +25,7 @@ from typing import Any
 
 from cardcrawl.core._protocol import Outcome
 from cardcrawl.core._random import rng_from_seed
-from cardcrawl.errors import IllegalActionError
+from cardcrawl.core._working import refuse
 from cardcrawl.haydes._actions import Action
 from cardcrawl.haydes._position import Position, thaw
 from cardcrawl.haydes._state import HaydesState, Phase
@@ -106,12 +106,7 @@ class HaydesWorking:
                     pos.events = []
                 self._rules.play(pos, codes[k])
                 return
-        # Not legal: the public check says why, from the state.
-        state = self.freeze(pos)
-        self.game.check(state, action)
-        raise IllegalActionError(
-            state, action, "a legal decision", self.legal(pos), "it is not one of the legal actions"
-        )
+        refuse(self, pos, action)
 
     def numbering(self, encoding: Any) -> HaydesNumbering:
         """The legal decisions of a position as ``encoding``'s action numbers, each

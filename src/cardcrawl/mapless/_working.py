@@ -26,7 +26,8 @@ from typing import Any
 
 from cardcrawl.core._protocol import Outcome
 from cardcrawl.core._random import rng_from_seed
-from cardcrawl.errors import EncodingError, IllegalActionError
+from cardcrawl.core._working import refuse
+from cardcrawl.errors import EncodingError
 from cardcrawl.kit._grid import Cell
 from cardcrawl.mapless._actions import Action, Move, Place, PlaceExit
 from cardcrawl.mapless._events import MaplessEvent
@@ -125,12 +126,7 @@ class MaplessWorking:
                     game._decide(pos, cell, None)
                     game._resolve(pos, None)
                 return
-        # Not legal: the public check says why, from the state.
-        state = self.freeze(pos)
-        self.game.check(state, action)
-        raise IllegalActionError(
-            state, action, "a legal decision", self.legal(pos), "it is not one of the legal actions"
-        )
+        refuse(self, pos, action)
 
     def numbering(self, encoding: Any) -> MaplessNumbering | None:
         """The legal decisions of a position as ``encoding``'s action numbers, each
