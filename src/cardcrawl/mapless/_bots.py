@@ -145,13 +145,18 @@ def position_value(
         return planner.held_value(
             obs.player, obs.spade, obs.spade_left_exit, obs.club, _encounters_done(obs), held
         )
+    return max(_hunt_move_values(planner, obs).values(), default=0.0)
+
+
+def _hunt_move_values(planner: HuntPlanner, obs: MaplessObservation) -> dict[Cell, float]:
+    """The planner's value of each Move from the observed hunt position; on turn 0 the
+    opening Move's, which no Encounter and no Stalker step follow (M-12)."""
+    assert obs.spade is not None
     if obs.turn == 0:
-        values = planner.opening_values(obs.player, obs.spade)
-    else:
-        values = planner.move_values(
-            obs.player, obs.spade, obs.spade_left_exit, obs.club, _encounters_done(obs)
-        )
-    return max(values.values(), default=0.0)
+        return planner.opening_values(obs.player, obs.spade)
+    return planner.move_values(
+        obs.player, obs.spade, obs.spade_left_exit, obs.club, _encounters_done(obs)
+    )
 
 
 # ---------------------------------------------------------------- building
@@ -358,15 +363,8 @@ class MaplessHeuristicBot(DeterministicPolicy):
     def _move_values(
         self, game: Any, obs: MaplessObservation
     ) -> tuple[dict[Cell, float], HuntPlanner]:
-        assert obs.spade is not None
         planner = hunt_planner(game, obs, horizon=self.horizon)
-        if obs.turn == 0:
-            values = planner.opening_values(obs.player, obs.spade)
-        else:
-            values = planner.move_values(
-                obs.player, obs.spade, obs.spade_left_exit, obs.club, _encounters_done(obs)
-            )
-        return values, planner
+        return _hunt_move_values(planner, obs), planner
 
     def _move(self, game: Any, obs: MaplessObservation, legal: Sequence[Action]) -> Action:
         values, planner = self._move_values(game, obs)
