@@ -300,19 +300,22 @@ class HaydesHeuristicBot(DeterministicPolicy):
         self, game: Any, chances: Sequence[tuple[Any, Fraction]]
     ) -> list[tuple[tuple[bool, Creature | None, int], float]]:
         """The turned card's outcomes as (what the hooks say of the card, probability)."""
-        facts = self._facts
-        weighed = []
-        for outcome, probability in chances:
-            card: Card = outcome.card
-            known = facts.get(card.index)
-            if known is None:
-                known = facts[card.index] = (
-                    card == Card.RED_JOKER,
-                    game.creature(card),
-                    game.card_value(card),
-                )
-            weighed.append((known, float(probability)))
-        return weighed
+        return [
+            (self._card_facts(game, outcome.card), float(probability))
+            for outcome, probability in chances
+        ]
+
+    def _card_facts(self, game: Any, card: Card) -> tuple[bool, Creature | None, int]:
+        """What the hooks say of ``card`` alone: is it the Red Joker, the creature it is
+        (or None), its value; asked once per card."""
+        known = self._facts.get(card.index)
+        if known is None:
+            known = self._facts[card.index] = (
+                card == Card.RED_JOKER,
+                game.creature(card),
+                game.card_value(card),
+            )
+        return known
 
     def _score(
         self,
@@ -457,15 +460,8 @@ class HaydesLookaheadBot(HaydesHeuristicBot):
         total = sum(w for _, w in chances)
         joker = court = trap = 0.0
         plain = [0.0] * _VALUES
-        facts = self._facts
         for card, w in chances:
-            known = facts.get(card.index)
-            if known is None:
-                known = facts[card.index] = (
-                    card == Card.RED_JOKER,
-                    game.creature(card),
-                    game.card_value(card),
-                )
+            known = self._card_facts(game, card)
             p = w / total
             if known[0]:
                 joker += p
