@@ -35,7 +35,7 @@ import attrs
 
 from cardcrawl.errors import ActionError, ParseError, action_argument_error, short_repr
 from cardcrawl.haydes._creatures import Characteristic
-from cardcrawl.kit._cards import Card
+from cardcrawl.kit._cards import Card, check_card_argument
 from cardcrawl.kit._grid import Cell, cell_code, check_cell_argument, parse_cell_code
 
 __all__ = [
@@ -93,13 +93,6 @@ def _check_characteristic(action: object, attribute: attrs.Attribute[Any], value
             attribute.name,
             "a Characteristic, Characteristic.CHARISMA or Characteristic.ENDURANCE",
             value,
-        )
-
-
-def _check_card(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if type(value) is not Card:
-        raise action_argument_error(
-            type(action), attribute.name, "a Card such as Card.parse('QS')", value
         )
 
 
@@ -300,7 +293,7 @@ class Reveal(_Ordered):
         'reveal QS'
     """
 
-    card: Card = attrs.field(validator=_check_card)
+    card: Card = attrs.field(validator=check_card_argument)
 
     def __attrs_post_init__(self) -> None:
         _set(self, "_k", (11, self.card.index))

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
-from cardcrawl.errors import ParseError
+from cardcrawl.errors import ParseError, action_argument_error
 
-__all__ = ["RANK_NAMES", "Card", "Suit", "parse_cards", "standard_deck"]
+__all__ = ["RANK_NAMES", "Card", "Suit", "check_card_argument", "parse_cards", "standard_deck"]
 
 
 class Suit(enum.Enum):
@@ -231,3 +231,26 @@ def standard_deck(*, jokers: bool = False) -> tuple[Card, ...]:
         (52, 54)
     """
     return _ALL if jokers else _ALL[:52]
+
+
+def check_card_argument(action: object, attribute: Any, value: Any) -> None:
+    """An attrs validator for an action's card: a :class:`Card` itself; anything else (a
+    card's code, a subclass) is an :class:`~cardcrawl.errors.ActionError`.
+
+    Examples:
+        >>> import attrs
+        >>> from cardcrawl.kit._cards import Card, check_card_argument
+        >>> @attrs.frozen
+        ... class Show:
+        ...     card: Card = attrs.field(validator=check_card_argument)
+        >>> Show(Card.parse("QS")).card
+        Card.parse('QS')
+        >>> Show("QS")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.ActionError: Show(card=...) takes a Card such as Card.parse('QS')...
+    """
+    if type(value) is not Card:
+        raise action_argument_error(
+            type(action), attribute.name, "a Card such as Card.parse('QS')", value
+        )

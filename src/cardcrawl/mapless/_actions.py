@@ -13,22 +13,13 @@ nine digits so that its text reads back; a card is a :class:`~cardcrawl.Card`.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
-from cardcrawl.errors import ParseError, action_argument_error, short_repr
-from cardcrawl.kit._cards import Card
+from cardcrawl.errors import ParseError, short_repr
+from cardcrawl.kit._cards import Card, check_card_argument
 from cardcrawl.kit._grid import Cell, cell_code, check_cell_argument, parse_cell_code
 
 __all__ = ["Action", "Draw", "Move", "Place", "PlaceExit", "parse_action"]
-
-
-def _check_card(action: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if type(value) is not Card:
-        raise action_argument_error(
-            type(action), attribute.name, "a Card such as Card.parse('QS')", value
-        )
 
 
 @attrs.frozen(order=True)
@@ -92,7 +83,7 @@ class Draw:
         'draw QS'
     """
 
-    card: Card = attrs.field(validator=_check_card)
+    card: Card = attrs.field(validator=check_card_argument)
 
     def __str__(self) -> str:
         return f"draw {self.card}"
