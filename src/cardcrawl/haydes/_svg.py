@@ -1,9 +1,10 @@
 """An SVG picture of an Escape from Haydes state: the cards of Haydes, the figures, the
 Replacement deck and the discard and removed piles.
 
-Importing this module registers :func:`render_svg` as the renderer of
-:class:`~cardcrawl.haydes.EscapeFromHaydes` (and so of its variants) for
-:func:`cardcrawl.svg`.
+The game's registration names this module's renderer in the ``svg`` slot of its
+:class:`~cardcrawl.GameTools`, so :func:`cardcrawl.svg` draws
+:class:`~cardcrawl.haydes.EscapeFromHaydes` and its variants with it; importing the module registers
+nothing.
 """
 
 from __future__ import annotations

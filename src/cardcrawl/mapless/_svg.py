@@ -1,8 +1,9 @@
 """An SVG picture of a Mapless House state: the house, the tokens, the decks and piles.
 
-Importing this module registers :func:`render_svg` as the renderer of
-:class:`~cardcrawl.mapless.MaplessHouse` (and so of its variants) for
-:func:`cardcrawl.svg`.
+The game's registration names this module's renderer in the ``svg`` slot of its
+:class:`~cardcrawl.GameTools`, so :func:`cardcrawl.svg` draws
+:class:`~cardcrawl.mapless.MaplessHouse` and its variants with it; importing the module registers
+nothing.
 """
 
 from __future__ import annotations
