@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from cardcrawl.encoding._compact import CompactObservation
-from cardcrawl.encoding._layout import LayoutBuilder, Segment
+from cardcrawl.encoding._layout import LayoutBuilder, Segment, named_segment
 from cardcrawl.errors import EncodingError
 
 __all__ = ["Encoding", "EncodingError", "LayoutBuilder", "Segment"]
@@ -72,11 +72,7 @@ class Encoding(abc.ABC):
         Raises:
             EncodingError: no segment has that name.
         """
-        for seg in self.layout:
-            if seg.name == name:
-                return seg
-        known = ", ".join(s.name for s in self.layout)
-        raise EncodingError(f"no observation segment is named {name!r}; known: {known}")
+        return named_segment(self.layout, name, "observation")
 
     # ------------------------------------------------------------ actions
     @abc.abstractmethod

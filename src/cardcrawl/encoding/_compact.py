@@ -17,7 +17,7 @@ from __future__ import annotations
 import abc
 from typing import Any
 
-from cardcrawl.encoding._layout import LayoutBuilder, Segment
+from cardcrawl.encoding._layout import LayoutBuilder, Segment, named_segment
 from cardcrawl.errors import EncodingError
 
 __all__ = ["CompactObservation", "RowWriter"]
@@ -71,11 +71,7 @@ class CompactObservation(abc.ABC):
         Raises:
             EncodingError: no segment has that name.
         """
-        for segment in self.layout:
-            if segment.name == name:
-                return segment
-        known = ", ".join(s.name for s in self.layout)
-        raise EncodingError(f"no compact segment is named {name!r}; known: {known}")
+        return named_segment(self.layout, name, "compact")
 
     def row_writer(self, working: Any, seat: int) -> RowWriter:
         """A writer of one row from the working positions of ``working`` (see

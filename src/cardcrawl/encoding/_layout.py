@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import attrs
 
-__all__ = ["LayoutBuilder", "Segment"]
+from cardcrawl.errors import EncodingError
+
+__all__ = ["LayoutBuilder", "Segment", "named_segment"]
 
 
 @attrs.frozen
@@ -41,6 +44,31 @@ class Segment:
     def stop(self) -> int:
         """The index just past its last value."""
         return self.start + self.size
+
+
+def named_segment(layout: Iterable[Segment], name: str, kind: str) -> Segment:
+    """The segment of ``layout`` called ``name``; ``kind`` names the layout in the error.
+
+    Raises:
+        EncodingError: no segment has that name; the message lists the known ones.
+
+    Examples:
+        >>> layout = (
+        ...     Segment("turn", 0, (1,), "the turn"),
+        ...     Segment("cards", 1, (52,), "1 where the card is held"),
+        ... )
+        >>> named_segment(layout, "cards", "observation").stop
+        53
+        >>> named_segment(layout, "deck", "observation")
+        Traceback (most recent call last):
+        ...
+        cardcrawl.errors.EncodingError: no observation segment is named 'deck'; known: turn, cards
+    """
+    for segment in layout:
+        if segment.name == name:
+            return segment
+    known = ", ".join(s.name for s in layout)
+    raise EncodingError(f"no {kind} segment is named {name!r}; known: {known}")
 
 
 class LayoutBuilder:
