@@ -80,7 +80,7 @@ class HaydesWorking:
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
             legal: tuple[Action, ...] = self._rules.legal_entry(
-                pos.at[pos.current], phase, pos._up
+                pos.at[pos.current], phase, pos._card_at
             )[0]
             return legal
         return ()
@@ -93,7 +93,7 @@ class HaydesWorking:
         """
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
-            actions, codes = self._rules.legal_entry(pos.at[pos.current], phase, pos._up)
+            actions, codes = self._rules.legal_entry(pos.at[pos.current], phase, pos._card_at)
             k = 0
             for listed in actions:
                 if listed is action:
@@ -125,10 +125,8 @@ class HaydesWorking:
     def freeze(self, pos: Position) -> HaydesState:
         """The state of ``pos``; ``pos`` plays on without changing it."""
         state: HaydesState = self.game._frozen(pos)
-        # The state took over the position's cards face up by cell: the position goes
-        # on with its own copy, and from the state it now is, as a thawed one does (its
-        # next freeze copies the fields a step leaves as they are from that state).
-        pos._up = pos._up.copy()
+        # The position goes on from the state it now is, as a thawed one does (its next
+        # freeze copies the fields a step leaves as they are from that state).
         pos._thawed = state.__dict__
         return state
 
@@ -182,7 +180,7 @@ class HaydesNumbering:
         phase = pos.phase
         if phase is not _TURN and phase is not _ENCOUNTER:
             return [], {}
-        actions, codes = self._rules.legal_entry(pos.at[pos.current], phase, pos._up)
+        actions, codes = self._rules.legal_entry(pos.at[pos.current], phase, pos._card_at)
         entry = self._memo.get(id(actions))
         if entry is not None and entry[0] is actions:
             return entry[1]
