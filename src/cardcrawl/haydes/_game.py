@@ -35,7 +35,7 @@ from cardcrawl.haydes._bots import haydes_state_from_observation
 from cardcrawl.haydes._creatures import Creature, creature_for
 from cardcrawl.haydes._notation import HaydesNotation
 from cardcrawl.haydes._play import Rules
-from cardcrawl.haydes._position import Position, freeze, rethaw, thaw
+from cardcrawl.haydes._position import Position, cards_by_cell, freeze, rethaw, thaw
 from cardcrawl.haydes._render import render
 from cardcrawl.haydes._rules import (
     ROLL_WEIGHTS,
@@ -447,7 +447,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         for the next step from the state (see _advance)."""
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
-            legal = self._rules.legal_at(pos.at[pos.current], phase, pos._up)
+            legal = self._rules.legal_at(pos.at[pos.current], phase, pos._card_at)
             state = freeze(pos, self._legal_key, legal)
             if keep:
                 # Without what the next step makes afresh anyway: this step's events,
@@ -466,7 +466,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
 
     def _decisions(self, state: HaydesState) -> tuple[Action, ...]:
         cell = state.seats[state.current].cell
-        return self._rules.legal_at(self._index[cell], state.phase, state._up)  # type: ignore[index]
+        return self._rules.legal_at(self._index[cell], state.phase, cards_by_cell(state))  # type: ignore[index]
 
     def _chances(self, state: HaydesState) -> tuple[tuple[Action, int], ...]:
         return self._rules.chances(state)

@@ -117,7 +117,7 @@ def _run(
     pos.listed()  # many draws follow
     rules = game._rules
     bots = derived_seeds(seed, game.num_players)  # rng_derive(seed, seat), seat by seat
-    at, up = pos.at, pos._up
+    at, card_at = pos.at, pos._card_at
     decisions = 0
     while pos.phase is not _OVER:
         if decisions >= max_decisions:
@@ -125,7 +125,7 @@ def _run(
         if build:
             pos.events = []  # the final state keeps the last step's events
         seat = pos.current
-        codes = rules.legal_entry(at[seat], pos.phase, up)[1]
+        codes = rules.legal_entry(at[seat], pos.phase, card_at)[1]
         # RandomBot.choose: rng_below(bot, n) on the seat's own generator.
         n = len(codes)
         bots[seat], k = _below(bots[seat], n) if n < _SMALL else rng_below(bots[seat], n)

@@ -13,7 +13,7 @@ from cardcrawl.haydes._position cimport Position
 cdef Py_ssize_t _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE
 cdef Py_ssize_t _MAX_PROBES
 # Card indices and the core draw's limit, C constants here.
-cdef Py_ssize_t _RJ, _BJ, _SMALL
+cdef Py_ssize_t _RJ, _BJ, _SMALL, DOWN
 # The module's shared values, read as C references rather than looked up by name.
 cdef object _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER, _RED_JOKER, _END, _ASK
 cdef object _LOWER, _CHARISMA
@@ -63,7 +63,7 @@ cdef class Rules:
     cdef public bytearray _stays
 
     @cython.locals(probes=tuple, down=cython.ulonglong, j=Py_ssize_t, known=dict)
-    cpdef tuple legal_entry(self, Py_ssize_t i, object phase, dict up)
+    cpdef tuple legal_entry(self, Py_ssize_t i, object phase, bytearray card_at)
     cpdef Py_ssize_t code_of(self, object action) except? -1
     cpdef object sample(self, Position pos)
     cpdef settle(self, Position pos)
@@ -76,23 +76,23 @@ cdef class Rules:
     cpdef Py_ssize_t _drawn(self, Position pos, bint take) except? -2
     @cython.locals(n=Py_ssize_t, k=Py_ssize_t, throws=tuple)
     cpdef object _thrown(self, Position pos)
-    @cython.locals(seat=Py_ssize_t, round_=Py_ssize_t, i=Py_ssize_t)
+    @cython.locals(seat=Py_ssize_t, round_=Py_ssize_t, i=Py_ssize_t, c=Py_ssize_t)
     cpdef _begin_turn(self, Position pos)
     @cython.locals(
         aimed=Py_ssize_t, index=Py_ssize_t, seat=Py_ssize_t, from_card=Py_ssize_t,
-        nv=Py_ssize_t, lower=Py_ssize_t, at=list, up=dict, ranks=tuple, values=tuple,
+        nv=Py_ssize_t, lower=Py_ssize_t, at=list, card_at=bytearray, ranks=tuple, values=tuple,
     )
     cpdef _revealed(self, Position pos, Py_ssize_t c, bint drawn)
     cpdef _moved_event(self, list events, Py_ssize_t seat, Py_ssize_t source, Py_ssize_t target)
-    @cython.locals(seat=Py_ssize_t)
+    @cython.locals(seat=Py_ssize_t, c=Py_ssize_t)
     cpdef _step(self, Position pos, Py_ssize_t index)
-    cpdef _meet(self, Position pos, Py_ssize_t seat, Py_ssize_t index, object card)
-    @cython.locals(seat=Py_ssize_t, i=Py_ssize_t, at=list, on_charisma=bint)
+    cpdef _meet(self, Position pos, Py_ssize_t seat, Py_ssize_t index, Py_ssize_t c)
+    @cython.locals(seat=Py_ssize_t, i=Py_ssize_t, c=Py_ssize_t, at=list, on_charisma=bint)
     cpdef _rolled(self, Position pos, object total)
     @cython.locals(seat=Py_ssize_t, players=Py_ssize_t, mask=Py_ssize_t)
     cpdef _end_turn(self, Position pos)
     @cython.locals(
-        i=Py_ssize_t, keep=list, targets=list, cells=tuple, up=dict, left=Py_ssize_t,
+        i=Py_ssize_t, keep=list, targets=list, cells=tuple, card_at=bytearray, left=Py_ssize_t,
         at=list, table=bytearray, occupied=bint, stays=int, c=Py_ssize_t,
     )
     cpdef _replace_cards(self, Position pos)

@@ -79,7 +79,7 @@ from cardcrawl.haydes._events import (
     TurnStarted,
 )
 from cardcrawl.haydes._position import Position
-from cardcrawl.haydes._state import MIXED, Aim, Ending, Mix, Phase
+from cardcrawl.haydes._state import DOWN, MIXED, Aim, Ending, Mix, Phase
 from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances
 from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
@@ -308,55 +308,55 @@ class Rules:
         """The creature ``card`` is, as the game's ``creature`` hook said (H-1, H-8)."""
         return self.creatures[card.index]
 
-    def legal_at(self, i: int, phase: Phase, up: dict[int, Card]) -> tuple[Action, ...]:
+    def legal_at(self, i: int, phase: Phase, card_at: bytearray) -> tuple[Action, ...]:
         """The legal decisions in ``phase``, the figure to move on cell ``i`` and the
-        cards ``up`` face up by cell index (see :meth:`legal_entry`)."""
-        return self.legal_entry(i, phase, up)[0]
+        cards by cell ``card_at`` (see :meth:`legal_entry`)."""
+        return self.legal_entry(i, phase, card_at)[0]
 
     def legal_entry(
-        self, i: int, phase: Phase, up: dict[int, Card]
+        self, i: int, phase: Phase, card_at: bytearray
     ) -> tuple[tuple[Action, ...], tuple[int, ...]]:
         """The legal decisions in ``phase``, the figure to move on cell ``i`` and the
-        cards ``up`` face up by cell index, as actions and as the codes :meth:`play`
-        takes, in the same order.
+        cards by cell ``card_at`` (a position's ``_card_at``: a card index, or ``DOWN``
+        face down), as actions and as the codes :meth:`play` takes, in the same order.
 
         H-6: onto a touching face-down card (higher, then lower), onto a touching
         face-up card, or (the Tuybe) two cells away; or end the turn at once. H-8: at an
         encounter, the characteristics the creature may be faced with.
         """
         if phase is _ENCOUNTER:
-            return self._choices[up[i].index]
+            return self._choices[card_at[i]]
         # They depend only on the cell and on which of its probes are face down, a bit
         # each, kept by cell as they are first made.
         probes = self._probes[i]
         down = 0
         for j in probes:
-            down = down << 1 | (j not in up)
+            down = down << 1 | (card_at[j] == DOWN)
         known = self._turn_legal[i]
         legal = known.get(down)
         if legal is None:
-            legal = self._turn_actions(i, up)
+            legal = self._turn_actions(i, card_at)
             if len(probes) <= _MAX_PROBES:  # else ``down`` holds too many bits to be a key
                 known[down] = legal
         return legal
 
     def _turn_actions(
-        self, i: int, up: dict[int, Card]
+        self, i: int, card_at: bytearray
     ) -> tuple[tuple[Action, ...], tuple[int, ...]]:
         actions: list[Action] = []
         codes: list[int] = []
         adj = self.adj[i]
         for j in adj:
-            if j not in up:
+            if card_at[j] == DOWN:
                 actions.extend(self._moves[j])
                 codes += (j << 3 | _K_HIGHER, j << 3 | _K_LOWER)
         for j in adj:
-            if j in up:
+            if card_at[j] != DOWN:
                 actions.append(self._steps[j])
                 codes.append(j << 3 | _K_STEP)
         if self.tuybe:
             for j in self.jumps[i]:
-                if j not in up:
+                if card_at[j] == DOWN:
                     actions.extend(self._tuybes[j])
                     codes += (j << 3 | _K_TUYBE_HIGHER, j << 3 | _K_TUYBE_LOWER)
         actions.append(_END)
@@ -548,10 +548,10 @@ class Rules:
             started = began[round_] if round_ < len(began) else self._turn_started(seat, round_)
             events.append(started)
         i = pos.at[seat]
-        card = pos._up[i]  # a figure stands on a face-up card
-        if self.creatures[card.index] is not None and self.cells[i] not in pos.overcome:
+        c = pos._card_at[i]  # a figure stands on a face-up card
+        if self.creatures[c] is not None and self.cells[i] not in pos.overcome:
             # H-8: a held player faces the creature again before anything else.
-            self._meet(pos, seat, i, card)
+            self._meet(pos, seat, i, c)
         else:
             pos.phase = _TURN
 
@@ -570,8 +570,8 @@ class Rules:
         card = _CARDS[c]
         seat = pos.current
         at = pos.at
-        up = pos._up
-        from_card = up[at[seat]].index  # the card the figure stands on
+        card_at = pos._card_at
+        from_card = card_at[at[seat]]  # the card the figure stands on
         ranks = self._ranks
         nv = self._nv
         correct = self._correct[(lower * nv + ranks[from_card]) * nv + ranks[c]]
@@ -590,7 +590,7 @@ class Rules:
             pool_of = pos.flat_pools()
             pos.mixes, pos.beliefs = apply_reveal(pos, index, card, pool_of)  # type: ignore[arg-type]
             pos.set_flat_pools(pool_of)
-        up[index] = card
+        card_at[index] = c
         pos.shown.append(index)
         pos.aim = None
         pos.aimed = -1
@@ -625,7 +625,7 @@ class Rules:
         at[seat] = index
         pos.frozen_seats = None
         if self.creatures[c] is not None:
-            self._meet(pos, seat, index, card)  # H-7, H-8
+            self._meet(pos, seat, index, c)  # H-7, H-8
         elif correct:
             pos.phase = _TURN  # H-7: move again or end the turn
         else:
@@ -643,8 +643,8 @@ class Rules:
         unless a creature not overcome waits there (H-8)."""
         seat = pos.current
         cell = self.cells[index]
-        card = pos._up[index]
-        if card.index == _RJ:  # pragma: no cover - never face up on a turn
+        c = pos._card_at[index]
+        if c == _RJ:  # pragma: no cover - never face up on a turn
             if pos.events is not None:
                 pos.events.append(AlmostThere(seat, cell))  # H-10
             self._end_turn(pos)
@@ -653,18 +653,18 @@ class Rules:
             self._moved_event(pos.events, seat, pos.at[seat], index)
         pos.at[seat] = index
         pos.frozen_seats = None
-        if self.creatures[card.index] is not None and cell not in pos.overcome:
-            self._meet(pos, seat, index, card)  # H-8
+        if self.creatures[c] is not None and cell not in pos.overcome:
+            self._meet(pos, seat, index, c)  # H-8
         else:
             self._end_turn(pos)
 
-    def _meet(self, pos: Position, seat: int, index: int, card: Card) -> None:
-        """H-8: the creature of ``card``, on cell ``index``, must be faced."""
+    def _meet(self, pos: Position, seat: int, index: int, c: int) -> None:
+        """H-8: the creature of card ``c`` (an index), on cell ``index``, must be faced."""
         pos.encounters += 1
         if pos.events is not None:
-            creature = self.creatures[card.index]
+            creature = self.creatures[c]
             assert creature is not None
-            pos.events.append(EncounterBegan(seat, self.cells[index], card, creature.name))
+            pos.events.append(EncounterBegan(seat, self.cells[index], _CARDS[c], creature.name))
         pos.phase = _ENCOUNTER
 
     def _rolled(self, pos: Position, total: int) -> None:
@@ -675,12 +675,12 @@ class Rules:
         at = pos.at
         i = at[seat]
         cell = self.cells[i]
-        card = pos._up[i]  # the creature's card the figure stands on
-        creature = self.creatures[card.index]
+        c = pos._card_at[i]  # the creature's card the figure stands on
+        creature = self.creatures[c]
         assert creature is not None
         on_charisma = chosen is _CHARISMA
         value = pos.charisma[seat] if on_charisma else pos.endurance[seat]
-        fights = self._fights[card.index]
+        fights = self._fights[c]
         try:
             fight = fights[value][total]
         except IndexError:
@@ -716,7 +716,7 @@ class Rules:
             pos.overcame += 1
             pos.overcome = pos.overcome | {cell}
             if events is not None:
-                events.append(Overcame(seat, cell, card))
+                events.append(Overcame(seat, cell, _CARDS[c]))
                 if not self.solo:
                     freed = tuple([s for s, j in enumerate(at) if s != seat and j == i])
                     if freed:
@@ -778,15 +778,14 @@ class Rules:
         keep: list[int] = []
         targets: list[int] = []
         cells = self.cells
-        up = pos._up
+        card_at = pos._card_at
         table = self._stays
         for i in pos.shown:
-            card = up[i]
-            c = card.index
+            c = card_at[i]
             occupied = i in at
             stays = table[(i * 54 + c) << 1 | occupied]
             if stays == _ASK_STAYS:
-                stays = 1 if self.stays_face_up(cells[i], card, occupied) else 0
+                stays = 1 if self.stays_face_up(cells[i], _CARDS[c], occupied) else 0
             if stays:
                 keep.append(i)
             else:
@@ -802,8 +801,9 @@ class Rules:
         joker: int | None = None
         # Discarding comes before dealing.
         for i in targets:
-            card = up[i]
-            if card.index == _RJ:
+            c = card_at[i]
+            card = _CARDS[c]
+            if c == _RJ:
                 joker = i  # H-10: it goes back in among the new cards
             elif overcome and cells[i] in overcome:
                 gone.append(card)  # an overcome creature's card leaves the game
@@ -853,7 +853,7 @@ class Rules:
         the package docstring), so every cell of Haydes keeps a card.
         """
         cells = self.cells
-        up = pos._up
+        card_at = pos._card_at
         events = pos.events
         pile = list(pos.discard)
         dealer = Dealer(pos.beliefs, pos.replacement_left, pile)
@@ -880,7 +880,7 @@ class Rules:
             mixes.append(Mix((cells[i],), (card,)))
             dealer.add_mix([])
             pool_of[i] = MIXED
-            del up[i]
+            card_at[i] = DOWN
 
         if joker is None:
             for i in targets:
@@ -890,7 +890,7 @@ class Rules:
                 else:
                     dealt.append(i)
                     pool_of[i] = pool
-                    del up[i]
+                    card_at[i] = DOWN
         else:
             # H-10: the joker is shuffled in among the new cards, so it lies under one of
             # the replaced cells, nobody knows which: those cells become one mix.
@@ -910,7 +910,7 @@ class Rules:
             mixed.sort()
             for i in mixed:
                 pool_of[i] = MIXED
-                del up[i]
+                card_at[i] = DOWN
             mixes.append(Mix(tuple(cells[i] for i in mixed), (_RED_JOKER,)))
             dealer.add_mix(counts)
         if events is not None:

@@ -6,8 +6,9 @@
 # the Python source.
 import cython
 
-# The parts of the pools by cell (cardcrawl.haydes._state), C constants here.
-cdef Py_ssize_t POOL_SHIFT, POOL_MASK
+# The parts of the pools by cell (cardcrawl.haydes._state) and a face-down cell's card,
+# C constants here.
+cdef Py_ssize_t POOL_SHIFT, POOL_MASK, DOWN
 
 @cython.final
 cdef class Position:
@@ -19,7 +20,8 @@ cdef class Position:
     cdef public object _seats_in
     cdef public dict _thawed
     cdef public object _unseen
-    cdef public dict _up
+    cdef public tuple _unshown
+    cdef public bytearray _card_at
     cdef public object aim
     cdef public Py_ssize_t aimed
     cdef public list at
@@ -61,11 +63,14 @@ cdef class Position:
     cpdef Py_ssize_t seats_mask(self) except -1
     cpdef object single_pool(self, Py_ssize_t pool)
     cpdef Py_ssize_t pool_count(self) except -1
-    @cython.locals(index=Py_ssize_t, k=Py_ssize_t)
+    @cython.locals(index=Py_ssize_t, k=Py_ssize_t, card_at=bytearray)
     cpdef face_down(self, list cells, Py_ssize_t pool)
     cpdef discarded(self, list cards)
 
-@cython.locals(pos=Position, at=list, charisma=list, endurance=list)
+@cython.locals(card_at=bytearray, i=Py_ssize_t)
+cpdef bytearray cards_by_cell(object state)
+
+@cython.locals(pos=Position, at=list, charisma=list, endurance=list, shown=list)
 cpdef Position thaw(object state, dict index, object events=*)
 
 @cython.locals(fields=dict)

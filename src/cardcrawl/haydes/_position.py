@@ -14,12 +14,15 @@ transients or pyrsistent's ``evolver``):
 Most fields hold immutable values (tuples, frozensets, figures, decks), which a rule
 replaces rather than changes; a frozen state therefore shares every one the step did not
 touch with the state it was thawed from. The exception is what changes at almost every
-step, by cell: ``_up`` (a dict of the face-up cards by cell index: the Black Joker and
-the few cards turned or stood on) and ``_pools`` (the pool each face-down cell's card
-came from, by cell, in parts of ``POOL_PART`` cells, a part copied only when one of its
-cells changes): the state's own compact form of its ``face_up`` and ``pool_of`` (see
-:mod:`cardcrawl.haydes._state`), so that a step on a board of 418 cells costs about what
-it costs on the standard 106. And what the players know of the unseen cards, which
+step, by cell: ``_card_at`` (the index of each cell's face-up card, ``DOWN`` for a
+face-down one, a byte each, so that the rules read a cell's card as one byte, a C read
+in the compiled build) and ``_pools`` (the pool each face-down cell's card came from, by
+cell, in parts of ``POOL_PART`` cells, a part copied only when one of its cells
+changes). A frozen state holds its own compact form of its ``face_up`` and ``pool_of``
+(see :mod:`cardcrawl.haydes._state`): the face-up cards by cell index, the few that the
+position's ``shown`` and ``_unshown`` name (:attr:`Position._up`), and the same parts of
+the pools, so that a step on a board of 418 cells costs about what it costs on the
+standard 106. And what the players know of the unseen cards, which
 changes at every card turned: while a single belief holds it (almost always, see
 :mod:`cardcrawl.haydes._unseen`), a pool a card was drawn from is a sorted list of its
 cards, changed in place, and the :class:`~cardcrawl.haydes.Belief` is made from the
@@ -30,8 +33,8 @@ Examples:
     >>> game = cardcrawl.load("escape-from-haydes")
     >>> state = game.initial_state(seed=1)
     >>> position = thaw(state, game._index, list(state.events))
-    >>> position.current, position.phase.name, len(position._up)
-    (0, 'TURN', 1)
+    >>> position.current, position.phase.name, position._up == state._up
+    (0, 'TURN', True)
     >>> freeze(position, game._legal_key, None) == state
     True
 """
@@ -46,6 +49,7 @@ from cardcrawl.haydes._actions import Action, Guess
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._events import HaydesEvent
 from cardcrawl.haydes._state import (
+    DOWN,
     FACE_UP,
     POOL_MASK,
     POOL_SHIFT,
@@ -63,7 +67,7 @@ from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck, _make
 from cardcrawl.kit._grid import Cell
 
-__all__ = ["Position", "Unseen", "freeze", "rethaw", "thaw"]
+__all__ = ["Position", "Unseen", "cards_by_cell", "freeze", "rethaw", "thaw"]
 
 #: The unseen cards of a pool under a single belief, in a position: the state's deck; or,
 #: once a card was drawn from it, its sorted rest, a tuple of cards after one draw and a
@@ -87,7 +91,7 @@ class Position:
 
     Its attributes are the state's fields of the same names (see
     :class:`~cardcrawl.haydes.HaydesState`), but for the cards by cell, kept as the
-    state keeps them for the rules (``_up``, ``_pools``, see the module docstring), for
+    rules read them (``_card_at``, ``_pools``, see the module docstring), for
     the seats, kept by seat as lists (``at``, the index of the figure's cell, -1 once
     out; ``charisma``; ``endurance``), for ``shown``, a list of cell indices, and for
     ``events``, a list the rules append to (``None``: a rollout that keeps no events).
@@ -103,6 +107,7 @@ class Position:
 
     __slots__ = (
         "_beliefs",
+        "_card_at",
         "_mask",
         "_mixed",
         "_pools",
@@ -110,7 +115,7 @@ class Position:
         "_seats_in",
         "_thawed",
         "_unseen",
-        "_up",
+        "_unshown",
         "aim",
         "aimed",
         "at",
@@ -152,7 +157,8 @@ class Position:
     first: int
     round: int
     layout: tuple[Cell, ...]
-    _up: dict[int, Card]
+    _card_at: bytearray
+    _unshown: tuple[int, ...]
     _pools: list[Any]
     _pools_frozen: tuple[tuple[int, ...], ...] | None
     _seats_in: tuple[bool, ...] | None
@@ -182,6 +188,16 @@ class Position:
     correct: int
     encounters: int
     overcame: int
+
+    @property
+    def _up(self) -> dict[int, Card]:
+        """The face-up cards by cell index, as a state holds them: those of
+        ``_unshown`` (the Black Joker's), then those of ``shown``."""
+        card_at = self._card_at
+        up = {i: _CARDS[card_at[i]] for i in self._unshown}
+        for i in self.shown:
+            up[i] = _CARDS[card_at[i]]
+        return up
 
     @property
     def beliefs(self) -> tuple[Belief, ...]:
@@ -234,7 +250,7 @@ class Position:
         # pool_at and single_pool, inlined: a card is turned at almost every move.
         pool = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
         unseen = self._unseen
-        if pool < 0 or index in self._up:
+        if pool < 0 or self._card_at[index] != DOWN:
             return None
         if unseen is None:
             return self.single_pool(pool)
@@ -335,7 +351,7 @@ class Position:
 
     def pool_at(self, index: int) -> int:
         """The pool of cell ``index``'s face-down card, ``MIXED`` in a mix, ``FACE_UP``."""
-        if index in self._up:
+        if self._card_at[index] != DOWN:
             return FACE_UP
         result: int = self._pools[index >> POOL_SHIFT][index & POOL_MASK]
         return result
@@ -343,14 +359,14 @@ class Position:
     def face_down(self, cells: list[int], pool: int) -> None:
         """Deal a card face down from ``pool`` on each of these face-up ``cells``."""
         parts = self._pools
-        up = self._up
+        card_at = self._card_at
         for index in cells:
             k = index >> POOL_SHIFT
             part = parts[k]
             if type(part) is tuple:
                 part = parts[k] = list(part)
             part[index & POOL_MASK] = pool
-            del up[index]
+            card_at[index] = DOWN
         self._pools_frozen = None
 
     def flat_pools(self) -> list[int]:
@@ -364,6 +380,8 @@ class Position:
 
 
 _new = object.__new__
+#: A cell's entry in a position's cards by cell, face down, repeated by thaw.
+_DOWNS = bytearray([DOWN])
 _INDEX = attrgetter("index")
 
 # The indices of the cards of the last few decks listed (Position.listed), by the
@@ -398,6 +416,16 @@ def _figure(cell: Cell | None, charisma: int, endurance: int) -> Figure:
     return figure
 
 
+def cards_by_cell(state: HaydesState) -> bytearray:
+    """The cards of ``state`` by cell, as a position holds them (its ``_card_at``):
+    the index of each face-up card, :data:`~cardcrawl.haydes._state.DOWN` for a
+    face-down one."""
+    card_at = _DOWNS * len(state.layout)
+    for i, card in state._up.items():
+        card_at[i] = card.index
+    return card_at
+
+
 def thaw(
     state: HaydesState, index: dict[Cell, int], events: list[HaydesEvent] | None = None
 ) -> Position:
@@ -427,13 +455,14 @@ def thaw(
     pos.round = state.round
     pos.layout = state.layout
     pos._thawed = state.__dict__
-    pos._up = state._up.copy()
+    shown = pos.shown = [index[cell] for cell in state.shown]
+    pos._card_at = cards_by_cell(state)
+    pos._unshown = tuple([i for i in state._up if i not in shown])
     pools = state._pools
     pos._pools = list(pools)
     pos._pools_frozen = pools
     pos._seats_in = None
     pos._mask = -1
-    pos.shown = [index[cell] for cell in state.shown]
     pos.mixes = state.mixes
     pos._beliefs = state.beliefs
     pos._unseen = None
@@ -475,11 +504,9 @@ def rethaw(pos: Position, state: HaydesState, events: list[HaydesEvent] | None) 
     """Make ``pos``, the position ``state`` was frozen from, the working position of
     ``state`` again: what :func:`thaw` would make of ``state``, without reading it.
 
-    :func:`freeze` gives the state immutable values only, but for the face-up cards,
-    which the state takes over: the position copies them before the rules change them.
-    Everything else the position holds is its own or immutable, and agrees with the
-    state already; its unseen cards are read from the state's beliefs again, as
-    :func:`thaw` reads them.
+    :func:`freeze` gives the state immutable values only: everything the position
+    holds is its own or immutable, and agrees with the state already; its unseen cards
+    are read from the state's beliefs again, as :func:`thaw` reads them.
 
     Args:
         pos: the position :func:`freeze` made ``state`` of, used by nothing since.
@@ -488,7 +515,6 @@ def rethaw(pos: Position, state: HaydesState, events: list[HaydesEvent] | None) 
     """
     fields = state.__dict__
     pos._thawed = fields
-    pos._up = pos._up.copy()
     pools = fields["_pools"]
     pos._pools = list(pools)
     pos._pools_frozen = pools
@@ -505,8 +531,7 @@ _set = object.__setattr__
 
 
 def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> HaydesState:
-    """The state of ``pos``, which must not be used afterwards (the state takes over
-    its face-up cards).
+    """The state of ``pos``, which must not be used afterwards but by :func:`rethaw`.
 
     Args:
         pos: a working position.

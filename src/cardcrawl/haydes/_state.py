@@ -44,6 +44,7 @@ from cardcrawl.kit._grid import Cell
 __all__ = [
     "ALLOWED_SPLITS",
     "BLACK_JOKER_CELL",
+    "DOWN",
     "Aim",
     "Belief",
     "Ending",
@@ -470,6 +471,9 @@ class Belief:
 FACE_UP = -1
 #: ``pool_of`` entry of a face-down cell that belongs to a mix.
 MIXED = -2
+#: A working position's entry for a face-down cell in its cards by cell (see
+#: :mod:`cardcrawl.haydes._position`), which are card indices, one byte each.
+DOWN = 0xFF
 
 
 # Not slotted: a frozen position is made into a state by setting its __dict__ whole
