@@ -21,6 +21,9 @@ cdef tuple _CARDS, _REVEALS, _CHARACTERISTICS, _GUESSES
 # The stays_face_up table's entry for "asked in play" (see Rules._tabulate).
 cdef int _ASK_STAYS
 
+@cython.locals(j=Py_ssize_t)
+cdef inline bint _occupied(list at, Py_ssize_t i)
+
 @cython.final
 cdef class Rules:
     cdef public tuple cells

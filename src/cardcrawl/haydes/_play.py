@@ -134,6 +134,15 @@ def _asked(hook: Any, *args: Any) -> Any:
         return _ASK
 
 
+def _occupied(at: list[int], i: int) -> bool:
+    """Whether a figure stands on cell ``i`` (``at``: each seat's cell): ``i in at``,
+    as a loop that the compiled build runs on C integers."""
+    for j in at:  # noqa: SIM110 - a typed loop, see above
+        if j == i:
+            return True
+    return False
+
+
 class Rules:
     """The rules of one game of Escape from Haydes, over a working position.
 
@@ -782,7 +791,7 @@ class Rules:
         table = self._stays
         for i in pos.shown:
             c = card_at[i]
-            occupied = i in at
+            occupied = _occupied(at, i)
             stays = table[(i * 54 + c) << 1 | occupied]
             if stays == _ASK_STAYS:
                 stays = 1 if self.stays_face_up(cells[i], _CARDS[c], occupied) else 0
