@@ -57,7 +57,7 @@ cdef class Rules:
     cdef public tuple _turn_legal
     cdef public dict _interned
     cdef public dict _moves_made
-    cdef public tuple _ranks
+    cdef public bytes _ranks
     cdef public Py_ssize_t _nv
     cdef public tuple _correct
     cdef public tuple _escapes
@@ -83,7 +83,7 @@ cdef class Rules:
     cpdef _begin_turn(self, Position pos)
     @cython.locals(
         aimed=Py_ssize_t, index=Py_ssize_t, seat=Py_ssize_t, from_card=Py_ssize_t,
-        nv=Py_ssize_t, lower=Py_ssize_t, at=list, card_at=bytearray, ranks=tuple, values=tuple,
+        nv=Py_ssize_t, lower=Py_ssize_t, at=list, here=Py_ssize_t, ranks=bytes, values=tuple,
     )
     cpdef _revealed(self, Position pos, Py_ssize_t c, bint drawn)
     cpdef _moved_event(self, list events, Py_ssize_t seat, Py_ssize_t source, Py_ssize_t target)

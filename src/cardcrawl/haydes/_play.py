@@ -252,7 +252,8 @@ class Rules:
         distinct = sorted(set(self.values))
         rank = {v: r for r, v in enumerate(distinct)}
         nv = len(distinct)
-        self._ranks: tuple[int, ...] = tuple(rank[v] for v in self.values)
+        # A byte each (there are at most 54 distinct values): read as C integers, compiled.
+        self._ranks = bytes([rank[v] for v in self.values])
         self._nv = nv
         guesses = (Guess.HIGHER, Guess.LOWER)
         # By (guess is lower, the value moved from, the value turned), as ranks.
@@ -579,8 +580,8 @@ class Rules:
         card = _CARDS[c]
         seat = pos.current
         at = pos.at
-        card_at = pos._card_at
-        from_card = card_at[at[seat]]  # the card the figure stands on
+        here = at[seat]
+        from_card = pos._card_at[here]  # the card the figure stands on
         ranks = self._ranks
         nv = self._nv
         correct = self._correct[(lower * nv + ranks[from_card]) * nv + ranks[c]]
@@ -599,7 +600,7 @@ class Rules:
             pool_of = pos.flat_pools()
             pos.mixes, pos.beliefs = apply_reveal(pos, index, card, pool_of)  # type: ignore[arg-type]
             pos.set_flat_pools(pool_of)
-        card_at[index] = c
+        pos._card_at[index] = c
         pos.shown.append(index)
         pos.aim = None
         pos.aimed = -1
