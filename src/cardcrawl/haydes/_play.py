@@ -601,6 +601,7 @@ class Rules:
             pos.mixes, pos.beliefs = apply_reveal(pos, index, card, pool_of)  # type: ignore[arg-type]
             pos.set_flat_pools(pool_of)
         pos._card_at[index] = c
+        pos._up_frozen = None
         pos.shown.append(index)
         pos.aim = None
         pos.aimed = -1
@@ -864,6 +865,7 @@ class Rules:
         """
         cells = self.cells
         card_at = pos._card_at
+        pos._up_frozen = None
         events = pos.events
         pile = list(pos.discard)
         dealer = Dealer(pos.beliefs, pos.replacement_left, pile)

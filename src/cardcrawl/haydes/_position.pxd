@@ -21,6 +21,7 @@ cdef class Position:
     cdef public dict _thawed
     cdef public object _unseen
     cdef public tuple _unshown
+    cdef public object _up_frozen
     cdef public bytearray _card_at
     cdef public object aim
     cdef public Py_ssize_t aimed

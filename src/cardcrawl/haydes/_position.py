@@ -116,6 +116,7 @@ class Position:
         "_thawed",
         "_unseen",
         "_unshown",
+        "_up_frozen",
         "aim",
         "aimed",
         "at",
@@ -159,6 +160,7 @@ class Position:
     layout: tuple[Cell, ...]
     _card_at: bytearray
     _unshown: tuple[int, ...]
+    _up_frozen: dict[int, Card] | None
     _pools: list[Any]
     _pools_frozen: tuple[tuple[int, ...], ...] | None
     _seats_in: tuple[bool, ...] | None
@@ -192,11 +194,18 @@ class Position:
     @property
     def _up(self) -> dict[int, Card]:
         """The face-up cards by cell index, as a state holds them: those of
-        ``_unshown`` (the Black Joker's), then those of ``shown``."""
-        card_at = self._card_at
-        up = {i: _CARDS[card_at[i]] for i in self._unshown}
-        for i in self.shown:
-            up[i] = _CARDS[card_at[i]]
+        ``_unshown`` (the Black Joker's), then those of ``shown``. Never changed: the
+        state's own while no card was turned or replaced since it was thawed (a rule
+        that does either sets ``_up_frozen`` to ``None``), else made anew."""
+        up = self._up_frozen
+        if up is None:
+            card_at = self._card_at
+            up = {}
+            for i in self._unshown:
+                up[i] = _CARDS[card_at[i]]
+            for i in self.shown:
+                up[i] = _CARDS[card_at[i]]
+            self._up_frozen = up
         return up
 
     @property
@@ -368,6 +377,7 @@ class Position:
             part[index & POOL_MASK] = pool
             card_at[index] = DOWN
         self._pools_frozen = None
+        self._up_frozen = None
 
     def flat_pools(self) -> list[int]:
         """The pools by cell as one list (face-up cells' entries are stale)."""
@@ -457,6 +467,7 @@ def thaw(
     pos._thawed = state.__dict__
     shown = pos.shown = [index[cell] for cell in state.shown]
     pos._card_at = cards_by_cell(state)
+    pos._up_frozen = state._up
     pos._unshown = tuple([i for i in state._up if i not in shown])
     pools = state._pools
     pos._pools = list(pools)
@@ -515,6 +526,7 @@ def rethaw(pos: Position, state: HaydesState, events: list[HaydesEvent] | None) 
     """
     fields = state.__dict__
     pos._thawed = fields
+    pos._up_frozen = fields["_up"]
     pools = fields["_pools"]
     pos._pools = list(pools)
     pos._pools_frozen = pools
