@@ -96,7 +96,10 @@ class Position:
     out; ``charisma``; ``endurance``), for ``shown``, a list of cell indices, and for
     ``events``, a list the rules append to (``None``: a rollout that keeps no events).
     ``aimed`` is the move aimed at as the rules code it (see
-    :meth:`~cardcrawl.haydes._play.Rules.code_of`), -1 for none. The counters are what
+    :meth:`~cardcrawl.haydes._play.Rules.code_of`), -1 for none. ``_unshown`` holds the
+    face-up cells that ``shown`` does not (the Black Joker's), so that the face-up
+    cards by cell index (:attr:`_up`, as a state holds them) are made from a few cells,
+    on any board. The counters are what
     a simulation reports of a game (see :class:`~cardcrawl.haydes.HaydesFigures`): the
     rules count as they go, so a rollout needs no events to report them.
 
