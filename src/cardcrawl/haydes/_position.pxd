@@ -71,7 +71,7 @@ cdef class Position:
 @cython.locals(card_at=bytearray, i=Py_ssize_t)
 cpdef bytearray cards_by_cell(object state)
 
-@cython.locals(pos=Position, at=list, charisma=list, endurance=list, shown=list)
+@cython.locals(pos=Position, at=list, charisma=list, endurance=list, shown=list, fields=dict)
 cpdef Position thaw(object state, dict index, object events=*)
 
 @cython.locals(fields=dict)

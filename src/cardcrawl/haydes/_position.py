@@ -453,8 +453,13 @@ def thaw(
         A new position; its counters start at 0.
     """
     pos: Position = Position.__new__(Position)
-    pos.phase = state.phase
-    seats = pos.frozen_seats = state.seats
+    # The fields are read from the state's instance dict, where attrs keeps them (a
+    # dict read is cheaper than an attribute's); the rules' form of the cards by cell
+    # through the state's attributes, which make it if the state holds only the public
+    # form (see cardcrawl.haydes._state).
+    fields = state.__dict__
+    pos.phase = fields["phase"]
+    seats = pos.frozen_seats = fields["seats"]
     at = pos.at = []
     charisma = pos.charisma = []
     endurance = pos.endurance = []
@@ -463,39 +468,39 @@ def thaw(
         at.append(-1 if cell is None else index[cell])
         charisma.append(figure.charisma)
         endurance.append(figure.endurance)
-    pos.current = state.current
-    pos.first = state.first
-    pos.round = state.round
-    pos.layout = state.layout
-    pos._thawed = state.__dict__
-    shown = pos.shown = [index[cell] for cell in state.shown]
+    pos.current = fields["current"]
+    pos.first = fields["first"]
+    pos.round = fields["round"]
+    pos.layout = fields["layout"]
+    pos._thawed = fields
+    shown = pos.shown = [index[cell] for cell in fields["shown"]]
     pos._card_at = cards_by_cell(state)
-    pos._up_frozen = state._up
-    pos._unshown = tuple([i for i in state._up if i not in shown])
+    up = pos._up_frozen = state._up
+    pos._unshown = tuple([i for i in up if i not in shown])
     pools = state._pools
     pos._pools = list(pools)
     pos._pools_frozen = pools
     pos._seats_in = None
     pos._mask = -1
-    pos.mixes = state.mixes
-    pos._beliefs = state.beliefs
+    pos.mixes = fields["mixes"]
+    pos._beliefs = fields["beliefs"]
     pos._unseen = None
-    pos.replacement_left = state.replacement_left
-    pos.discard = state.discard
-    pos.removed = state.removed
-    pos.overcome = state.overcome
-    aim = pos.aim = state.aim
+    pos.replacement_left = fields["replacement_left"]
+    pos.discard = fields["discard"]
+    pos.removed = fields["removed"]
+    pos.overcome = fields["overcome"]
+    aim = pos.aim = fields["aim"]
     # The code of the move aimed (see cardcrawl.haydes._play.Rules.code_of).
     pos.aimed = (
         -1 if aim is None else index[aim.cell] << 3 | (aim.guess is Guess.LOWER) | aim.tuybe << 1
     )
-    pos.chosen = state.chosen
-    pos.stacked_first = state.stacked_first
-    pos.stacked_rolls = state.stacked_rolls
-    pos.ending = state.ending
-    pos.winner = state.winner
-    pos.rng = state.rng
-    pos.explicit_chance = state.explicit_chance
+    pos.chosen = fields["chosen"]
+    pos.stacked_first = fields["stacked_first"]
+    pos.stacked_rolls = fields["stacked_rolls"]
+    pos.ending = fields["ending"]
+    pos.winner = fields["winner"]
+    pos.rng = fields["rng"]
+    pos.explicit_chance = fields["explicit_chance"]
     pos.events = events
     pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
     return pos
