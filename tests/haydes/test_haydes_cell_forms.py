@@ -15,8 +15,11 @@ import attrs
 import pytest
 
 import cardcrawl
+from cardcrawl.core._random import rng_from_seed
 from cardcrawl.haydes import EscapeFromHaydes, HaydesState
-from cardcrawl.haydes._state import _face_up_of, _pool_of_of, _up_of, flat_pools
+from cardcrawl.haydes._position import Position, cards_by_cell, freeze, thaw
+from cardcrawl.haydes._state import DOWN, Phase, _face_up_of, _pool_of_of, _up_of, flat_pools
+from cardcrawl.kit._cards import standard_deck
 
 
 class _Sticky(EscapeFromHaydes):
@@ -131,3 +134,72 @@ def test_a_step_shares_the_pools_it_left_alone() -> None:
     assert after.__dict__["_up"] is not state.__dict__["_up"]
     assert state.face_up == before
     assert after.face_up != before
+
+
+def _slots(position: Position) -> dict[str, Any]:
+    """Every field of a position, its lists copied (and the lists in them), so that a
+    change in place shows."""
+
+    def snapshot(value: Any) -> Any:
+        if isinstance(value, bytearray):
+            return bytes(value)
+        if isinstance(value, list):
+            return [snapshot(v) for v in value]
+        return value
+
+    return {name: snapshot(getattr(position, name)) for name in _SLOTS}
+
+
+_SLOTS = (
+    "_beliefs", "_card_at", "_mask", "_mixed", "_pools", "_pools_frozen", "_seats_in",
+    "_thawed", "_unseen", "_unshown", "_up_frozen", "aim", "aimed", "at", "charisma",
+    "chosen", "correct", "current", "discard", "encounters", "ending", "endurance",
+    "events", "explicit_chance", "first", "frozen_seats", "guesses", "layout", "mixes",
+    "overcame", "overcome", "phase", "removed", "replacement_left", "rng", "round", "shown",
+    "stacked_first", "stacked_rolls", "turns", "winner",
+)  # fmt: skip
+
+
+def test_the_slots_listed_here_are_the_positions() -> None:
+    slots = getattr(Position, "__slots__", None)
+    if slots is not None:  # the pure-Python class; the compiled one is checked below
+        assert sorted(slots) == sorted(_SLOTS)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: type(g).__name__ + str(g.options.players))
+def test_a_position_holds_the_cards_by_cell_a_state_does(game: EscapeFromHaydes) -> None:
+    for state, _ in _games(game, range(3)):
+        position = thaw(state, game._index, list(state.events))
+        card_at = cards_by_cell(state)
+        assert position._card_at == card_at
+        cards = standard_deck(jokers=True)  # by index
+        assert [None if c == DOWN else cards[c] for c in card_at] == list(state.face_up)
+        assert position._up == state._up
+        assert freeze(position, game._legal_key, None) == state
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: type(g).__name__ + str(g.options.players))
+def test_a_copy_of_a_position_is_its_own(game: EscapeFromHaydes) -> None:
+    """A copy has every field of the position, shares none of its mutable parts, and
+    plays on alone: the rules played on the copy leave the original as it was."""
+    rules = game._rules
+    escaped = False
+    for seed in range(200):
+        position = game._started(rng_from_seed(seed), False, {}, [], listed=seed % 2 == 1)
+        while position.phase is not Phase.OVER:
+            copy = position.copy()
+            fields = _slots(position)
+            assert _slots(copy) == fields
+            for name in _SLOTS:
+                value = getattr(position, name)
+                if isinstance(value, list | bytearray):
+                    assert getattr(copy, name) is not value, name
+            codes = rules.legal_entry(copy.at[copy.current], copy.phase, copy._card_at)[1]
+            rules.play(copy, codes[seed % len(codes)])
+            assert _slots(position) == fields  # the original is unchanged
+            position = copy
+        assert _slots(position.copy()) == _slots(position)  # the winner and the ending too
+        escaped = position.winner is not None
+        if escaped and seed >= 3:
+            break
+    assert escaped  # a copy keeps the winner

@@ -151,6 +151,11 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         unstacked = (Belief(1, (self._build_deck, self._replacement_deck), ()),)
         self._unstacked_setup = self._setup(0, False, unstacked, None, ())
         _ = self._unstacked_setup._up, self._unstacked_setup._pools
+        # Its working position, thawed once: a new game starts from a copy (see
+        # _started); the other keeps its pools' unseen cards as lists, as a rollout does.
+        self._setup_position = thaw(self._unstacked_setup, self._index)
+        self._setup_listed = self._setup_position.copy()
+        self._setup_listed.listed()
 
     @property
     def num_players(self) -> int:
@@ -401,15 +406,18 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         explicit_chance: bool,
         stack: Mapping[str, Sequence[Any]],
         events: list[Any] | None,
+        listed: bool = False,
     ) -> Position:
         """The position ``initial_state`` freezes: the setup, its chance settled, its
-        events appended to ``events`` (if a list), its counters counted from 0."""
+        events appended to ``events`` (if a list), its counters counted from 0; with
+        ``listed``, its unseen cards kept as lists (see ``Position.listed``)."""
         if stack:
             pos = thaw(self._new_state(rng, explicit_chance, stack), self._index, events)
         else:
             # The usual case: the setup made once in __init__ (what _new_state copies,
-            # with this generator), thawed as it is.
-            pos = thaw(self._unstacked_setup, self._index, events)
+            # with this generator), as thawed there.
+            pos = (self._setup_listed if listed else self._setup_position).copy()
+            pos.events = events
             pos.rng = rng
             pos.explicit_chance = explicit_chance
         self._rules.settle(pos)

@@ -99,7 +99,7 @@ def _run(
     if start is None:
         # The position initial_state(seed) freezes, played on unfrozen: the rules have
         # counted what its step reports (see HaydesFigures).
-        pos = game._started(rng_from_seed(seed), False, {}, [] if build else None)
+        pos = game._started(rng_from_seed(seed), False, {}, [] if build else None, True)
     else:
         if not isinstance(start, HaydesState):
             return None

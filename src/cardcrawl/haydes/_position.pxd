@@ -63,6 +63,8 @@ cdef class Position:
     @cython.locals(mask=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t)
     cpdef Py_ssize_t seats_mask(self) except -1
     cpdef object single_pool(self, Py_ssize_t pool)
+    @cython.locals(new=Position)
+    cpdef Position copy(self)
     cpdef Py_ssize_t pool_count(self) except -1
     @cython.locals(index=Py_ssize_t, k=Py_ssize_t, card_at=bytearray)
     cpdef face_down(self, list cells, Py_ssize_t pool)

@@ -226,6 +226,61 @@ class Position:
         self._beliefs = beliefs
         self._unseen = None
 
+    def copy(self) -> Position:
+        """A position of its own, the same as this one: its mutable parts are copied,
+        its immutable values shared. A rollout starts from a copy of the setup's
+        position, which its game thaws once (see ``EscapeFromHaydes._started``)."""
+        new: Position = _new(Position)
+        new._beliefs = self._beliefs
+        new._card_at = self._card_at[:]
+        new._mask = self._mask
+        new._mixed = self._mixed
+        # A part of the pools that is a list is changed in place (see face_down).
+        new._pools = [part if type(part) is tuple else part[:] for part in self._pools]
+        new._pools_frozen = self._pools_frozen
+        new._seats_in = self._seats_in
+        new._thawed = self._thawed
+        unseen = self._unseen
+        # A pool's unseen cards that are a list are changed in place (see take).
+        new._unseen = (
+            None if unseen is None else [u[:] if type(u) is list else u for u in unseen]
+        )
+        new._unshown = self._unshown
+        new._up_frozen = self._up_frozen
+        new.aim = self.aim
+        new.aimed = self.aimed
+        new.at = self.at[:]
+        new.charisma = self.charisma[:]
+        new.chosen = self.chosen
+        new.correct = self.correct
+        new.current = self.current
+        discard = self.discard
+        new.discard = discard if type(discard) is tuple else discard[:]
+        new.encounters = self.encounters
+        new.ending = self.ending
+        new.endurance = self.endurance[:]
+        events = self.events
+        new.events = None if events is None else events[:]
+        new.explicit_chance = self.explicit_chance
+        new.first = self.first
+        new.frozen_seats = self.frozen_seats
+        new.guesses = self.guesses
+        new.layout = self.layout
+        new.mixes = self.mixes
+        new.overcame = self.overcame
+        new.overcome = self.overcome
+        new.phase = self.phase
+        new.removed = self.removed
+        new.replacement_left = self.replacement_left
+        new.rng = self.rng
+        new.round = self.round
+        new.shown = self.shown[:]
+        new.stacked_first = self.stacked_first
+        new.stacked_rolls = self.stacked_rolls
+        new.turns = self.turns
+        new.winner = self.winner
+        return new
+
     def pool_count(self) -> int:
         """How many pools there are: the Build deck's, then one per Replacement deck."""
         unseen = self._unseen
@@ -485,6 +540,7 @@ def thaw(
     pos.mixes = fields["mixes"]
     pos._beliefs = fields["beliefs"]
     pos._unseen = None
+    pos._mixed = ()  # read with _unseen only (see single_pool)
     pos.replacement_left = fields["replacement_left"]
     pos.discard = fields["discard"]
     pos.removed = fields["removed"]
