@@ -3,7 +3,9 @@
 The rules' steps keep the face-up cards as a small mapping and the pools by cell apart
 from them (``_up``, ``_pools``); the public fields are tuples made from those when first
 read. These tests check that the two forms never disagree, whichever a state was built
-with, and that a state holding only one form plays on exactly as one holding the other.
+with, and that a state holding only one form plays on exactly as one holding the other;
+and that a working position's own form (the cards as bytes by cell) and its copies hold
+what the state does.
 """
 
 from __future__ import annotations

@@ -230,7 +230,7 @@ class Position:
         """A position of its own, the same as this one: its mutable parts are copied,
         its immutable values shared. A rollout starts from a copy of the setup's
         position, which its game thaws once (see ``EscapeFromHaydes._started``)."""
-        new: Position = _new(Position)
+        new: Position = Position.__new__(Position)
         new._beliefs = self._beliefs
         new._card_at = self._card_at[:]
         new._mask = self._mask
@@ -242,9 +242,7 @@ class Position:
         new._thawed = self._thawed
         unseen = self._unseen
         # A pool's unseen cards that are a list are changed in place (see take).
-        new._unseen = (
-            None if unseen is None else [u[:] if type(u) is list else u for u in unseen]
-        )
+        new._unseen = None if unseen is None else [u[:] if type(u) is list else u for u in unseen]
         new._unshown = self._unshown
         new._up_frozen = self._up_frozen
         new.aim = self.aim
