@@ -217,7 +217,7 @@ class Position:
         beliefs = self._beliefs
         if beliefs is None:
             assert self._unseen is not None
-            unseen = tuple([_deck(d) for d in self._unseen])
+            unseen = tuple(map(_deck, self._unseen))
             beliefs = self._beliefs = (Belief(1, unseen, self._mixed),)
         return beliefs
 
@@ -564,12 +564,15 @@ def _seats(pos: Position, old: tuple[Figure, ...]) -> tuple[Figure, ...]:
     """The figures of ``pos`` (:attr:`Position.seats`), those of ``old`` (the seats
     of the state thawed) where they agree."""
     layout = pos.layout
-    figures = []
-    for figure, i, c, e in zip(old, pos.at, pos.charisma, pos.endurance, strict=True):
+    at, charisma, endurance = pos.at, pos.charisma, pos.endurance
+    figures = list(old)
+    for s, figure in enumerate(old):
+        i = at[s]
         cell = None if i < 0 else layout[i]
+        c = charisma[s]
+        e = endurance[s]
         if figure.cell != cell or figure.charisma != c or figure.endurance != e:
-            figure = _figure(cell, c, e)
-        figures.append(figure)
+            figures[s] = _figure(cell, c, e)
     return tuple(figures)
 
 
