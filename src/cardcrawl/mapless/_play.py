@@ -269,7 +269,7 @@ class Rules:
         table = p.table
         if type(table) is not WorkingGrid:
             table = p.working_table()
-        put_card(table.cards, table.frontier, cell, card)
+        put_card(table, cell, card)
         index = card.index
         if ev is not None:
             ev.append(CardPlaced(card, cell, self.game._dread_lines[index]))
@@ -292,7 +292,7 @@ class Rules:
         self, p: Position, cell: Cell, candidates: Sequence[Cell], ev: Events | None
     ) -> None:
         table = p.working_table()
-        put_card(table.cards, table.frontier, cell, EXIT)
+        put_card(table, cell, EXIT)
         if ev is not None:
             ev.append(ExitPlaced(cell, tuple(candidates), self.game._dread_lines[_EXIT_INDEX]))
         # The Exit may lie on a closed cell, which it reopens; it may close others (M-6).

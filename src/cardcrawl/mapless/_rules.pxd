@@ -1,15 +1,19 @@
 # Cython's augmenting declarations for the compiled build of _rules.py (hatch_build.py).
 # The functions' arguments keep no declared type, so they take whatever the Python source
-# takes; the locals that only ever hold a grid's dicts (a Grid's ``cards`` and
-# ``frontier`` are its own dicts), a list or a set are typed, so the placement rules that
-# run at every draw loop over them as C.
+# takes; the locals that only ever hold a grid's dict of cards, a list or a set are typed,
+# and the questions the placement rules ask of the grid (_position's open_cells and
+# empty_neighbours, which read a rollout's board as C) are called as C.
 import cython
 
-@cython.locals(closed=set, cards=dict, around=dict, touching=tuple, four=tuple, empty=list)
+from cardcrawl.mapless._position cimport empty_neighbours, open_cells
+
+# The grid's cache of neighbours (kit._grid), read as a dict.
+cdef dict _NEIGHBOURS
+
+@cython.locals(closed=set, cards=dict, touching=tuple, empty=list)
 cpdef set newly_closed(object table, object placed, object corridors=*)
 
-@cython.locals(frontier=dict, cards=dict, cells=list)
+@cython.locals(cards=dict)
 cpdef list corridor_cells(object table, object closed, object last_room)
 
-@cython.locals(cells=list, frontier=dict)
 cpdef list room_cells(object table, object closed)
