@@ -6,6 +6,7 @@
 import cython
 
 from cardcrawl.mapless._position cimport Position, WorkingDeck, put_card
+from cardcrawl.mapless._rules cimport newly_closed
 
 @cython.final
 cdef class Rules:

@@ -17,3 +17,11 @@ cpdef set newly_closed(object table, object placed, object corridors=*)
 cpdef list corridor_cells(object table, object closed, object last_room)
 
 cpdef list room_cells(object table, object closed)
+
+@cython.locals(cells=list, ex=Py_ssize_t, ey=Py_ssize_t, farthest=Py_ssize_t, x=Py_ssize_t,
+               y=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, d=Py_ssize_t)
+cpdef list exit_candidates(object table)
+
+@cython.locals(x=Py_ssize_t, y=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, sx=Py_ssize_t,
+               sy=Py_ssize_t)
+cpdef object stalker_step(object stalker, object player, object forbidden=*)
