@@ -13,6 +13,7 @@ from cardcrawl.core._random cimport _below
 cdef Py_ssize_t _SIDE, _OFFSET, _LOW, _HIGH
 cdef tuple _CELL_OF
 cdef dict _NEIGHBOURS
+cdef object _DRAW, _DRAW_MIND
 
 @cython.final
 cdef class Board:
