@@ -5,7 +5,7 @@
 # keeps no declared type, so it may return whatever the Python source accepts.
 import cython
 
-from cardcrawl.mapless._position cimport Position, WorkingDeck, put_card
+from cardcrawl.mapless._position cimport Position, WorkingDeck, closed_with, put_card
 from cardcrawl.mapless._rules cimport newly_closed
 
 # The module's constants (phases, endings, tables by card index), as C globals.

@@ -53,7 +53,13 @@ from cardcrawl.mapless._events import (
     StalkerWaited,
     TurnStarted,
 )
-from cardcrawl.mapless._position import Position, WorkingDeck, WorkingGrid, put_card
+from cardcrawl.mapless._position import (
+    Position,
+    WorkingDeck,
+    WorkingGrid,
+    closed_with,
+    put_card,
+)
 from cardcrawl.mapless._rules import newly_closed
 from cardcrawl.mapless._state import CLUB_STALKER, EXIT, SPADE_STALKER, Ending, Phase
 
@@ -275,7 +281,7 @@ class Rules:
             ev.append(CardPlaced(card, cell, self.game._dread_lines[index]))
         closing = newly_closed(table, cell, self.corridor)  # M-6
         if closing:  # most placements close nothing: then the frozen set is shared
-            p.closed = p.closed | closing
+            p.closed = closed_with(table, p.closed, closing)
         if self.room[index]:
             p.last_room = cell  # M-7
         p.drawn = None

@@ -31,6 +31,8 @@ cdef class Board:
     cpdef bint lay(self, object cell, object card) except -1
     @cython.locals(marks=bytearray, x=Py_ssize_t, y=Py_ssize_t, stamp=Py_ssize_t)
     cpdef mark(self, object cells)
+    @cython.locals(marks=bytearray, x=Py_ssize_t, y=Py_ssize_t, stamp=Py_ssize_t)
+    cpdef mark_more(self, object cells, object marked)
     @cython.locals(frontier=dict, touching=bytearray, cells=tuple)
     cpdef dict frontier_dict(self)
 
@@ -39,6 +41,9 @@ cdef inline Py_ssize_t _search(list codes, Py_ssize_t code)
 
 @cython.locals(board=Board, cards=dict, frontier=dict, cache=dict, around=tuple)
 cpdef put_card(object table, object cell, object card)
+
+@cython.locals(board=Board)
+cpdef object closed_with(object table, object closed, object cells)
 
 @cython.locals(board=Board, empty=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
                laid=bytearray, cell_of=tuple, cards=dict, around=tuple)

@@ -45,6 +45,7 @@ __all__ = [
     "Position",
     "WorkingDeck",
     "WorkingGrid",
+    "closed_with",
     "empty_neighbours",
     "freeze",
     "open_cells",
@@ -166,6 +167,16 @@ class Board:
                 marks[x * _SIDE + y] = stamp
         self.marked = cells
 
+    def mark_more(self, cells: Iterable[Cell], marked: frozenset[Cell]) -> None:
+        """Mark the cells ``cells`` too, the marks now telling the set ``marked``."""
+        marks, stamp = self.marks, self.stamp
+        for x, y in cells:
+            x += _OFFSET
+            y += _OFFSET
+            if 0 <= x < _SIDE and 0 <= y < _SIDE:
+                marks[x * _SIDE + y] = stamp
+        self.marked = marked
+
     def frontier_dict(self) -> dict[Cell, int]:
         """The grid's frontier, as a grid keeps it: made once after each card."""
         frontier = self.frontier
@@ -226,10 +237,14 @@ class WorkingGrid(Grid):
                     break
             else:
                 working._cards = working.cards = on_board.grid
+                working._frontier = None  # type: ignore[assignment]
                 working.board = on_board
                 return working
         working._cards = working.cards = cards.copy()
-        working._frontier = grid.frontier.copy()  # type: ignore[attr-defined]
+        frontier = grid._frontier
+        if frontier is None:  # a working grid on a board keeps no dict
+            frontier = grid.frontier
+        working._frontier = frontier.copy()
         return working
 
     @property
@@ -351,6 +366,25 @@ def open_cells(
         if n and (touching == 0 or n == touching) and c not in closed:
             cells.append(c)
     return cells
+
+
+def closed_with(table: Grid, closed: frozenset[Cell], cells: set[Cell]) -> frozenset[Cell]:
+    """The closed cells ``closed`` and the newly closed ``cells`` of ``table``, as one
+    set: a board whose marks tell ``closed`` marks only ``cells`` (see :func:`open_cells`).
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> grid = WorkingGrid.copy_of(Grid({(0, 0): Card.parse("AD")}), board=True)
+        >>> closed = closed_with(grid, frozenset({(1, 0)}), {(0, 1)})
+        >>> sorted(closed), open_cells(grid, 1, closed)
+        ([(0, 1), (1, 0)], [(-1, 0), (0, -1)])
+    """
+    union = closed | cells
+    if type(table) is WorkingGrid:
+        board = table.board
+        if board is not None and board.marked is closed:
+            board.mark_more(cells, union)
+    return union
 
 
 def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:

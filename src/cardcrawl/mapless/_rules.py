@@ -42,8 +42,6 @@ def card_value(card: Card | None) -> int:
     return rank if rank >= 2 else 0
 
 
-_NO_CELLS: frozenset[Cell] = frozenset()
-
 # Looked up by card index: these are asked at every placement.
 _CORRIDOR = tuple(2 <= Card(i).rank <= 10 for i in range(54))
 _ROOM = tuple(Card(i).rank >= 11 for i in range(54))
@@ -208,10 +206,11 @@ def exit_candidates(table: Grid) -> list[Cell]:
         if d > farthest:
             farthest = d
     cells = []
-    for cell in open_cells(table, 0, _NO_CELLS):  # the frontier, sorted
+    for cell in table.frontier:
         dx, dy = cell[0] - ex, cell[1] - ey
         if (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy) > farthest:
             cells.append(cell)  # one farther than the farthest card: no farther can touch
+    cells.sort()
     return cells
 
 
