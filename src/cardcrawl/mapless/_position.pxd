@@ -45,6 +45,9 @@ cpdef put_card(object table, object cell, object card)
 @cython.locals(board=Board)
 cpdef object closed_with(object table, object closed, object cells)
 
+@cython.locals(board=Board, cell_of=tuple, code=Py_ssize_t)
+cpdef object frontier_cells(object table)
+
 @cython.locals(board=Board, empty=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
                laid=bytearray, cell_of=tuple, cards=dict, around=tuple)
 cpdef list empty_neighbours(object table, object cell)

@@ -48,6 +48,7 @@ __all__ = [
     "closed_with",
     "empty_neighbours",
     "freeze",
+    "frontier_cells",
     "open_cells",
     "put_card",
     "setup",
@@ -385,6 +386,24 @@ def closed_with(table: Grid, closed: frozenset[Cell], cells: set[Cell]) -> froze
         if board is not None and board.marked is closed:
             board.mark_more(cells, union)
     return union
+
+
+def frontier_cells(table: Grid) -> Iterable[Cell]:
+    """The cells of the frontier of ``table`` (asked by M-11,
+    :func:`cardcrawl.mapless.exit_candidates`): a board's, with no dict made.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> grid = Grid({(0, 0): Card.parse("AD")})
+        >>> sorted(frontier_cells(grid)) == list(frontier_cells(WorkingGrid.copy_of(grid, True)))
+        True
+    """
+    if type(table) is WorkingGrid:
+        board = table.board
+        if board is not None:
+            cell_of = _CELL_OF
+            return [cell_of[code] for code in board.front]
+    return table.frontier
 
 
 def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:

@@ -5,7 +5,7 @@
 # empty_neighbours, which read a rollout's board as C) are called as C.
 import cython
 
-from cardcrawl.mapless._position cimport empty_neighbours, open_cells
+from cardcrawl.mapless._position cimport empty_neighbours, frontier_cells, open_cells
 
 # The grid's cache of neighbours (kit._grid), read as a dict.
 cdef dict _NEIGHBOURS

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
-from cardcrawl.mapless._position import empty_neighbours, open_cells
+from cardcrawl.mapless._position import empty_neighbours, frontier_cells, open_cells
 from cardcrawl.mapless._state import ENTRANCE_CELL
 
 __all__ = [
@@ -206,7 +206,7 @@ def exit_candidates(table: Grid) -> list[Cell]:
         if d > farthest:
             farthest = d
     cells = []
-    for cell in table.frontier:
+    for cell in frontier_cells(table):
         dx, dy = cell[0] - ex, cell[1] - ey
         if (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy) > farthest:
             cells.append(cell)  # one farther than the farthest card: no farther can touch
