@@ -139,6 +139,12 @@ def test_a_grid_on_a_board_answers_as_one_by_dicts(seed: int, spread: int) -> No
                 assert ours == open_cells(by_dicts, touching, grid_closed, among)
         for cell in on_board.cards:
             assert empty_neighbours(on_board, cell) == empty_neighbours(by_dicts, cell)
+        # The frozen grids a working grid makes read as the ones of the other form.
+        cell, ace = frontier[0], cardcrawl.Card.parse("AS")
+        assert on_board.place(cell, ace).frontier == by_dicts.place(cell, ace).frontier
+        replaced = on_board.replace(next(iter(on_board.cards)), ace)
+        assert replaced == by_dicts.replace(next(iter(by_dicts.cards)), ace)
+        assert replaced.frontier == by_dicts.frontier
     assert left_the_board == (spread > 30)
 
 

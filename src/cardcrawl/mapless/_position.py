@@ -258,6 +258,11 @@ class WorkingGrid(Grid):
         """A new grid with ``card`` on the empty ``cell`` (as ``Grid.place``)."""
         return Grid._build(self._cards, self.frontier).place(cell, card)
 
+    def replace(self, cell: Cell, card: Card) -> Grid:
+        """A new grid with the card on ``cell`` swapped for ``card`` (as ``Grid.replace``),
+        which shares nothing with this one."""
+        return Grid._build(self._cards, self.frontier.copy()).replace(cell, card)
+
     def put(self, cell: Cell, card: Card) -> None:
         """Lay ``card`` on the empty ``cell``, keeping the frontier (as ``Grid.place``)."""
         put_card(self, cell, card)
