@@ -18,7 +18,7 @@ from cardcrawl.testing import check_kernel
 
 
 @pytest.mark.parametrize(("max_turns", "seeds"), [(200, 1200), (1, 300), (6, 300), (40, 300)])
-def test_the_kernel_plays_the_public_games(max_turns: int, seeds: int) -> None:
+def test_the_kernel_plays_the_public_games(max_turns: int, seeds: int, boards: bool) -> None:
     game = cardcrawl.load("mapless-house", max_turns=max_turns)
     assert check_kernel(game, seeds=range(seeds)) == seeds
 
@@ -28,7 +28,7 @@ def test_the_kernel_plays_the_public_games_without_a_turn_limit() -> None:
     assert check_kernel(game, seeds=range(10_000, 10_300)) == 300
 
 
-def test_games_cut_off_by_max_decisions_are_left_to_the_public_path() -> None:
+def test_games_cut_off_by_max_decisions_are_left_to_the_public_path(boards: bool) -> None:
     game = cardcrawl.load("mapless-house", max_turns=200)
     # Random games take about 35 decisions: with 30, many are cut off, some end.
     assert check_kernel(game, seeds=range(200), max_decisions=30) == 200
@@ -37,7 +37,9 @@ def test_games_cut_off_by_max_decisions_are_left_to_the_public_path() -> None:
     assert outcomes == {True, False}
 
 
-def test_dread_lines_of_its_own_word_the_last_events_as_the_public_path_does() -> None:
+def test_dread_lines_of_its_own_word_the_last_events_as_the_public_path_does(
+    boards: bool,
+) -> None:
     from cardcrawl.mapless._dread import STANDARD_DREAD_LINES
 
     lines = {code: f"{code} creaks." for code in STANDARD_DREAD_LINES}
@@ -120,10 +122,28 @@ class Doubled(MaplessHouse):
         return 2 * super().score(state)
 
 
+class FarApart(MaplessHouse):
+    """Each card goes three cells east of the last, and the player may walk to any card:
+    the house soon leaves the board a rollout keeps its cells on (and goes on by dicts)."""
+
+    def placement_cells(self, state: Any, card: Any) -> list[Any]:
+        return [(3 * len(state.table), 1)]
+
+    def move_cells(self, state: Any) -> list[Any]:
+        return sorted(c for c in state.table if c != state.player)
+
+
 VARIANTS = [
     Heavy, TensAreNoCorridors, OnlyKingsPull, AnywhereGoes, NoPull, NorthernRooms, EarlyExit,
-    ExitByTheDoor, NeverBack, Brave, Shaky, Patient, ClubAtTheExit, Doubled,
+    ExitByTheDoor, NeverBack, Brave, Shaky, Patient, ClubAtTheExit, Doubled, FarApart,
 ]  # fmt: skip
+
+
+@pytest.fixture(params=[False, True], ids=["dicts", "board"])
+def boards(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Rollouts on the grid's dicts, and on a board, whichever the build would choose."""
+    monkeypatch.setattr(_kernel, "_BOARDS", request.param)
+    return bool(request.param)
 
 
 def _public(game: Any, seed: int) -> tuple[str, int, int, int]:
@@ -138,7 +158,7 @@ def _public(game: Any, seed: int) -> tuple[str, int, int, int]:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.__name__)
 def test_every_variant_is_played_by_the_kernel_as_by_the_public_path(
-    variant: type[MaplessHouse],
+    variant: type[MaplessHouse], boards: bool
 ) -> None:
     game = variant(cardcrawl.load("mapless-house", max_turns=25).options)
     assert _kernel.rollout_kernel(game) is not None

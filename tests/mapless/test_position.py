@@ -5,13 +5,24 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 from typing import Any
+
+import attrs
+import pytest
 
 import cardcrawl
 from cardcrawl.bots import RandomBot
 from cardcrawl.mapless import Phase
 from cardcrawl.mapless._kernel import MaplessKernel
-from cardcrawl.mapless._position import freeze, thaw
+from cardcrawl.mapless._position import (
+    WorkingGrid,
+    empty_neighbours,
+    freeze,
+    open_cells,
+    put_card,
+    thaw,
+)
 
 
 def _states(seed: int) -> list[Any]:
@@ -81,3 +92,74 @@ def test_a_move_shares_the_table_it_did_not_change() -> None:
                 assert after.table is state.table
                 moves += 1
     assert moves > 10
+
+
+def _grids(seed: int, cards: int, spread: int) -> list[tuple[Any, Any]]:
+    """A table grown at random, card by card, on a board and by dicts, each step's two
+    grids: cells of the frontier, or anywhere within ``spread`` of the Entrance."""
+    rng = random.Random(seed)
+    start = cardcrawl.Grid({(0, 0): cardcrawl.Card.parse("AD")})
+    on_board, by_dicts = WorkingGrid.copy_of(start, board=True), WorkingGrid.copy_of(start)
+    assert on_board.board is not None
+    assert by_dicts.board is None
+    grids = []
+    for _ in range(cards):
+        if rng.random() < 0.8:
+            cell = rng.choice(sorted(by_dicts.frontier))
+        else:
+            cell = (rng.randint(-spread, spread), rng.randint(-spread, spread))
+            if cell in by_dicts:
+                continue
+        card = cardcrawl.Card(rng.randrange(52))
+        put_card(on_board, cell, card)
+        put_card(by_dicts, cell, card)
+        grids.append((on_board, by_dicts))
+    return grids
+
+
+@pytest.mark.parametrize(("seed", "spread"), [(1, 10), (2, 10), (3, 40), (4, 80)])
+def test_a_grid_on_a_board_answers_as_one_by_dicts(seed: int, spread: int) -> None:
+    """The placement rules' questions (open_cells, empty_neighbours) and the grid's own
+    (cards, frontier) get the same answers of either form, on the board and off it."""
+    rng = random.Random(seed)
+    left_the_board = False
+    for on_board, by_dicts in _grids(seed, 60, spread):
+        left_the_board |= on_board.board is None
+        assert on_board.cards == by_dicts.cards
+        assert on_board.frontier == by_dicts.frontier
+        frontier = sorted(by_dicts.frontier)
+        closed = frozenset(rng.sample(frontier, k=len(frontier) // 3))
+        cells = [*frontier, *on_board.cards, (spread + 40, 0)]
+        among = tuple(rng.sample(cells, k=4))
+        for touching in (0, 1, 2, 3):
+            for grid_closed in (closed, frozenset(), closed):  # the marks follow the set
+                ours = open_cells(on_board, touching, grid_closed)
+                assert ours == open_cells(by_dicts, touching, grid_closed)
+                ours = open_cells(on_board, touching, grid_closed, among)
+                assert ours == open_cells(by_dicts, touching, grid_closed, among)
+        for cell in on_board.cards:
+            assert empty_neighbours(on_board, cell) == empty_neighbours(by_dicts, cell)
+        # The frozen grids a working grid makes read as the ones of the other form.
+        cell, ace = frontier[0], cardcrawl.Card.parse("AS")
+        assert on_board.place(cell, ace).frontier == by_dicts.place(cell, ace).frontier
+        replaced = on_board.replace(next(iter(on_board.cards)), ace)
+        assert replaced == by_dicts.replace(next(iter(by_dicts.cards)), ace)
+        assert replaced.frontier == by_dicts.frontier
+    assert left_the_board == (spread > 30)
+
+
+def test_a_position_on_a_board_freezes_into_the_state_of_one_by_dicts() -> None:
+    game = cardcrawl.load("mapless-house", max_turns=30)
+    for seed in range(3):
+        for state in _states(seed)[::5]:
+            on_board, by_dicts = thaw(state), thaw(state)
+            on_board.board_table()
+            assert type(on_board.table) is WorkingGrid
+            assert game._decision_cells(on_board) == game._decision_cells(by_dicts)
+            # A hook's changed copy shares the board, whose marks follow the set it reads.
+            for closed in (frozenset(), state.closed):
+                ours = game.room_cells(attrs.evolve(on_board, closed=closed))
+                assert ours == game.room_cells(attrs.evolve(by_dicts, closed=closed))
+            frozen = freeze(on_board, list(state.events))
+            assert frozen == state
+            assert frozen.table.frontier == state.table.frontier

@@ -29,12 +29,14 @@ from cardcrawl.core._tools import Figures
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._figures import MaplessFigures
 from cardcrawl.mapless._game import MaplessHouse
-from cardcrawl.mapless._position import Position, freeze, thaw
+from cardcrawl.mapless._position import BOARDS, Position, freeze, thaw
 from cardcrawl.mapless._state import MaplessState, Phase
 
 __all__ = ["MaplessKernel", "figures_of", "rollout_kernel"]
 
 _OVER = Phase.OVER
+# Whether the rollouts play on a board (see _position.BOARDS); the tests set it to play both.
+_BOARDS = BOARDS
 
 
 class MaplessKernel:
@@ -101,11 +103,15 @@ def _run(
     rules = game._rules
     if start is None:
         position = game._setup(rng_from_seed(seed), False, {})
+        if _BOARDS:
+            position.board_table()
         rules.resolve(position, events)
     else:
         if start.explicit_chance or game._to_move(start) == CHANCE:
             return None
         position = thaw(start)
+        if _BOARDS:
+            position.board_table()
         position.choices = rules.decision_cells(position)
     bot = derived_seeds(seed, 1)[0]  # RandomBot's generator: rng_derive(seed, seat), seat 0
     at_exit = len(position.table) if position.exit_cell is not None else 0

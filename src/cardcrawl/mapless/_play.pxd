@@ -5,7 +5,14 @@
 # keeps no declared type, so it may return whatever the Python source accepts.
 import cython
 
-from cardcrawl.mapless._position cimport Position, WorkingDeck, put_card
+from cardcrawl.mapless._position cimport Position, WorkingDeck, closed_with, put_card
+from cardcrawl.mapless._rules cimport newly_closed
+
+# The module's constants (phases, endings, tables by card index), as C globals.
+cdef object _DRAW, _PLACE, _PLACE_EXIT, _MOVE, _DRAW_MIND, _DRAW_BODY, _OVER
+cdef object _ESCAPED, _CONSUMED, _LOST, _SHUFFLED_BACK
+cdef Py_ssize_t _EXIT_INDEX, _TURNS
+cdef tuple _CARDS_DRAWN, _TURNS_STARTED, _IS_HEART, _IS_DIAMOND
 
 @cython.final
 cdef class Rules:

@@ -53,7 +53,13 @@ from cardcrawl.mapless._events import (
     StalkerWaited,
     TurnStarted,
 )
-from cardcrawl.mapless._position import Position, WorkingDeck, WorkingGrid, put_card
+from cardcrawl.mapless._position import (
+    Position,
+    WorkingDeck,
+    WorkingGrid,
+    closed_with,
+    put_card,
+)
 from cardcrawl.mapless._rules import newly_closed
 from cardcrawl.mapless._state import CLUB_STALKER, EXIT, SPADE_STALKER, Ending, Phase
 
@@ -269,13 +275,13 @@ class Rules:
         table = p.table
         if type(table) is not WorkingGrid:
             table = p.working_table()
-        put_card(table.cards, table.frontier, cell, card)
+        put_card(table, cell, card)
         index = card.index
         if ev is not None:
             ev.append(CardPlaced(card, cell, self.game._dread_lines[index]))
         closing = newly_closed(table, cell, self.corridor)  # M-6
         if closing:  # most placements close nothing: then the frozen set is shared
-            p.closed = p.closed | closing
+            p.closed = closed_with(table, p.closed, closing)
         if self.room[index]:
             p.last_room = cell  # M-7
         p.drawn = None
@@ -292,7 +298,7 @@ class Rules:
         self, p: Position, cell: Cell, candidates: Sequence[Cell], ev: Events | None
     ) -> None:
         table = p.working_table()
-        put_card(table.cards, table.frontier, cell, EXIT)
+        put_card(table, cell, EXIT)
         if ev is not None:
             ev.append(ExitPlaced(cell, tuple(candidates), self.game._dread_lines[_EXIT_INDEX]))
         # The Exit may lie on a closed cell, which it reopens; it may close others (M-6).

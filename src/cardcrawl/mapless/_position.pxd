@@ -1,7 +1,7 @@
 # Cython's augmenting declarations for the compiled build of _position.py (hatch_build.py).
-# The module's source is the pure-Python one; this makes Position and WorkingDeck
+# The module's source is the pure-Python one; this makes Position, WorkingDeck and Board
 # extension types whose attributes are C fields, so that the rules (_play.pxd) read and
-# write them directly. A field is typed only where it only ever holds one type (the
+# write them directly, and a board's byte arrays are indexed as C. A field is typed only where it only ever holds one type (the
 # flags, the turn, a working deck's lists); every other field is any object, as in the
 # Python source, since a hook's attrs.evolve may give it whatever a state holds.
 # A deck draws through the core generator's _below, called as C (core/_random.pxd).
@@ -9,8 +9,53 @@ import cython
 
 from cardcrawl.core._random cimport _below
 
-@cython.locals(cache=dict, around=tuple)
-cpdef put_card(dict cards, dict frontier, object cell, object card)
+# The board's window (see _position.py), as C constants.
+cdef Py_ssize_t _SIDE, _OFFSET, _LOW, _HIGH
+cdef tuple _CELL_OF
+cdef dict _NEIGHBOURS
+cdef object _DRAW, _DRAW_MIND
+
+@cython.final
+cdef class Board:
+    cdef public bytearray cards
+    cdef public bytearray touching
+    cdef public bytearray marks
+    cdef public list front
+    cdef public object marked
+    cdef public Py_ssize_t stamp
+    cdef public dict grid
+    cdef public dict frontier
+
+    @cython.locals(cards=bytearray, touching=bytearray, front=list, at=Py_ssize_t,
+                   n=Py_ssize_t, code=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t)
+    cpdef bint lay(self, object cell, object card) except -1
+    @cython.locals(marks=bytearray, x=Py_ssize_t, y=Py_ssize_t, stamp=Py_ssize_t)
+    cpdef mark(self, object cells)
+    @cython.locals(marks=bytearray, x=Py_ssize_t, y=Py_ssize_t, stamp=Py_ssize_t)
+    cpdef mark_more(self, object cells, object marked)
+    @cython.locals(frontier=dict, touching=bytearray, cells=tuple)
+    cpdef dict frontier_dict(self)
+
+@cython.locals(low=Py_ssize_t, high=Py_ssize_t, middle=Py_ssize_t, value=Py_ssize_t)
+cdef inline Py_ssize_t _search(list codes, Py_ssize_t code)
+
+@cython.locals(board=Board, cards=dict, frontier=dict, cache=dict, around=tuple)
+cpdef put_card(object table, object cell, object card)
+
+@cython.locals(board=Board)
+cpdef object closed_with(object table, object closed, object cells)
+
+@cython.locals(board=Board, cell_of=tuple, code=Py_ssize_t)
+cpdef object frontier_cells(object table)
+
+@cython.locals(board=Board, empty=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
+               laid=bytearray, cell_of=tuple, cards=dict, around=tuple)
+cpdef list empty_neighbours(object table, object cell)
+
+@cython.locals(board=Board, cells=list, counts=bytearray, marks=bytearray, laid=bytearray,
+               cell_of=tuple, code=Py_ssize_t, stamp=Py_ssize_t, x=Py_ssize_t,
+               y=Py_ssize_t, frontier=dict)
+cpdef list open_cells(object table, Py_ssize_t touching, object closed, tuple among=*)
 
 @cython.final
 cdef class WorkingDeck:
@@ -57,6 +102,7 @@ cdef class Position:
 
     cpdef WorkingDeck drawing(self)
     cpdef object working_table(self)
+    cpdef board_table(self)
 
 @cython.locals(p=Position)
 cpdef Position thaw(object state)

@@ -16,10 +16,16 @@ them and keeps none of them.
 
 Freezing shares with the state a position was thawed from every part that did not
 change (the table, a deck), so the states of one game share most of their data.
+
+A rollout's working grid (compiled, see ``BOARDS``) also lays its cards on a
+:class:`Board` of cell codes, which answers the placement rules' questions
+(:func:`open_cells`, :func:`empty_neighbours`) with no cell hashed or sorted; the rules
+ask the same questions of every grid, so each rule is stated once over either form.
 """
 
 from __future__ import annotations
 
+import importlib.machinery
 import operator
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping
@@ -30,58 +36,256 @@ import attrs
 from cardcrawl.core._random import _below
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
-from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
+from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, _shared_cell, neighbours
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._state import Ending, MaplessState, Phase
 
-__all__ = ["Position", "WorkingDeck", "WorkingGrid", "freeze", "put_card", "setup", "thaw"]
+__all__ = [
+    "Board",
+    "Position",
+    "WorkingDeck",
+    "WorkingGrid",
+    "closed_with",
+    "empty_neighbours",
+    "freeze",
+    "frontier_cells",
+    "open_cells",
+    "put_card",
+    "setup",
+    "thaw",
+]
 
 _INDEX = operator.attrgetter("index")
 _DRAW, _DRAW_MIND = Phase.DRAW, Phase.DRAW_MIND
 
 
+# The board a rollout's working grid keeps its cells on (see Board): a square window of
+# cells around the Entrance, each cell numbered by its code ``(x + _OFFSET) * _SIDE +
+# (y + _OFFSET)``, an order that is the cells' own sorted order. A card is laid on the
+# board only with its four neighbours inside the window; the stock game never comes near
+# its edge (its Narrative deck holds 25 cards).
+_SIDE = 64
+_OFFSET = 32
+_LOW = 1 - _OFFSET  # the least and greatest coordinate of a card on the board
+_HIGH = _SIDE - _OFFSET - 2
+# The cell of each code, the grid's shared tuples (as neighbours() gives them), so that
+# every cell a board hands out is one object.
+_CELL_OF = tuple(
+    _shared_cell((x, y)) for x in range(-_OFFSET, _SIDE - _OFFSET)
+    for y in range(-_OFFSET, _SIDE - _OFFSET)
+)  # fmt: skip
+
+
+#: Whether rollouts play on a :class:`Board`: where this module runs compiled, which
+#: reads a board's arrays as C. Interpreted, a byte array's arithmetic costs more than the
+#: dict operations it saves, so a rollout keeps the grid's dicts there; both forms answer
+#: the same rule functions (the tests play both in either build).
+BOARDS = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+class Board:
+    """Where the cards of a working grid lie, as numbers by cell code: what the placement
+    rules ask of a rollout's grid, answered with no cell hashed and nothing sorted.
+
+    ``cards`` holds each cell's card index plus one (0: empty), ``touching`` how many
+    cards touch each cell, ``front`` the codes of the frontier (the empty cells touching
+    a card) in sorted order. ``marks`` tells the cells of the set ``marked`` (the
+    position's closed cells, marked again whenever the rules give another set): those
+    whose mark is ``stamp``. ``grid`` is the working grid's dict of cards, kept beside
+    the board, and ``frontier`` the grid's frontier dict once made (``None`` until asked
+    for, and again after each card). A plain class of slots, which the compiled build
+    makes an extension type (``_position.pxd``).
+    """
+
+    __slots__ = ("cards", "front", "frontier", "grid", "marked", "marks", "stamp", "touching")
+
+    cards: bytearray
+    touching: bytearray
+    marks: bytearray
+    front: list[int]
+    marked: frozenset[Cell]
+    stamp: int
+    grid: dict[Cell, Card]
+    frontier: dict[Cell, int] | None
+
+    def __init__(self, grid: dict[Cell, Card]) -> None:
+        self.cards = bytearray(_SIDE * _SIDE)
+        self.touching = bytearray(_SIDE * _SIDE)
+        self.marks = bytearray(_SIDE * _SIDE)
+        self.front = []
+        self.marked = frozenset()
+        self.stamp = 1  # no cell is marked 1 yet
+        self.grid = grid
+        self.frontier = None
+
+    def lay(self, cell: Cell, card: Card) -> bool:
+        """Lay ``card`` on the empty ``cell``; False, and nothing laid, if it does not
+        fit on the board."""
+        x, y = cell
+        if not (_LOW <= x <= _HIGH and _LOW <= y <= _HIGH):
+            return False
+        self.grid[cell] = card
+        self.frontier = None
+        code = (x + _OFFSET) * _SIDE + y + _OFFSET
+        cards = self.cards
+        cards[code] = card.index + 1
+        front = self.front
+        at = _search(front, code)
+        if at < len(front) and front[at] == code:
+            del front[at]
+        touching = self.touching
+        # Written out: this runs at every placement of a rollout.
+        n = code - _SIDE
+        touching[n] += 1
+        if touching[n] == 1 and not cards[n]:
+            front.insert(_search(front, n), n)
+        n = code - 1
+        touching[n] += 1
+        if touching[n] == 1 and not cards[n]:
+            front.insert(_search(front, n), n)
+        n = code + 1
+        touching[n] += 1
+        if touching[n] == 1 and not cards[n]:
+            front.insert(_search(front, n), n)
+        n = code + _SIDE
+        touching[n] += 1
+        if touching[n] == 1 and not cards[n]:
+            front.insert(_search(front, n), n)
+        return True
+
+    def mark(self, cells: frozenset[Cell]) -> None:
+        """Mark the cells ``cells``, and no others (a cell off the board has no mark)."""
+        stamp = self.stamp + 1
+        if stamp == 256:  # every stamp used: the marks start afresh
+            self.marks = bytearray(_SIDE * _SIDE)
+            stamp = 1
+        self.stamp = stamp
+        marks = self.marks
+        for x, y in cells:
+            x += _OFFSET
+            y += _OFFSET
+            if 0 <= x < _SIDE and 0 <= y < _SIDE:
+                marks[x * _SIDE + y] = stamp
+        self.marked = cells
+
+    def mark_more(self, cells: Iterable[Cell], marked: frozenset[Cell]) -> None:
+        """Mark the cells ``cells`` too, the marks now telling the set ``marked``."""
+        marks, stamp = self.marks, self.stamp
+        for x, y in cells:
+            x += _OFFSET
+            y += _OFFSET
+            if 0 <= x < _SIDE and 0 <= y < _SIDE:
+                marks[x * _SIDE + y] = stamp
+        self.marked = marked
+
+    def frontier_dict(self) -> dict[Cell, int]:
+        """The grid's frontier, as a grid keeps it: made once after each card."""
+        frontier = self.frontier
+        if frontier is None:
+            touching, cells = self.touching, _CELL_OF
+            frontier = self.frontier = {cells[c]: touching[c] for c in self.front}
+        return frontier
+
+
+def _search(codes: list[int], code: int) -> int:
+    """Where ``code`` goes in the sorted ``codes`` (as ``bisect_left``; compiled, a loop
+    over C integers, which costs less than a call of the bisect module)."""
+    low, high = 0, len(codes)
+    while low < high:
+        middle = (low + high) >> 1
+        value = codes[middle]
+        if value < code:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 class WorkingGrid(Grid):
-    """A :class:`~cardcrawl.Grid` that a position changes in place (:meth:`put`).
+    """A :class:`~cardcrawl.Grid` that a position changes in place (:func:`put_card`).
 
     It reads as any grid does; :func:`freeze` hands its cards and frontier to a frozen
     grid, after which the position makes itself a new working copy if it places again.
+    A rollout's grid (:meth:`Position.board_table`) lays its cards on a :class:`Board`
+    (``board``) too, which keeps the frontier instead of a dict.
     """
 
-    # ``cards`` and ``frontier`` are slots here, the very dicts of ``_cards`` and
-    # ``_frontier``, rather than the grid's properties: the rules and the hooks read them
-    # at every placement, and reading a slot is no Python call.
-    __slots__ = ("cards", "frontier")
+    # ``cards`` is a slot here, the very dict of ``_cards``, rather than the grid's
+    # property: the rules and the hooks read it at every placement, and reading a slot
+    # is no Python call.
+    __slots__ = ("board", "cards")
     cards: dict[Cell, Card]
-    frontier: dict[Cell, int]
+    board: Board | None
 
     def __init__(self, cards: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]] = ()) -> None:
         # As a grid is made (a copy or a pickle of a working grid is made so too).
         super().__init__(cards)
         self.cards = self._cards
-        self.frontier = self._frontier
+        self.board = None
 
     @classmethod
-    def copy_of(cls, grid: Grid) -> WorkingGrid:
-        """A working copy of ``grid``."""
+    def copy_of(cls, grid: Grid, board: bool = False) -> WorkingGrid:
+        """A working copy of ``grid``; with ``board``, one on a :class:`Board` if every
+        card fits on one."""
         working: WorkingGrid = cls.__new__(cls)
-        working._cards = working.cards = grid._cards.copy()
-        working._frontier = working.frontier = grid._frontier.copy()
         working._hash = None
+        working.board = None
+        cards = grid._cards
+        if board:
+            on_board = Board({})
+            for cell, card in cards.items():
+                if not on_board.lay(cell, card):
+                    break
+            else:
+                working._cards = working.cards = on_board.grid
+                working._frontier = None  # type: ignore[assignment]
+                working.board = on_board
+                return working
+        working._cards = working.cards = cards.copy()
+        frontier = grid._frontier
+        if frontier is None:  # a working grid on a board keeps no dict
+            frontier = grid.frontier
+        working._frontier = frontier.copy()
         return working
+
+    @property
+    def frontier(self) -> dict[Cell, int]:
+        """Empty cells touching at least one card, each with how many cards it touches."""
+        board = self.board
+        return self._frontier if board is None else board.frontier_dict()
+
+    def place(self, cell: Cell, card: Card) -> Grid:
+        """A new grid with ``card`` on the empty ``cell`` (as ``Grid.place``)."""
+        return Grid._build(self._cards, self.frontier).place(cell, card)
+
+    def replace(self, cell: Cell, card: Card) -> Grid:
+        """A new grid with the card on ``cell`` swapped for ``card`` (as ``Grid.replace``),
+        which shares nothing with this one."""
+        return Grid._build(self._cards, self.frontier.copy()).replace(cell, card)
 
     def put(self, cell: Cell, card: Card) -> None:
         """Lay ``card`` on the empty ``cell``, keeping the frontier (as ``Grid.place``)."""
-        put_card(self._cards, self._frontier, cell, card)
+        put_card(self, cell, card)
 
     def __hash__(self) -> int:
         raise TypeError("a working grid changes: it has no hash")
 
 
-def put_card(cards: dict[Cell, Card], frontier: dict[Cell, int], cell: Cell, card: Card) -> None:
-    """Lay ``card`` on the empty ``cell`` of the cards ``cards`` of a working grid, and
-    keep its frontier ``frontier`` (:meth:`WorkingGrid.put`; the compiled build types
-    the two dicts, so the rules call this as C)."""
+def put_card(table: WorkingGrid, cell: Cell, card: Card) -> None:
+    """Lay ``card`` on the empty ``cell`` of the working grid ``table``, keeping its
+    frontier, or its board (:meth:`WorkingGrid.put`; the compiled build calls this as C).
+
+    A card that does not fit on the board moves the grid off it, to a frontier dict.
+    """
+    board = table.board
+    if board is not None:
+        if board.lay(cell, card):
+            return
+        table._frontier = board.frontier_dict()  # off the board: a dict from now on
+        table.board = None
+    cards = table.cards
     cards[cell] = card
+    frontier = table._frontier
     frontier.pop(cell, None)
     # The grid's own cache of neighbours, read directly: a lookup costs less than a
     # call, and this runs at every placement of every game.
@@ -92,6 +296,167 @@ def put_card(cards: dict[Cell, Card], frontier: dict[Cell, int], cell: Cell, car
     for n in around:
         if n not in cards:
             frontier[n] = frontier.get(n, 0) + 1
+
+
+def open_cells(
+    table: Grid, touching: int, closed: frozenset[Cell], among: tuple[Cell, ...] | None = None
+) -> list[Cell]:
+    """The empty cells of ``table`` touching exactly ``touching`` cards (with 0, any
+    number but none), but for those in ``closed``: sorted, or with ``among``, those of
+    the cells ``among`` in their order.
+
+    Asked by the placement rules (:func:`cardcrawl.mapless.corridor_cells`,
+    :func:`cardcrawl.mapless.room_cells`) of whatever grid the position holds: a
+    board's front is in sorted order already, and its marks say what is closed.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> grid = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")})
+        >>> open_cells(grid, 1, frozenset({(0, 1)}))
+        [(-1, 0), (0, -1), (1, -1), (1, 1), (2, 0)]
+        >>> on_board = WorkingGrid.copy_of(grid, board=True)
+        >>> open_cells(on_board, 1, frozenset({(0, 1)}))
+        [(-1, 0), (0, -1), (1, -1), (1, 1), (2, 0)]
+        >>> open_cells(on_board, 1, frozenset(), among=((1, 1), (1, 0), (0, 1)))
+        [(1, 1), (0, 1)]
+    """
+    cells = []
+    if type(table) is WorkingGrid:
+        board = table.board
+        if board is not None:
+            if closed is not board.marked:
+                board.mark(closed)
+            counts, marks, stamp = board.touching, board.marks, board.stamp
+            if among is None:
+                cell_of = _CELL_OF
+                # Two loops, so that neither asks at every cell which of them it is.
+                if touching == 0:
+                    for code in board.front:
+                        if marks[code] != stamp:
+                            cells.append(cell_of[code])
+                else:
+                    for code in board.front:
+                        if counts[code] == touching and marks[code] != stamp:
+                            cells.append(cell_of[code])
+                return cells
+            laid = board.cards
+            for cell in among:
+                x, y = cell
+                x += _OFFSET
+                y += _OFFSET
+                if 0 <= x < _SIDE and 0 <= y < _SIDE:
+                    code = x * _SIDE + y
+                    n = counts[code]
+                    if (
+                        n
+                        and not laid[code]
+                        and (touching == 0 or n == touching)
+                        and marks[code] != stamp
+                    ):
+                        cells.append(cell)
+            return cells
+    frontier = table._frontier
+    if among is None:
+        if touching == 0:
+            for c in frontier:
+                if c not in closed:
+                    cells.append(c)
+        else:
+            for c, n in frontier.items():
+                if n == touching and c not in closed:
+                    cells.append(c)
+        cells.sort()
+        return cells
+    for c in among:
+        n = frontier.get(c, 0)
+        if n and (touching == 0 or n == touching) and c not in closed:
+            cells.append(c)
+    return cells
+
+
+def closed_with(table: Grid, closed: frozenset[Cell], cells: set[Cell]) -> frozenset[Cell]:
+    """The closed cells ``closed`` and the newly closed ``cells`` of ``table``, as one
+    set: a board whose marks tell ``closed`` marks only ``cells`` (see :func:`open_cells`).
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> grid = WorkingGrid.copy_of(Grid({(0, 0): Card.parse("AD")}), board=True)
+        >>> closed = closed_with(grid, frozenset({(1, 0)}), {(0, 1)})
+        >>> sorted(closed), open_cells(grid, 1, closed)
+        ([(0, 1), (1, 0)], [(-1, 0), (0, -1)])
+    """
+    union = closed | cells
+    if type(table) is WorkingGrid:
+        board = table.board
+        if board is not None and board.marked is closed:
+            board.mark_more(cells, union)
+    return union
+
+
+def frontier_cells(table: Grid) -> Iterable[Cell]:
+    """The cells of the frontier of ``table`` (asked by M-11,
+    :func:`cardcrawl.mapless.exit_candidates`): a board's, with no dict made.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> grid = Grid({(0, 0): Card.parse("AD")})
+        >>> sorted(frontier_cells(grid)) == list(frontier_cells(WorkingGrid.copy_of(grid, True)))
+        True
+    """
+    if type(table) is WorkingGrid:
+        board = table.board
+        if board is not None:
+            cell_of = _CELL_OF
+            return [cell_of[code] for code in board.front]
+    return table.frontier
+
+
+def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
+    """The empty cells among the four neighbours of ``cell`` of ``table``, in the order
+    of :func:`~cardcrawl.neighbours` (asked by M-6, :func:`cardcrawl.mapless.newly_closed`).
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> grid = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")})
+        >>> empty_neighbours(grid, (1, 0))
+        [(2, 0), (1, -1), (1, 1)]
+        >>> empty_neighbours(WorkingGrid.copy_of(grid, board=True), (1, 0))
+        [(2, 0), (1, -1), (1, 1)]
+    """
+    empty = []
+    if type(table) is WorkingGrid:
+        board = table.board
+        if board is not None:
+            x, y = cell
+            x += _OFFSET
+            y += _OFFSET
+            if 0 < x < _SIDE - 1 and 0 < y < _SIDE - 1:
+                code = x * _SIDE + y
+                laid, cell_of = board.cards, _CELL_OF
+                if not laid[code - _SIDE]:
+                    empty.append(cell_of[code - _SIDE])
+                if not laid[code + _SIDE]:
+                    empty.append(cell_of[code + _SIDE])
+                if not laid[code - 1]:
+                    empty.append(cell_of[code - 1])
+                if not laid[code + 1]:
+                    empty.append(cell_of[code + 1])
+                return empty
+    cards = table.cards
+    around = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
+    if around is None:
+        around = neighbours(cell)
+    left, right, down, up = around
+    # Written out: this runs at every placement of every game.
+    if left not in cards:
+        empty.append(left)
+    if right not in cards:
+        empty.append(right)
+    if down not in cards:
+        empty.append(down)
+    if up not in cards:
+        empty.append(up)
+    return empty
 
 
 class WorkingDeck:
@@ -371,6 +736,13 @@ class Position:
             table = self.table = WorkingGrid.copy_of(table)
         return table
 
+    def board_table(self) -> None:
+        """Make the table a working grid on a :class:`Board`, if it fits on one: what
+        a rollout plays on (see ``BOARDS``), where a step's position copies the dicts."""
+        table = self.table
+        if type(table) is not WorkingGrid or table.board is None:
+            self.table = WorkingGrid.copy_of(table, board=True)
+
     def __repr__(self) -> str:
         return f"<Position of {freeze(self, [])!r}>"
 
@@ -451,7 +823,7 @@ def freeze(p: Position, events: list[MaplessEvent]) -> MaplessState:
     """
     table = p.table
     if type(table) is WorkingGrid:
-        table = p.table = Grid._build(table._cards, table._frontier)
+        table = p.table = Grid._build(table._cards, table.frontier)
     # A copy of a state's own dict shares its table of keys: a third of the memory
     # of a dict built afresh, for every state a game keeps.
     fields = _FIELDS.copy()

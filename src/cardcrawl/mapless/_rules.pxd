@@ -1,15 +1,27 @@
 # Cython's augmenting declarations for the compiled build of _rules.py (hatch_build.py).
 # The functions' arguments keep no declared type, so they take whatever the Python source
-# takes; the locals that only ever hold a grid's dicts (a Grid's ``cards`` and
-# ``frontier`` are its own dicts), a list or a set are typed, so the placement rules that
-# run at every draw loop over them as C.
+# takes; the locals that only ever hold a grid's dict of cards, a list or a set are typed,
+# and the questions the placement rules ask of the grid (_position's open_cells and
+# empty_neighbours, which read a rollout's board as C) are called as C.
 import cython
 
-@cython.locals(closed=set, cards=dict, around=dict, touching=tuple, four=tuple, empty=list)
+from cardcrawl.mapless._position cimport empty_neighbours, frontier_cells, open_cells
+
+# The grid's cache of neighbours (kit._grid), read as a dict.
+cdef dict _NEIGHBOURS
+
+@cython.locals(closed=set, cards=dict, touching=tuple, empty=list)
 cpdef set newly_closed(object table, object placed, object corridors=*)
 
-@cython.locals(frontier=dict, cards=dict, cells=list)
+@cython.locals(cards=dict)
 cpdef list corridor_cells(object table, object closed, object last_room)
 
-@cython.locals(cells=list, frontier=dict)
 cpdef list room_cells(object table, object closed)
+
+@cython.locals(cells=list, ex=Py_ssize_t, ey=Py_ssize_t, farthest=Py_ssize_t, x=Py_ssize_t,
+               y=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, d=Py_ssize_t)
+cpdef list exit_candidates(object table)
+
+@cython.locals(x=Py_ssize_t, y=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, sx=Py_ssize_t,
+               sy=Py_ssize_t)
+cpdef object stalker_step(object stalker, object player, object forbidden=*)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
+from cardcrawl.mapless._position import empty_neighbours, frontier_cells, open_cells
 from cardcrawl.mapless._state import ENTRANCE_CELL
 
 __all__ = [
@@ -106,27 +107,13 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
     """
     closed: set[Cell] = set()
     cards = table.cards
-    around = _NEIGHBOURS  # the grid's cache, read directly (see WorkingGrid.put)
-    touching = around.get(placed)
+    touching = _NEIGHBOURS.get(placed)  # the grid's cache, read directly (see put_card)
     if touching is None:
         touching = neighbours(placed)
     for n in touching:
         card = cards.get(n)
         if card is not None and corridors[card.index]:
-            four = around.get(n)
-            if four is None:
-                four = neighbours(n)
-            left, right, down, up = four
-            # Written out: this runs at every placement of every game.
-            empty = []
-            if left not in cards:
-                empty.append(left)
-            if right not in cards:
-                empty.append(right)
-            if down not in cards:
-                empty.append(down)
-            if up not in cards:
-                empty.append(up)
+            empty = empty_neighbours(table, n)
             if len(empty) <= 2:  # two touching cards or more, of its four neighbours
                 closed.update(empty)
     return closed
@@ -153,7 +140,6 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
         >>> corridor_cells(table, frozenset(), last_room=(1, 0))
         [(1, -1), (1, 1), (2, 0)]
     """
-    frontier = table.frontier
     if last_room is not None:
         # The room's degree, from the neighbours the pull needs anyway (no call to
         # table.degree, which would make them again: this is asked at every corridor).
@@ -161,13 +147,8 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
         left, right, down, up = neighbours(last_room)
         if (left in cards) + (right in cards) + (down in cards) + (up in cards) < 2:
             # Pulled to the room: only its four neighbours can qualify, in sorted order.
-            return [c for c in (left, down, up, right) if frontier.get(c) == 1 and c not in closed]
-    cells = []
-    for c, n in frontier.items():  # a loop the compiled build runs over a typed dict
-        if n == 1 and c not in closed:
-            cells.append(c)
-    cells.sort()
-    return cells
+            return open_cells(table, 1, closed, (left, down, up, right))
+    return open_cells(table, 1, closed)
 
 
 def room_cells(table: Grid, closed: frozenset[Cell]) -> list[Cell]:
@@ -194,13 +175,7 @@ def room_cells(table: Grid, closed: frozenset[Cell]) -> list[Cell]:
         >>> room_cells(table, frozenset({(0, 1)}))
         [(-1, 0), (0, -1), (1, -1), (1, 1), (2, 0)]
     """
-    frontier = table.frontier
-    cells = []
-    for c in frontier:  # a loop over a typed dict, compiled: no set of the keys made
-        if c not in closed:
-            cells.append(c)
-    cells.sort()
-    return cells
+    return open_cells(table, 0, closed)
 
 
 def exit_candidates(table: Grid) -> list[Cell]:
@@ -231,7 +206,7 @@ def exit_candidates(table: Grid) -> list[Cell]:
         if d > farthest:
             farthest = d
     cells = []
-    for cell in table.frontier:
+    for cell in frontier_cells(table):
         dx, dy = cell[0] - ex, cell[1] - ey
         if (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy) > farthest:
             cells.append(cell)  # one farther than the farthest card: no farther can touch
