@@ -487,7 +487,9 @@ class HaydesRowWriter(RowWriter):
     face-up card changed, the shown cells, and each of the mixes, overcome creatures,
     piles and unseen cards only when the rules replaced it (they replace these values
     rather than change them, but for the lists of a pool's unseen cards, which only
-    ever lose cards).
+    ever lose cards). It writes in place when given the same ``bytearray`` and offset
+    as last time, which must then hold the row it wrote (a batch's rows, which nobody
+    else writes); given any other place, it writes the whole row there.
 
     Args:
         compact: the compact form.
@@ -510,10 +512,15 @@ class HaydesRowWriter(RowWriter):
         self._unseen_at: int = compact._unseen
         self._n = len(compact._cells)
         self._p: int = compact._players
+        self._shown_at: int = compact._shown
+        self._overcome_at: int = compact._overcome
+        self._piles_at: int = compact._piles
         self._zero = bytes(compact.size)
         self._row = bytearray(compact.size)
+        self._out: Any = None  # where the last row went, and at which offset
+        self._offset = -1
         self._pos: Any = None  # the position written last, and what it held then:
-        self._up: dict[int, Card] = {}
+        self._up_cells: list[int] = []  # the cells written face up
         self._shown: list[int] = []
         self._pools: Any = None
         self._mixes: Any = None
@@ -535,30 +542,51 @@ class HaydesRowWriter(RowWriter):
             EncodingError: the position needs more pools, beliefs, mixes or known
                 cards than the row has room for (the message names the bound).
         """
-        pos = position
-        c = self._c
-        # The row is kept whole, and what changed is written into it: whatever the
-        # caller does with ``out`` afterwards never leaves a stale byte in the next row.
-        row = self._row
+        if type(out) is bytearray:
+            # The row is written where it lies, and only what changed since the last
+            # one, when that went to the same place: a batch's rows are its own, which
+            # nobody else writes. Anywhere else, the whole row is written anew.
+            if out is not self._out or offset != self._offset:
+                self._pos = None
+                self._out, self._offset = out, offset
+            self._write(position, out, offset)
+        else:
+            # A memoryview, say: the row is kept whole here, and copied out.
+            if self._out is not None:
+                self._pos = None
+                self._out, self._offset = None, -1
+            self._write(position, self._row, 0)
+            out[offset : offset + self._size] = self._row
+
+    def _write(self, pos: Any, out: bytearray, o: int) -> None:
+        """The row of ``pos`` into ``out`` at ``o``, where the last row (of
+        ``self._pos``) lies."""
         if pos is not self._pos:
-            row[:] = self._zero
+            out[o : o + self._size] = self._zero
             self._forget()
             self._pos = pos
         self._bounds(pos)
         _write_small(
-            row, pos, self.seat, self._p, self._header, self._round, self._seats, self._aim
+            out,
+            pos,
+            self.seat,
+            self._p,
+            o + self._header,
+            o + self._round,
+            o + self._seats,
+            o + self._aim,
         )
-        self._write_cells(pos, row, 0)
+        self._write_cells(pos, out, o)
         self._piled = len(pos.discard) + len(pos.removed)
         if pos.mixes is not self._mixes:
-            self._write_mixes(pos, row, 0)
+            self._write_mixes(pos, out, o)
         overcome = pos.overcome
         if overcome is not self._overcome:
-            start = c._overcome
-            row[start : start + self._n] = self._zero[: self._n]
-            index = c._cell_index
+            start = o + self._overcome_at
+            out[start : start + self._n] = self._zero[: self._n]
+            index = self._c._cell_index
             for cell in overcome:
-                row[start + index[cell]] = 1
+                out[start + index[cell]] = 1
             self._overcome = overcome
         discard, removed = pos.discard, pos.removed
         if (
@@ -566,12 +594,11 @@ class HaydesRowWriter(RowWriter):
             or len(discard) != self._discard_len
             or (removed is not self._removed)
         ):
-            self._write_piles(pos, row, 0)
-        self._write_unseen(pos, row, 0)
-        out[offset : offset + self._size] = row
+            self._write_piles(pos, out, o)
+        self._write_unseen(pos, out, o)
 
     def _forget(self) -> None:
-        self._up = {}
+        self._up_cells = []
         self._shown = []
         self._pools = self._mixes = self._overcome = self._discard = None
         self._removed = self._unseen = self._mixed = None
@@ -608,45 +635,55 @@ class HaydesRowWriter(RowWriter):
                 f"at most, not {piled}"
             )
 
-    def _write_cells(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
+    def _write_cells(self, pos: Any, out: bytearray, o: int) -> None:
         """The cards face up, the pools of the face-down cards, the shown cells."""
-        c = self._c
         card, source = o + self._card, o + self._source
-        up, old = pos._up, self._up
+        up = pos._up  # the cards face up, by cell index
         pools = pos._pools
         taken: list[tuple[int, int]] = []
-        gone = [i for i in old if i not in up]
+        gone = 0
+        for i in self._up_cells:
+            if i not in up:
+                gone += 1
         # The cards that went to the piles at the end of a turn (H-12) are those of the
         # cells no longer face up, unless a cell was turned and replaced within the
         # step, face down before and after it, from another pool: then, or when the
         # pools were set anew (a first write, a deal, a mix resolved), every cell's
         # pool is written again.
         piled = len(pos.discard) + len(pos.removed) - self._piled
-        if pools is not self._pools or piled != len(gone):
+        if pools is not self._pools or piled != gone:
             n = self._n
-            out[source : source + n] = array("b", pos.flat_pools()).tobytes().translate(_TO_SOURCE)
-            out[card : card + n] = self._zero[:n]
+            flat = pos.flat_pools()
+            for i in range(n):
+                out[source + i] = _source_of(flat[i])
+                out[card + i] = 0
             for i, face in up.items():
                 out[card + i] = face.index + 1
                 out[source + i] = 0
             self._pools = pools
+            self._up_cells = list(up)
         else:
-            for i in gone:  # turned face down: its pool is known
-                out[card + i] = 0
-                out[source + i] = _TO_SOURCE[pos.pool_at(i) & 0xFF]
+            cells = self._up_cells
+            if gone:
+                for i in cells:
+                    if i not in up:  # turned face down: its pool is known
+                        out[card + i] = 0
+                        out[source + i] = _source_of(pos.pool_at(i))
+                cells = self._up_cells = list(up)
             for i, face in up.items():
-                before = old.get(i)
-                if before is not face:
-                    if before is None:
+                k = face.index + 1
+                if out[card + i] != k:
+                    if out[card + i] == 0:
                         # Turned this step: its card left the pool it came from.
-                        taken.append((out[source + i] - 2, face.index))
+                        taken.append((out[source + i] - 2, k - 1))
                         out[source + i] = 0
-                    out[card + i] = face.index + 1
+                        if not gone:
+                            cells.append(i)
+                    out[card + i] = k
         self._taken = taken
-        self._up = up.copy()
         shown = pos.shown
         if shown != self._shown:
-            at = o + c._shown
+            at = o + self._shown_at
             for i in self._shown:
                 out[at + i] = 0
             rank = 1
@@ -673,31 +710,28 @@ class HaydesRowWriter(RowWriter):
                 out[start + k] = 1 + face.index
         self._mixes = pos.mixes
 
-    def _write_piles(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
-        c = self._c
-        at = o + c._piles
+    def _write_piles(self, pos: Any, out: bytearray, o: int) -> None:
+        at = o + self._piles_at
         discard, removed = pos.discard, pos.removed
-        k = at + 2
-        if (
-            discard is self._discard
-            and removed is self._removed
-            and (len(discard) > self._discard_len)
-        ):
+        size = len(discard)
+        start = 0
+        if discard is self._discard and removed is self._removed and size > self._discard_len:
             # The same pile, more cards on it (the rules extend it in place): the new
             # ones, then the removed cards after them.
-            k += self._discard_len
-            new = discard[self._discard_len :]
+            start = self._discard_len
         else:
-            out[at : at + c._card_room] = self._zero[: c._card_room]
-            new = discard
-        out[at : at + 2] = len(discard).to_bytes(2, "big")
-        for face in new:
-            out[k] = 1 + face.index
+            room = self._c._card_room
+            out[at : at + room] = self._zero[:room]
+        out[at] = size >> 8  # below 2**16 (see _bounds): two bytes, big-endian
+        out[at + 1] = size & 255
+        k = at + 2 + start
+        for j in range(start, size):
+            out[k] = 1 + discard[j].index
             k += 1
         for face in removed:
             out[k] = 1 + face.index
             k += 1
-        self._discard, self._discard_len, self._removed = discard, len(discard), removed
+        self._discard, self._discard_len, self._removed = discard, size, removed
 
     def _write_unseen(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
         """The counts, and each belief's weight, unseen cards and mix counts."""
@@ -831,6 +865,14 @@ def _write_small(
         row[aim] = (aimed >> 3) + 1
         row[aim + 1] = aimed & 1
         row[aim + 2] = aimed >> 1 & 1
+
+
+def _source_of(pool: int) -> int:
+    """The ``source`` byte of a ``pool_of`` entry: 0 face up, 1 in a mix, else 2 + the
+    pool (as ``_TO_SOURCE`` translates them)."""
+    if pool < 0:
+        return 0 if pool == -1 else 1
+    return pool + 2  # a pool is below MAX_POOLS
 
 
 def _cards(unseen: Any) -> Any:
