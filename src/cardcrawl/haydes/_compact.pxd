@@ -65,7 +65,7 @@ cdef class HaydesRowWriter(RowWriter):
     @cython.locals(
         card=Py_ssize_t, source=Py_ssize_t, i=Py_ssize_t, n=Py_ssize_t, piled=Py_ssize_t,
         up=dict, taken=list, gone=Py_ssize_t, shown=list, rank=Py_ssize_t, at=Py_ssize_t,
-        k=Py_ssize_t, flat=list, cells=list,
+        k=Py_ssize_t, cells=list, pool=Py_ssize_t,
     )
     cpdef _write_cells(self, Position pos, bytearray out, Py_ssize_t o)
     cpdef _write_mixes(self, Position pos, bytearray out, Py_ssize_t o)
@@ -89,5 +89,5 @@ cdef class HaydesRowWriter(RowWriter):
 cdef inline Py_ssize_t _source_of(Py_ssize_t pool)
 
 # A pool's counts by card index: a first row counts every unseen card.
-@cython.locals(counts=bytearray, k=Py_ssize_t)
+@cython.locals(counts=bytearray, k=Py_ssize_t, tally='unsigned char[:]')
 cpdef bytes _counts(object cards)

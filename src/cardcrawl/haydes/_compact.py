@@ -583,7 +583,8 @@ class HaydesRowWriter(RowWriter):
         overcome = pos.overcome
         if overcome is not self._overcome:
             start = o + self._overcome_at
-            out[start : start + self._n] = self._zero[: self._n]
+            if self._overcome is not None:  # else a new row, all zeros
+                out[start : start + self._n] = self._zero[: self._n]
             index = self._c._cell_index
             for cell in overcome:
                 out[start + index[cell]] = 1
@@ -652,11 +653,12 @@ class HaydesRowWriter(RowWriter):
         # pool is written again.
         piled = len(pos.discard) + len(pos.removed) - self._piled
         if pools is not self._pools or piled != gone:
-            n = self._n
-            flat = pos.flat_pools()
-            for i in range(n):
-                out[source + i] = _source_of(flat[i])
-                out[card + i] = 0
+            i = 0
+            for part in pools:  # the pools by cell, in parts (see Position)
+                for pool in part:
+                    out[source + i] = _source_of(pool)
+                    out[card + i] = 0
+                    i += 1
             for i, face in up.items():
                 out[card + i] = face.index + 1
                 out[source + i] = 0
@@ -695,10 +697,11 @@ class HaydesRowWriter(RowWriter):
     def _write_mixes(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
         c, n = self._c, self._n
         mix, mix_rank, known = o + c._mix, o + c._mix_rank, o + c._known
-        out[mix : mix + n] = self._zero[:n]
-        out[mix_rank : mix_rank + n] = self._zero[:n]
-        room = c.mixes * c.known
-        out[known : known + room] = self._zero[:room]
+        if self._mixes is not None:  # else a new row, all zeros
+            out[mix : mix + n] = self._zero[:n]
+            out[mix_rank : mix_rank + n] = self._zero[:n]
+            room = c.mixes * c.known
+            out[known : known + room] = self._zero[:room]
         index = c._cell_index
         for m, one in enumerate(pos.mixes):
             for rank, cell in enumerate(one.cells):
@@ -719,7 +722,7 @@ class HaydesRowWriter(RowWriter):
             # The same pile, more cards on it (the rules extend it in place): the new
             # ones, then the removed cards after them.
             start = self._discard_len
-        else:
+        elif self._discard is not None:  # else a new row, all zeros
             room = self._c._card_room
             out[at : at + room] = self._zero[:room]
         out[at] = size >> 8  # below 2**16 (see _bounds): two bytes, big-endian
@@ -787,6 +790,8 @@ class HaydesRowWriter(RowWriter):
             self._mixed = pos._mixed
 
     def _clear_unseen(self, out: bytearray | memoryview, o: int) -> None:
+        if self._unseen is None:  # a new row, all zeros
+            return
         c = self._c
         start, stop = o + c._weight, o + c._mixed + c.beliefs * c.mixes * c.pools
         out[start:stop] = self._zero[: stop - start]
@@ -894,12 +899,13 @@ def _counts(cards: Any) -> bytes:
         if hit is not None and hit[0] is cards:
             return hit[1]
     counts = bytearray(54)
+    tally = memoryview(counts)  # written at C indices in the compiled build
     if type(cards) is list:
         for k in cards:
-            counts[k] += 1
+            tally[k] += 1
     else:
         for face in cards:
-            counts[face.index] += 1
+            tally[face.index] += 1
     result = bytes(counts)
     if type(cards) is tuple:
         if len(_COUNTS) >= _MEMO_SIZE:
