@@ -37,7 +37,7 @@ cdef class Batch:
     cdef public double illegal_reward
     cdef public object next_seed
 
-    @cython.locals(i=Py_ssize_t, number=Py_ssize_t, width=Py_ssize_t, rewards=object,
+    @cython.locals(i=Py_ssize_t, number=Py_ssize_t, width=Py_ssize_t, rewards='double[:]',
                    terminated=bytearray, truncated=bytearray, ended=bytearray,
                    illegal=bytearray, codes=list, positions=list, mask=bytearray)
     cpdef step(self, list actions)

@@ -168,7 +168,7 @@ class Batch:
         self.positions: list[Any] = [None] * n
         self._set: list[Sequence[int]] = [()] * n  # the mask's 1s, by game
         self._codes: list[Any] = [()] * n  # by game, the code of each legal number
-        self._rows: dict[int, tuple[Sequence[int], bytes]] = {}  # mask rows, by numbers
+        self._rows: dict[int, tuple[Sequence[int], bytearray]] = {}  # mask rows, by numbers
         self.illegal_raise = illegal_raise
         self.illegal_reward = illegal_reward
         self.next_seed = next_seed
@@ -259,7 +259,7 @@ class Batch:
                 if len(self._rows) >= _MEMO_SIZE:
                     self._rows.clear()
                 # The entry holds the list itself, so that its id is never another's.
-                hit = self._rows[id(numbers)] = (numbers, bytes(row))
+                hit = self._rows[id(numbers)] = (numbers, row)
             mask[base : base + width] = hit[1]
         else:
             for j in self._set[i]:

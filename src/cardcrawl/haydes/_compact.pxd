@@ -37,7 +37,7 @@ cdef class HaydesRowWriter(RowWriter):
     cdef Py_ssize_t _shown_at
     cdef Py_ssize_t _overcome_at
     cdef Py_ssize_t _piles_at
-    cdef bytes _zero
+    cdef bytearray _zero
     cdef bytearray _row
     cdef object _out
     cdef Py_ssize_t _offset
@@ -87,6 +87,8 @@ cdef class HaydesRowWriter(RowWriter):
     cpdef _write_mixed(self, bytearray out, Py_ssize_t o, Py_ssize_t b, object mixed)
 
 cdef inline Py_ssize_t _source_of(Py_ssize_t pool)
+@cython.locals(k=Py_ssize_t)
+cdef Py_ssize_t _number_of(tuple members, object member) except -1
 
 # A pool's counts by card index: a first row counts every unseen card.
 @cython.locals(counts=bytearray, k=Py_ssize_t, tally='unsigned char[:]')

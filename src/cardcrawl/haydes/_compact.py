@@ -515,7 +515,8 @@ class HaydesRowWriter(RowWriter):
         self._shown_at: int = compact._shown
         self._overcome_at: int = compact._overcome
         self._piles_at: int = compact._piles
-        self._zero = bytes(compact.size)
+        # Zeros to clear parts of a row with (a bytearray: copied in without a conversion).
+        self._zero = bytearray(compact.size)
         self._row = bytearray(compact.size)
         self._out: Any = None  # where the last row went, and at which offset
         self._offset = -1
@@ -843,12 +844,12 @@ def _write_small(
     chosen = pos.chosen
     h = header
     row[h] = player
-    row[h + 1] = _PHASES.index(pos.phase)
-    row[h + 2] = 0 if ending is None else 1 + _ENDINGS.index(ending)
+    row[h + 1] = _number_of(_PHASES, pos.phase)
+    row[h + 2] = 0 if ending is None else 1 + _number_of(_ENDINGS, ending)
     row[h + 3] = 0 if current < 0 else 1 + (current - player) % p
     row[h + 4] = 0 if first < 0 else 1 + (first - player) % p
     row[h + 5] = 0 if winner is None else 1 + (winner - player) % p
-    row[h + 6] = 0 if chosen is None else 1 + _CHARACTERISTICS.index(chosen)
+    row[h + 6] = 0 if chosen is None else 1 + _number_of(_CHARACTERISTICS, chosen)
     row[h + 7] = pos.replacement_left
     r = pos.round  # below 2**32 (see _bounds): four bytes, big-endian
     row[round_] = r >> 24
@@ -870,6 +871,14 @@ def _write_small(
         row[aim] = (aimed >> 3) + 1
         row[aim + 1] = aimed & 1
         row[aim + 2] = aimed >> 1 & 1
+
+
+def _number_of(members: tuple[Any, ...], member: Any) -> int:
+    """Where ``member`` is among ``members`` (enum members, found by identity)."""
+    for k in range(len(members)):
+        if members[k] is member:
+            return k
+    raise ValueError(f"{member!r} is not one of {members!r}")
 
 
 def _source_of(pool: int) -> int:
