@@ -65,7 +65,7 @@ cdef class HaydesRowWriter(RowWriter):
     @cython.locals(
         card=Py_ssize_t, source=Py_ssize_t, i=Py_ssize_t, n=Py_ssize_t, piled=Py_ssize_t,
         up=dict, taken=list, gone=Py_ssize_t, shown=list, rank=Py_ssize_t, at=Py_ssize_t,
-        k=Py_ssize_t, cells=list, pool=Py_ssize_t,
+        k=Py_ssize_t, cells=list, pool=Py_ssize_t, shift=Py_ssize_t, mask=Py_ssize_t,
     )
     cpdef _write_cells(self, Position pos, bytearray out, Py_ssize_t o)
     cpdef _write_mixes(self, Position pos, bytearray out, Py_ssize_t o)
@@ -76,7 +76,7 @@ cdef class HaydesRowWriter(RowWriter):
     cpdef _write_piles(self, Position pos, bytearray out, Py_ssize_t o)
     @cython.locals(
         base=Py_ssize_t, start=Py_ssize_t, q=Py_ssize_t, size=Py_ssize_t,
-        counts=Py_ssize_t, kept=list, lens=list,
+        counts=Py_ssize_t, kept=list, lens=list, taken=list, j=Py_ssize_t,
     )
     cpdef _write_unseen(self, Position pos, bytearray out, Py_ssize_t o)
     cpdef _clear_unseen(self, bytearray out, Py_ssize_t o)
@@ -86,7 +86,7 @@ cdef class HaydesRowWriter(RowWriter):
     )
     cpdef _write_mixed(self, bytearray out, Py_ssize_t o, Py_ssize_t b, object mixed)
 
-cdef inline Py_ssize_t _source_of(Py_ssize_t pool)
+cdef Py_ssize_t _source_of(Py_ssize_t pool)
 @cython.locals(k=Py_ssize_t)
 cdef Py_ssize_t _number_of(tuple members, object member) except -1
 

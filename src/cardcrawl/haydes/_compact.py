@@ -27,6 +27,8 @@ from cardcrawl.errors import EncodingError
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._state import (
+    POOL_MASK,
+    POOL_SHIFT,
     Aim,
     Belief,
     Ending,
@@ -529,7 +531,7 @@ class HaydesRowWriter(RowWriter):
         self._discard: Any = None
         self._discard_len = -1
         self._piled = 0  # cards in the discard and removed piles
-        self._taken: list[tuple[int, int]] = []  # (pool, card) turned this step
+        self._taken: list[int] = []  # the pool and card of each card turned this step
         self._removed: Any = None
         self._unseen: Any = None  # the list of pools, or the beliefs
         self._pool_cards: list[Any] = []
@@ -642,7 +644,7 @@ class HaydesRowWriter(RowWriter):
         card, source = o + self._card, o + self._source
         up = pos._up  # the cards face up, by cell index
         pools = pos._pools
-        taken: list[tuple[int, int]] = []
+        taken: list[int] = []
         gone = 0
         for i in self._up_cells:
             if i not in up:
@@ -653,9 +655,10 @@ class HaydesRowWriter(RowWriter):
         # pools were set anew (a first write, a deal, a mix resolved), every cell's
         # pool is written again.
         piled = len(pos.discard) + len(pos.removed) - self._piled
+        # The pools by cell are read in their parts (see Position).
         if pools is not self._pools or piled != gone:
             i = 0
-            for part in pools:  # the pools by cell, in parts (see Position)
+            for part in pools:
                 for pool in part:
                     out[source + i] = _source_of(pool)
                     out[card + i] = 0
@@ -668,20 +671,21 @@ class HaydesRowWriter(RowWriter):
         else:
             cells = self._up_cells
             if gone:
+                shift, mask = POOL_SHIFT, POOL_MASK
                 for i in cells:
                     if i not in up:  # turned face down: its pool is known
                         out[card + i] = 0
-                        out[source + i] = _source_of(pos.pool_at(i))
-                cells = self._up_cells = list(up)
+                        out[source + i] = _source_of(pools[i >> shift][i & mask])
+                cells = self._up_cells = [i for i in cells if i in up]
             for i, face in up.items():
                 k = face.index + 1
                 if out[card + i] != k:
                     if out[card + i] == 0:
                         # Turned this step: its card left the pool it came from.
-                        taken.append((out[source + i] - 2, k - 1))
+                        taken.append(out[source + i] - 2)
+                        taken.append(k - 1)
                         out[source + i] = 0
-                        if not gone:
-                            cells.append(i)
+                        cells.append(i)
                     out[card + i] = k
         self._taken = taken
         shown = pos.shown
@@ -779,7 +783,8 @@ class HaydesRowWriter(RowWriter):
             start = base + q * 54
             # A list of a pool's cards only ever loses the cards turned from it: those
             # of this step are counted out, if they are all that it lost.
-            out_of = [k for pool, k in self._taken if pool == q]
+            taken = self._taken
+            out_of = [taken[j + 1] for j in range(0, len(taken), 2) if taken[j] == q]
             if cards is kept[q] and type(cards) is list and len(out_of) == lens[q] - size:
                 for k in out_of:
                     out[start + k] -= 1
@@ -914,7 +919,8 @@ def _counts(cards: Any) -> bytes:
             tally[k] += 1
     else:
         for face in cards:
-            tally[face.index] += 1
+            k = face.index
+            tally[k] += 1
     result = bytes(counts)
     if type(cards) is tuple:
         if len(_COUNTS) >= _MEMO_SIZE:
