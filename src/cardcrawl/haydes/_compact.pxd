@@ -43,6 +43,7 @@ cdef class HaydesRowWriter(RowWriter):
     cdef Py_ssize_t _offset
     cdef object _pos
     cdef list _up_cells
+    cdef list _faces
     cdef list _shown
     cdef object _pools
     cdef object _mixes
@@ -66,6 +67,7 @@ cdef class HaydesRowWriter(RowWriter):
         card=Py_ssize_t, source=Py_ssize_t, i=Py_ssize_t, n=Py_ssize_t, piled=Py_ssize_t,
         up=dict, taken=list, gone=Py_ssize_t, shown=list, rank=Py_ssize_t, at=Py_ssize_t,
         k=Py_ssize_t, cells=list, pool=Py_ssize_t, shift=Py_ssize_t, mask=Py_ssize_t,
+        faces=list,
     )
     cpdef _write_cells(self, Position pos, bytearray out, Py_ssize_t o)
     cpdef _write_mixes(self, Position pos, bytearray out, Py_ssize_t o)
@@ -80,6 +82,7 @@ cdef class HaydesRowWriter(RowWriter):
     )
     cpdef _write_unseen(self, Position pos, bytearray out, Py_ssize_t o)
     cpdef _clear_unseen(self, bytearray out, Py_ssize_t o)
+    @cython.locals(k=Py_ssize_t, start=Py_ssize_t, base=Py_ssize_t, at=Py_ssize_t)
     cpdef _write_belief(
         self, bytearray out, Py_ssize_t o, Py_ssize_t b, object weight, list pools,
         object mixed,

@@ -524,6 +524,7 @@ class HaydesRowWriter(RowWriter):
         self._offset = -1
         self._pos: Any = None  # the position written last, and what it held then:
         self._up_cells: list[int] = []  # the cells written face up
+        self._faces: list[Any] = [None] * self._n  # and their cards, by cell
         self._shown: list[int] = []
         self._pools: Any = None
         self._mixes: Any = None
@@ -603,6 +604,7 @@ class HaydesRowWriter(RowWriter):
 
     def _forget(self) -> None:
         self._up_cells = []
+        self._faces = [None] * self._n
         self._shown = []
         self._pools = self._mixes = self._overcome = self._discard = None
         self._removed = self._unseen = self._mixed = None
@@ -663,21 +665,27 @@ class HaydesRowWriter(RowWriter):
                     out[source + i] = _source_of(pool)
                     out[card + i] = 0
                     i += 1
+            faces = self._faces = [None] * self._n
             for i, face in up.items():
                 out[card + i] = face.index + 1
                 out[source + i] = 0
+                faces[i] = face
             self._pools = pools
             self._up_cells = list(up)
         else:
-            cells = self._up_cells
+            cells, faces = self._up_cells, self._faces
             if gone:
                 shift, mask = POOL_SHIFT, POOL_MASK
                 for i in cells:
                     if i not in up:  # turned face down: its pool is known
                         out[card + i] = 0
                         out[source + i] = _source_of(pools[i >> shift][i & mask])
+                        faces[i] = None
                 cells = self._up_cells = [i for i in cells if i in up]
             for i, face in up.items():
+                if faces[i] is face:  # written already
+                    continue
+                faces[i] = face
                 k = face.index + 1
                 if out[card + i] != k:
                     if out[card + i] == 0:
@@ -815,9 +823,14 @@ class HaydesRowWriter(RowWriter):
         at = o + c._weight + b * _WEIGHT_BYTES
         out[at : at + _WEIGHT_BYTES] = weight.to_bytes(_WEIGHT_BYTES, "big")
         base = o + c._unseen + b * c.pools * 54
+        # The belief's counts are all zero here (a new row, or cleared just before).
         for q, cards in enumerate(pools):
             start = base + q * 54
-            out[start : start + 54] = _counts(cards)
+            if type(cards) is list:
+                for k in cards:
+                    out[start + k] += 1
+            else:
+                out[start : start + 54] = _counts(cards)
         self._write_mixed(out, o, b, mixed)
 
     def _write_mixed(
