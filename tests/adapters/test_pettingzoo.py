@@ -122,6 +122,52 @@ def test_a_trapped_player_is_terminated_at_once() -> None:
     pytest.fail("no game in 40 had a player trapped before the end: the test proves nothing")
 
 
+def test_who_is_out_is_asked_of_the_games_tools(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The adapter ends an agent's episode early where the game's tools say its player
+    is out (``players_out``), and nowhere else: it reads no game's state itself."""
+    import attrs
+
+    import cardcrawl.adapters.pettingzoo as adapter
+
+    stock = cardcrawl.tools_for("escape-from-haydes")
+    stock_out = stock.players_out
+    assert stock_out is not None
+    game = cardcrawl.load("escape-from-haydes", players=3, max_rounds=200)
+    assert stock_out(game, game.initial_state(seed=1)) == frozenset()
+
+    def ends(players_out: Any) -> list[tuple[str, float]]:
+        """Who ended before the game did, with what reward, in games played with
+        ``players_out`` as the game's tools' answer."""
+        tools = attrs.evolve(stock, players_out=players_out)
+        monkeypatch.setattr(adapter, "tools_for", lambda _game: tools)
+        e = CardcrawlAECEnv("escape-from-haydes", players=3, max_rounds=200)
+        early = []
+        for seed in range(40):
+            trace, _ = _play(e, seed, seed)
+            last = len(trace) - len(e.possible_agents)
+            early += [
+                (agent, reward)
+                for i, (agent, _, reward, term, trunc) in enumerate(trace)
+                if (term or trunc) and i < last
+            ]
+        return early
+
+    asked: list[frozenset[int]] = []
+
+    def players_out(game: Any, state: Any) -> frozenset[int]:
+        out = frozenset(stock_out(game, state))
+        asked.append(out)
+        return out
+
+    # The game's answer: trapped players (H-11) are done at once, with nothing won.
+    early = ends(players_out)
+    assert early, "no game in 40 had a player trapped before the end: this proves nothing"
+    assert all(reward == 0.0 for _, reward in early)
+    assert any(asked), "the adapter asked the tools"
+    # Tools that say nothing: no one ends early, trapped or not.
+    assert ends(None) == []
+
+
 def test_truncation_is_the_round_limit() -> None:
     e = CardcrawlAECEnv("escape-from-haydes", players=2, max_rounds=1)
     trace, _ = _play(e, 0, 0)

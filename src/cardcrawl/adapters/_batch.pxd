@@ -32,13 +32,17 @@ cdef class Batch:
     cdef public list positions
     cdef public list _set
     cdef public list _codes
+    cdef public dict _rows
     cdef public bint illegal_raise
     cdef public double illegal_reward
     cdef public object next_seed
 
-    @cython.locals(i=Py_ssize_t, number=Py_ssize_t, width=Py_ssize_t, rewards=object,
+    @cython.locals(i=Py_ssize_t, number=Py_ssize_t, width=Py_ssize_t, rewards='double[:]',
                    terminated=bytearray, truncated=bytearray, ended=bytearray,
                    illegal=bytearray, codes=list, positions=list, mask=bytearray)
     cpdef step(self, list actions)
-    @cython.locals(base=Py_ssize_t, j=Py_ssize_t, mask=bytearray, entry=tuple)
+    @cython.locals(
+        base=Py_ssize_t, j=Py_ssize_t, width=Py_ssize_t, mask=bytearray, entry=tuple,
+        hit=tuple, row=bytearray,
+    )
     cpdef _write(self, Py_ssize_t i, object pos, bint over)

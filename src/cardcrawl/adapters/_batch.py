@@ -45,6 +45,8 @@ from cardcrawl.errors import IllegalActionError
 __all__ = ["Batch", "Numbered"]
 
 _MEMO_SIZE = 4096
+#: The widest row of action masks that is written whole rather than number by number.
+_WHOLE_ROW = 1024
 
 
 class Numbered:
@@ -166,6 +168,7 @@ class Batch:
         self.positions: list[Any] = [None] * n
         self._set: list[Sequence[int]] = [()] * n  # the mask's 1s, by game
         self._codes: list[Any] = [()] * n  # by game, the code of each legal number
+        self._rows: dict[int, tuple[Sequence[int], bytearray]] = {}  # mask rows, by numbers
         self.illegal_raise = illegal_raise
         self.illegal_reward = illegal_reward
         self.next_seed = next_seed
@@ -243,11 +246,26 @@ class Batch:
         self._codes[i] = entry[1]
         if numbers is self._set[i]:
             return
-        mask, base = self.mask, i * self.num_actions
-        for j in self._set[i]:
-            mask[base + j] = 0
-        for j in numbers:
-            mask[base + j] = 1
+        mask, width = self.mask, self.num_actions
+        base = i * width
+        if width <= _WHOLE_ROW:
+            # A short row is copied whole, made once per list of numbers (a numbering
+            # hands out the same list for the same decisions).
+            hit = self._rows.get(id(numbers))
+            if hit is None or hit[0] is not numbers:
+                row = bytearray(width)
+                for j in numbers:
+                    row[j] = 1
+                if len(self._rows) >= _MEMO_SIZE:
+                    self._rows.clear()
+                # The entry holds the list itself, so that its id is never another's.
+                hit = self._rows[id(numbers)] = (numbers, row)
+            mask[base : base + width] = hit[1]
+        else:
+            for j in self._set[i]:
+                mask[base + j] = 0
+            for j in numbers:
+                mask[base + j] = 1
         self._set[i] = numbers
 
     def _refuse(self, pos: Any, number: int) -> None:

@@ -16,8 +16,9 @@ The environment, in short, following PettingZoo's classic games:
 * **chance** (the first player, cards turned, dice) is sampled inside :meth:`step` from the
   game's own generator, seeded by ``reset(seed=...)``;
 * **rewards**: 0 until the game ends, then each agent's return (1.0 for the player who
-  escapes, 0.0 for the others); a Haydes player who is trapped (H-11) is terminated at
-  once with reward 0, since a player out of the game can no longer win;
+  escapes, 0.0 for the others); a player out of the game before it ends, as the
+  game's tools say (``GameTools.players_out``: in Escape from Haydes, a trapped player,
+  H-11), is terminated at once with reward 0, since it can no longer win;
 * **termination** when the game ends by its rules, **truncation** for every agent when it
   ends by its ``max_turns`` / ``max_rounds`` option;
 * **illegal actions** end the game for everyone, the offender receiving
@@ -46,6 +47,7 @@ from cardcrawl.adapters._env import (
     load_game,
     observation_vector,
 )
+from cardcrawl.core._registry import tools_for
 from cardcrawl.encoding import Encoding, EncodingError, encoding_for
 from cardcrawl.errors import IllegalActionError
 
@@ -108,6 +110,8 @@ class CardcrawlAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.illegal_reward = float(illegal_reward)
         self.possible_agents = [f"player_{p}" for p in range(loaded.num_players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
+        # Who is out before the end, as the game's tools say (no one, if they are silent).
+        self._players_out = tools_for(loaded).players_out
         self._action_spaces = {
             a: spaces.Discrete(encoding.num_actions) for a in self.possible_agents
         }
@@ -221,8 +225,8 @@ class CardcrawlAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return action_mask(self.encoding, self._state, over=self._over)
 
     def _is_out(self, agent: str) -> bool:
-        seats = getattr(self._state, "seats", None)
-        return seats is not None and seats[self._seat[agent]].cell is None
+        players_out = self._players_out
+        return players_out is not None and self._seat[agent] in players_out(self.game, self._state)
 
     def _after_play(self, agent: str) -> None:
         """Update rewards, ends and the selected agent after the game moved on."""
@@ -243,7 +247,8 @@ class CardcrawlAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self._accumulate_rewards()
             return
         self.agent_selection = self.possible_agents[game.current_player(state)]
-        # H-11: a trapped player is out for good; its episode ends now, with nothing won.
+        # A player out for good (the game's players_out) ends its episode now, with
+        # nothing won.
         newly_out = [a for a in self.agents if not self.terminations[a] and self._is_out(a)]
         for a in newly_out:
             self.terminations[a] = True

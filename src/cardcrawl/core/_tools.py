@@ -9,7 +9,7 @@ when a module is imported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -192,6 +192,9 @@ class GameTools:
             ``events`` (whether frozen states carry their events), or gives ``None``;
             the native vector environment steps its games through it. ``None``: the
             :class:`~cardcrawl.StateWorking` over the public API.
+        players_out: the seats out of a game for good before it ends,
+            ``players_out(game, state)``; a multi-player adapter ends their episodes at
+            once. ``None``: every player plays until the game ends.
         svg: draws a state as SVG text, ``svg(game, state)`` (see
             :func:`cardcrawl.svg`); ``None``: the game's ``render_svg`` method, if any.
         search_model: the game's :class:`~cardcrawl.bots.SearchModel`, which lets
@@ -221,6 +224,7 @@ class GameTools:
     terminal: TerminalPlay | None = None
     rollout: Callable[[Any], RolloutKernel | None] | None = None
     working: Callable[[Any, bool], Any] | None = None
+    players_out: Callable[[Any, Any], Collection[int]] | None = None
     svg: Callable[[Any, Any], str] | None = None
     search_model: Any = None
     oracles: Mapping[str, Callable[..., Any]] = attrs.field(

@@ -34,10 +34,16 @@ cdef class HaydesRowWriter(RowWriter):
     cdef Py_ssize_t _unseen_at
     cdef Py_ssize_t _n
     cdef Py_ssize_t _p
-    cdef bytes _zero
+    cdef Py_ssize_t _shown_at
+    cdef Py_ssize_t _overcome_at
+    cdef Py_ssize_t _piles_at
+    cdef bytearray _zero
     cdef bytearray _row
+    cdef object _out
+    cdef Py_ssize_t _offset
     cdef object _pos
-    cdef dict _up
+    cdef list _up_cells
+    cdef list _faces
     cdef list _shown
     cdef object _pools
     cdef object _mixes
@@ -52,30 +58,41 @@ cdef class HaydesRowWriter(RowWriter):
     cdef list _pool_lens
     cdef object _mixed
 
+    @cython.locals(start=Py_ssize_t, overcome=object)
+    cpdef _write(self, Position pos, bytearray out, Py_ssize_t o)
     cpdef _forget(self)
     @cython.locals(piled=Py_ssize_t)
     cpdef _bounds(self, Position pos)
     @cython.locals(
         card=Py_ssize_t, source=Py_ssize_t, i=Py_ssize_t, n=Py_ssize_t, piled=Py_ssize_t,
-        up=dict, old=dict, taken=list, gone=list, shown=list, rank=Py_ssize_t,
-        at=Py_ssize_t,
+        up=dict, taken=list, gone=Py_ssize_t, shown=list, rank=Py_ssize_t, at=Py_ssize_t,
+        k=Py_ssize_t, cells=list, pool=Py_ssize_t, shift=Py_ssize_t, mask=Py_ssize_t,
+        faces=list,
     )
     cpdef _write_cells(self, Position pos, bytearray out, Py_ssize_t o)
     cpdef _write_mixes(self, Position pos, bytearray out, Py_ssize_t o)
-    @cython.locals(at=Py_ssize_t, k=Py_ssize_t)
+    @cython.locals(
+        at=Py_ssize_t, k=Py_ssize_t, j=Py_ssize_t, size=Py_ssize_t, start=Py_ssize_t,
+        room=Py_ssize_t,
+    )
     cpdef _write_piles(self, Position pos, bytearray out, Py_ssize_t o)
     @cython.locals(
         base=Py_ssize_t, start=Py_ssize_t, q=Py_ssize_t, size=Py_ssize_t,
-        counts=Py_ssize_t, kept=list, lens=list,
+        counts=Py_ssize_t, kept=list, lens=list, taken=list, j=Py_ssize_t,
     )
     cpdef _write_unseen(self, Position pos, bytearray out, Py_ssize_t o)
     cpdef _clear_unseen(self, bytearray out, Py_ssize_t o)
+    @cython.locals(k=Py_ssize_t, start=Py_ssize_t, base=Py_ssize_t, at=Py_ssize_t)
     cpdef _write_belief(
         self, bytearray out, Py_ssize_t o, Py_ssize_t b, object weight, list pools,
         object mixed,
     )
     cpdef _write_mixed(self, bytearray out, Py_ssize_t o, Py_ssize_t b, object mixed)
 
+cdef Py_ssize_t _source_of(Py_ssize_t pool)
+@cython.locals(k=Py_ssize_t)
+cdef Py_ssize_t _number_of(tuple members, object member) except -1
+
 # A pool's counts by card index: a first row counts every unseen card.
-@cython.locals(counts=bytearray, k=Py_ssize_t)
+@cython.locals(counts=bytearray, k=Py_ssize_t, tally='unsigned char[:]')
 cpdef bytes _counts(object cards)

@@ -27,6 +27,8 @@ from cardcrawl.errors import EncodingError
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._state import (
+    POOL_MASK,
+    POOL_SHIFT,
     Aim,
     Belief,
     Ending,
@@ -487,7 +489,9 @@ class HaydesRowWriter(RowWriter):
     face-up card changed, the shown cells, and each of the mixes, overcome creatures,
     piles and unseen cards only when the rules replaced it (they replace these values
     rather than change them, but for the lists of a pool's unseen cards, which only
-    ever lose cards).
+    ever lose cards). It writes in place when given the same ``bytearray`` and offset
+    as last time, which must then hold the row it wrote (a batch's rows, which nobody
+    else writes); given any other place, it writes the whole row there.
 
     Args:
         compact: the compact form.
@@ -510,10 +514,17 @@ class HaydesRowWriter(RowWriter):
         self._unseen_at: int = compact._unseen
         self._n = len(compact._cells)
         self._p: int = compact._players
-        self._zero = bytes(compact.size)
+        self._shown_at: int = compact._shown
+        self._overcome_at: int = compact._overcome
+        self._piles_at: int = compact._piles
+        # Zeros to clear parts of a row with (a bytearray: copied in without a conversion).
+        self._zero = bytearray(compact.size)
         self._row = bytearray(compact.size)
+        self._out: Any = None  # where the last row went, and at which offset
+        self._offset = -1
         self._pos: Any = None  # the position written last, and what it held then:
-        self._up: dict[int, Card] = {}
+        self._up_cells: list[int] = []  # the cells written face up
+        self._faces: list[Any] = [None] * self._n  # and their cards, by cell
         self._shown: list[int] = []
         self._pools: Any = None
         self._mixes: Any = None
@@ -521,7 +532,7 @@ class HaydesRowWriter(RowWriter):
         self._discard: Any = None
         self._discard_len = -1
         self._piled = 0  # cards in the discard and removed piles
-        self._taken: list[tuple[int, int]] = []  # (pool, card) turned this step
+        self._taken: list[int] = []  # the pool and card of each card turned this step
         self._removed: Any = None
         self._unseen: Any = None  # the list of pools, or the beliefs
         self._pool_cards: list[Any] = []
@@ -535,30 +546,52 @@ class HaydesRowWriter(RowWriter):
             EncodingError: the position needs more pools, beliefs, mixes or known
                 cards than the row has room for (the message names the bound).
         """
-        pos = position
-        c = self._c
-        # The row is kept whole, and what changed is written into it: whatever the
-        # caller does with ``out`` afterwards never leaves a stale byte in the next row.
-        row = self._row
+        if type(out) is bytearray:
+            # The row is written where it lies, and only what changed since the last
+            # one, when that went to the same place: a batch's rows are its own, which
+            # nobody else writes. Anywhere else, the whole row is written anew.
+            if out is not self._out or offset != self._offset:
+                self._pos = None
+                self._out, self._offset = out, offset
+            self._write(position, out, offset)
+        else:
+            # A memoryview, say: the row is kept whole here, and copied out.
+            if self._out is not None:
+                self._pos = None
+                self._out, self._offset = None, -1
+            self._write(position, self._row, 0)
+            out[offset : offset + self._size] = self._row
+
+    def _write(self, pos: Any, out: bytearray, o: int) -> None:
+        """The row of ``pos`` into ``out`` at ``o``, where the last row (of
+        ``self._pos``) lies."""
         if pos is not self._pos:
-            row[:] = self._zero
+            out[o : o + self._size] = self._zero
             self._forget()
             self._pos = pos
         self._bounds(pos)
         _write_small(
-            row, pos, self.seat, self._p, self._header, self._round, self._seats, self._aim
+            out,
+            pos,
+            self.seat,
+            self._p,
+            o + self._header,
+            o + self._round,
+            o + self._seats,
+            o + self._aim,
         )
-        self._write_cells(pos, row, 0)
+        self._write_cells(pos, out, o)
         self._piled = len(pos.discard) + len(pos.removed)
         if pos.mixes is not self._mixes:
-            self._write_mixes(pos, row, 0)
+            self._write_mixes(pos, out, o)
         overcome = pos.overcome
         if overcome is not self._overcome:
-            start = c._overcome
-            row[start : start + self._n] = self._zero[: self._n]
-            index = c._cell_index
+            start = o + self._overcome_at
+            if self._overcome is not None:  # else a new row, all zeros
+                out[start : start + self._n] = self._zero[: self._n]
+            index = self._c._cell_index
             for cell in overcome:
-                row[start + index[cell]] = 1
+                out[start + index[cell]] = 1
             self._overcome = overcome
         discard, removed = pos.discard, pos.removed
         if (
@@ -566,12 +599,12 @@ class HaydesRowWriter(RowWriter):
             or len(discard) != self._discard_len
             or (removed is not self._removed)
         ):
-            self._write_piles(pos, row, 0)
-        self._write_unseen(pos, row, 0)
-        out[offset : offset + self._size] = row
+            self._write_piles(pos, out, o)
+        self._write_unseen(pos, out, o)
 
     def _forget(self) -> None:
-        self._up = {}
+        self._up_cells = []
+        self._faces = [None] * self._n
         self._shown = []
         self._pools = self._mixes = self._overcome = self._discard = None
         self._removed = self._unseen = self._mixed = None
@@ -608,45 +641,64 @@ class HaydesRowWriter(RowWriter):
                 f"at most, not {piled}"
             )
 
-    def _write_cells(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
+    def _write_cells(self, pos: Any, out: bytearray, o: int) -> None:
         """The cards face up, the pools of the face-down cards, the shown cells."""
-        c = self._c
         card, source = o + self._card, o + self._source
-        up, old = pos._up, self._up
+        up = pos._up  # the cards face up, by cell index
         pools = pos._pools
-        taken: list[tuple[int, int]] = []
-        gone = [i for i in old if i not in up]
+        taken: list[int] = []
+        gone = 0
+        for i in self._up_cells:
+            if i not in up:
+                gone += 1
         # The cards that went to the piles at the end of a turn (H-12) are those of the
         # cells no longer face up, unless a cell was turned and replaced within the
         # step, face down before and after it, from another pool: then, or when the
         # pools were set anew (a first write, a deal, a mix resolved), every cell's
         # pool is written again.
         piled = len(pos.discard) + len(pos.removed) - self._piled
-        if pools is not self._pools or piled != len(gone):
-            n = self._n
-            out[source : source + n] = array("b", pos.flat_pools()).tobytes().translate(_TO_SOURCE)
-            out[card : card + n] = self._zero[:n]
+        # The pools by cell are read in their parts (see Position).
+        if pools is not self._pools or piled != gone:
+            i = 0
+            for part in pools:
+                for pool in part:
+                    out[source + i] = _source_of(pool)
+                    out[card + i] = 0
+                    i += 1
+            faces = self._faces = [None] * self._n
             for i, face in up.items():
                 out[card + i] = face.index + 1
                 out[source + i] = 0
+                faces[i] = face
             self._pools = pools
+            self._up_cells = list(up)
         else:
-            for i in gone:  # turned face down: its pool is known
-                out[card + i] = 0
-                out[source + i] = _TO_SOURCE[pos.pool_at(i) & 0xFF]
+            cells, faces = self._up_cells, self._faces
+            if gone:
+                shift, mask = POOL_SHIFT, POOL_MASK
+                for i in cells:
+                    if i not in up:  # turned face down: its pool is known
+                        out[card + i] = 0
+                        out[source + i] = _source_of(pools[i >> shift][i & mask])
+                        faces[i] = None
+                cells = self._up_cells = [i for i in cells if i in up]
             for i, face in up.items():
-                before = old.get(i)
-                if before is not face:
-                    if before is None:
+                if faces[i] is face:  # written already
+                    continue
+                faces[i] = face
+                k = face.index + 1
+                if out[card + i] != k:
+                    if out[card + i] == 0:
                         # Turned this step: its card left the pool it came from.
-                        taken.append((out[source + i] - 2, face.index))
+                        taken.append(out[source + i] - 2)
+                        taken.append(k - 1)
                         out[source + i] = 0
-                    out[card + i] = face.index + 1
+                        cells.append(i)
+                    out[card + i] = k
         self._taken = taken
-        self._up = up.copy()
         shown = pos.shown
         if shown != self._shown:
-            at = o + c._shown
+            at = o + self._shown_at
             for i in self._shown:
                 out[at + i] = 0
             rank = 1
@@ -658,10 +710,11 @@ class HaydesRowWriter(RowWriter):
     def _write_mixes(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
         c, n = self._c, self._n
         mix, mix_rank, known = o + c._mix, o + c._mix_rank, o + c._known
-        out[mix : mix + n] = self._zero[:n]
-        out[mix_rank : mix_rank + n] = self._zero[:n]
-        room = c.mixes * c.known
-        out[known : known + room] = self._zero[:room]
+        if self._mixes is not None:  # else a new row, all zeros
+            out[mix : mix + n] = self._zero[:n]
+            out[mix_rank : mix_rank + n] = self._zero[:n]
+            room = c.mixes * c.known
+            out[known : known + room] = self._zero[:room]
         index = c._cell_index
         for m, one in enumerate(pos.mixes):
             for rank, cell in enumerate(one.cells):
@@ -673,31 +726,28 @@ class HaydesRowWriter(RowWriter):
                 out[start + k] = 1 + face.index
         self._mixes = pos.mixes
 
-    def _write_piles(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
-        c = self._c
-        at = o + c._piles
+    def _write_piles(self, pos: Any, out: bytearray, o: int) -> None:
+        at = o + self._piles_at
         discard, removed = pos.discard, pos.removed
-        k = at + 2
-        if (
-            discard is self._discard
-            and removed is self._removed
-            and (len(discard) > self._discard_len)
-        ):
+        size = len(discard)
+        start = 0
+        if discard is self._discard and removed is self._removed and size > self._discard_len:
             # The same pile, more cards on it (the rules extend it in place): the new
             # ones, then the removed cards after them.
-            k += self._discard_len
-            new = discard[self._discard_len :]
-        else:
-            out[at : at + c._card_room] = self._zero[: c._card_room]
-            new = discard
-        out[at : at + 2] = len(discard).to_bytes(2, "big")
-        for face in new:
-            out[k] = 1 + face.index
+            start = self._discard_len
+        elif self._discard is not None:  # else a new row, all zeros
+            room = self._c._card_room
+            out[at : at + room] = self._zero[:room]
+        out[at] = size >> 8  # below 2**16 (see _bounds): two bytes, big-endian
+        out[at + 1] = size & 255
+        k = at + 2 + start
+        for j in range(start, size):
+            out[k] = 1 + discard[j].index
             k += 1
         for face in removed:
             out[k] = 1 + face.index
             k += 1
-        self._discard, self._discard_len, self._removed = discard, len(discard), removed
+        self._discard, self._discard_len, self._removed = discard, size, removed
 
     def _write_unseen(self, pos: Any, out: bytearray | memoryview, o: int) -> None:
         """The counts, and each belief's weight, unseen cards and mix counts."""
@@ -741,7 +791,8 @@ class HaydesRowWriter(RowWriter):
             start = base + q * 54
             # A list of a pool's cards only ever loses the cards turned from it: those
             # of this step are counted out, if they are all that it lost.
-            out_of = [k for pool, k in self._taken if pool == q]
+            taken = self._taken
+            out_of = [taken[j + 1] for j in range(0, len(taken), 2) if taken[j] == q]
             if cards is kept[q] and type(cards) is list and len(out_of) == lens[q] - size:
                 for k in out_of:
                     out[start + k] -= 1
@@ -753,6 +804,8 @@ class HaydesRowWriter(RowWriter):
             self._mixed = pos._mixed
 
     def _clear_unseen(self, out: bytearray | memoryview, o: int) -> None:
+        if self._unseen is None:  # a new row, all zeros
+            return
         c = self._c
         start, stop = o + c._weight, o + c._mixed + c.beliefs * c.mixes * c.pools
         out[start:stop] = self._zero[: stop - start]
@@ -770,9 +823,14 @@ class HaydesRowWriter(RowWriter):
         at = o + c._weight + b * _WEIGHT_BYTES
         out[at : at + _WEIGHT_BYTES] = weight.to_bytes(_WEIGHT_BYTES, "big")
         base = o + c._unseen + b * c.pools * 54
+        # The belief's counts are all zero here (a new row, or cleared just before).
         for q, cards in enumerate(pools):
             start = base + q * 54
-            out[start : start + 54] = _counts(cards)
+            if type(cards) is list:
+                for k in cards:
+                    out[start + k] += 1
+            else:
+                out[start : start + 54] = _counts(cards)
         self._write_mixed(out, o, b, mixed)
 
     def _write_mixed(
@@ -804,12 +862,12 @@ def _write_small(
     chosen = pos.chosen
     h = header
     row[h] = player
-    row[h + 1] = _PHASES.index(pos.phase)
-    row[h + 2] = 0 if ending is None else 1 + _ENDINGS.index(ending)
+    row[h + 1] = _number_of(_PHASES, pos.phase)
+    row[h + 2] = 0 if ending is None else 1 + _number_of(_ENDINGS, ending)
     row[h + 3] = 0 if current < 0 else 1 + (current - player) % p
     row[h + 4] = 0 if first < 0 else 1 + (first - player) % p
     row[h + 5] = 0 if winner is None else 1 + (winner - player) % p
-    row[h + 6] = 0 if chosen is None else 1 + _CHARACTERISTICS.index(chosen)
+    row[h + 6] = 0 if chosen is None else 1 + _number_of(_CHARACTERISTICS, chosen)
     row[h + 7] = pos.replacement_left
     r = pos.round  # below 2**32 (see _bounds): four bytes, big-endian
     row[round_] = r >> 24
@@ -833,6 +891,22 @@ def _write_small(
         row[aim + 2] = aimed >> 1 & 1
 
 
+def _number_of(members: tuple[Any, ...], member: Any) -> int:
+    """Where ``member`` is among ``members`` (enum members, found by identity)."""
+    for k in range(len(members)):
+        if members[k] is member:
+            return k
+    raise ValueError(f"{member!r} is not one of {members!r}")
+
+
+def _source_of(pool: int) -> int:
+    """The ``source`` byte of a ``pool_of`` entry: 0 face up, 1 in a mix, else 2 + the
+    pool (as ``_TO_SOURCE`` translates them)."""
+    if pool < 0:
+        return 0 if pool == -1 else 1
+    return pool + 2  # a pool is below MAX_POOLS
+
+
 def _cards(unseen: Any) -> Any:
     """A pool's unseen cards (see :data:`cardcrawl.haydes._position.Unseen`), in no
     order: cards, or card indices."""
@@ -852,12 +926,14 @@ def _counts(cards: Any) -> bytes:
         if hit is not None and hit[0] is cards:
             return hit[1]
     counts = bytearray(54)
+    tally = memoryview(counts)  # written at C indices in the compiled build
     if type(cards) is list:
         for k in cards:
-            counts[k] += 1
+            tally[k] += 1
     else:
         for face in cards:
-            counts[face.index] += 1
+            k = face.index
+            tally[k] += 1
     result = bytes(counts)
     if type(cards) is tuple:
         if len(_COUNTS) >= _MEMO_SIZE:

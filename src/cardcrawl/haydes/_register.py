@@ -68,6 +68,11 @@ def _max_game_length(options: Any) -> int:
     return int(options.players) * int(options.max_rounds) * (4 * cells + 3)
 
 
+def _players_out(game: Any, state: Any) -> frozenset[int]:
+    """The seats out of the game (H-11): trapped, they play no more."""
+    return frozenset(range(game.num_players)).difference(state.players_in)
+
+
 def _gym(name: str, **options: Any) -> dict[str, Any]:
     return {"game": name, **options}
 
@@ -79,6 +84,7 @@ TOOLS = GameTools(
     figures=HaydesFigures,
     rollout=rollout_kernel,
     working=working,
+    players_out=_players_out,
     outcomes=OUTCOMES,
     panels=PANELS,
     openspiel=OpenSpielSettings(

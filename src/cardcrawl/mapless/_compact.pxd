@@ -8,6 +8,7 @@ from cardcrawl.encoding._compact cimport RowWriter
 from cardcrawl.mapless._position cimport Position
 
 cpdef _piece(bytearray out, Py_ssize_t at, object piece)
+cdef bint _grew(object old, object pile) except -1
 
 @cython.final
 cdef class MaplessRowWriter(RowWriter):
@@ -22,13 +23,18 @@ cdef class MaplessRowWriter(RowWriter):
     cdef Py_ssize_t _flags
     cdef list _pieces
     cdef bytes _zero
+    cdef object _out
+    cdef Py_ssize_t _offset
     cdef object _pos
     cdef object _table
     cdef Py_ssize_t _laid
     cdef list _piles
+    cdef list _small
 
     @cython.locals(
         where=Py_ssize_t, xs=Py_ssize_t, ys=Py_ssize_t, k=Py_ssize_t, laid=Py_ssize_t,
         at=Py_ssize_t, turn=Py_ssize_t, changed=bint, piles=list, kept=list, pieces=list,
+        new=Py_ssize_t, j=Py_ssize_t, first=Py_ssize_t, small=list, c=Py_ssize_t,
+        place=Py_ssize_t,
     )
     cpdef _write(self, Position pos, bytearray out, Py_ssize_t offset)

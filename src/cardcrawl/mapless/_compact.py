@@ -14,7 +14,6 @@ events, which narrate what the rest of the row shows.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from cardcrawl.encoding._compact import CompactObservation, RowWriter
@@ -211,6 +210,7 @@ class MaplessCompact(CompactObservation):
 
 
 _PILES = ("mind_aside", "body_aside", "refused", "held", "drawn", "mind_card")
+_UNSET = object()  # no value written yet
 _PLACES = (_MIND_ASIDE, _BODY_ASIDE, _REFUSED, _HELD, _DRAWN, _MIND_CARD)
 
 
@@ -220,9 +220,12 @@ class MaplessRowWriter(RowWriter):
     It reads of the position only the fields the observation is made of (never the
     generator or a deck's order) and writes the bytes :meth:`MaplessCompact.write`
     writes from ``game.observe(freeze(position), 0)``. Given the same position again,
-    it rewrites the phase, ending, turn, pieces and flags, writes the cards laid on the
-    table since (the rules only ever add cards to it), and moves the cards of a pile
-    only when the rules replaced that pile.
+    into the same place, it rewrites the turn and flags, and of the rest only what the
+    rules replaced since: the phase, ending, player and pieces, the cards laid on the
+    table since (the rules only ever add cards to it), and the cards of a pile (only
+    the new ones of a pile that grew). The place must then still hold the row it wrote
+    (a batch's rows, which nobody else writes); given any other, it writes the whole
+    row there.
 
     Args:
         compact: the compact form.
@@ -244,13 +247,22 @@ class MaplessRowWriter(RowWriter):
         self._flags: int = compact._flags
         self._pieces: list[int] = list(compact._pieces)
         self._zero = bytes(compact.size)
+        self._out: Any = None  # where the last row went, and at which offset
+        self._offset = -1
         self._pos: Any = None  # the position written last, and what it held then:
         self._table: Any = None
         self._laid = 0
         self._piles: list[Any] = [None] * len(_PILES)
+        # The phase, ending, player and pieces written last (_UNSET: none yet).
+        self._small: list[Any] = [_UNSET] * 8
 
     def write_position(self, position: Any, out: bytearray | memoryview, offset: int = 0) -> None:
         """Write what the player may know of ``position`` into ``out`` at ``offset``."""
+        if out is not self._out or offset != self._offset:
+            # Only what changed is written, into the row written last: anywhere else,
+            # the whole row is written anew.
+            self._pos = None
+            self._out, self._offset = out, offset
         if type(out) is bytearray:
             self._write(position, out, offset)
         else:
@@ -265,7 +277,9 @@ class MaplessRowWriter(RowWriter):
             self._pos = pos
             self._table = None
             self._piles = [None] * len(_PILES)
-        # The piles replaced since: their old cards leave first, for wherever they went.
+            self._small = [_UNSET] * 8
+        # The piles replaced since: their old cards leave first, for wherever they went,
+        # but for a pile that only grew, whose old cards stay where they are.
         piles: list[Any] = [
             pos.mind_aside,
             pos.body_aside,
@@ -278,38 +292,59 @@ class MaplessRowWriter(RowWriter):
         changed = False
         for k in range(6):
             old = kept[k]
-            if piles[k] is not old:
+            pile = piles[k]
+            if pile is not old:
                 changed = True
                 if old is not None:
-                    if k < 4:
+                    if k >= 4:
+                        c = old.index
+                        out[where + c] = _DECK
+                    elif not _grew(old, pile):
                         for card in old:
-                            out[where + card.index] = _DECK
-                    else:
-                        out[where + old.index] = _DECK
+                            c = card.index
+                            out[where + c] = _DECK
         table = pos.table._cards
         laid = len(table)
         if table is not self._table or laid < self._laid:
             self._laid = 0
-        if laid != self._laid:
-            for cell, card in itertools.islice(table.items(), self._laid, None):
+        new = laid - self._laid
+        if new:
+            # The cards laid since the last row: the last ones in the table's order.
+            for cell, card in reversed(table.items()):
                 k = card.index
                 out[where + k] = _TABLE
                 out[xs + k] = cell[0] + _OFF
                 out[ys + k] = cell[1] + _OFF
+                new -= 1
+                if not new:
+                    break
         self._table, self._laid = table, laid
         if changed:
             for k in range(6):
                 pile = piles[k]
-                if pile is not kept[k] and pile is not None:
-                    if k < 4:
-                        for card in pile:
-                            out[where + card.index] = _PLACES[k]
+                old = kept[k]
+                if pile is not old and pile is not None:
+                    place = _PLACES[k]
+                    if k >= 4:
+                        c = pile.index
+                        out[where + c] = place
                     else:
-                        out[where + pile.index] = _PLACES[k]
+                        first = len(old) if old is not None and _grew(old, pile) else 0
+                        for j in range(first, len(pile)):
+                            c = pile[j].index
+                            out[where + c] = place
                 kept[k] = pile
-        out[offset + self._phase] = _PHASES.index(pos.phase)
+        # The rest is rewritten only where the position holds another value than the
+        # one written last (values the rules replace, never change).
+        small = self._small
+        phase = pos.phase
+        if phase is not small[0]:
+            out[offset + self._phase] = _PHASES.index(phase)
+            small[0] = phase
         ending = pos.ending
-        out[offset + self._ending] = 0 if ending is None else 1 + _ENDINGS.index(ending)
+        if ending is not small[1]:
+            out[offset + self._ending] = 0 if ending is None else 1 + _ENDINGS.index(ending)
+            small[1] = ending
         at = offset + self._turn
         turn = pos.turn
         if not 0 <= turn < 2**32:
@@ -319,15 +354,22 @@ class MaplessRowWriter(RowWriter):
         out[at + 2] = turn >> 8 & 255
         out[at + 3] = turn & 255
         player = pos.player
-        out[offset + self._player] = player[0] + _OFF
-        out[offset + self._player + 1] = player[1] + _OFF
+        if player is not small[2]:
+            out[offset + self._player] = player[0] + _OFF
+            out[offset + self._player + 1] = player[1] + _OFF
+            small[2] = player
         pieces = self._pieces
-        _piece(out, offset + pieces[0], pos.last_room)
-        _piece(out, offset + pieces[1], pos.exit_cell)
-        _piece(out, offset + pieces[2], pos.spade)
-        _piece(out, offset + pieces[3], pos.club)
+        for k, piece in enumerate((pos.last_room, pos.exit_cell, pos.spade, pos.club)):
+            if piece is not small[3 + k]:
+                _piece(out, offset + pieces[k], piece)
+                small[3 + k] = piece
         out[offset + self._flags] = pos.spade_left_exit
         out[offset + self._flags + 1] = pos.ran_dry
+
+
+def _grew(old: Any, pile: Any) -> bool:
+    """Whether ``pile`` is ``old`` with cards added after them."""
+    return len(pile) > len(old) and pile[: len(old)] == old
 
 
 def _piece(out: bytearray, at: int, piece: Cell | None) -> None:

@@ -191,7 +191,10 @@ class MaplessNumbering:
         self._exit = _KIND_INDEX[PlaceExit] * _CELLS
         self._move = _KIND_INDEX[Move] * _CELLS
         square = [number_cell(k) for k in range(_CELLS)]
-        self._number = {cell: k for k, cell in enumerate(square)}
+        # The number of each cell, by x then y: ints hash and compare faster than cells.
+        self._number: dict[int, dict[int, int]] = {}
+        for k, (x, y) in enumerate(square):
+            self._number.setdefault(x, {})[y] = k
         #: The cell of each action number.
         self.cells: tuple[Cell, ...] = tuple(square) * len(_KIND_INDEX)
 
@@ -211,7 +214,8 @@ class MaplessNumbering:
         number = self._number
         numbers: list[int] = []
         for cell in cells:
-            k = number.get(cell, -1)
+            column = number.get(cell[0])
+            k = -1 if column is None else column.get(cell[1], -1)
             if k < 0:
                 raise EncodingError(
                     f"the cell {cell!r} lies outside the square the encoding numbers"
