@@ -43,7 +43,7 @@ cdef class HaydesRowWriter(RowWriter):
     cdef Py_ssize_t _offset
     cdef object _pos
     cdef list _up_cells
-    cdef list _faces
+    cdef bytearray _faces
     cdef list _shown
     cdef object _pools
     cdef object _mixes
@@ -65,9 +65,9 @@ cdef class HaydesRowWriter(RowWriter):
     cpdef _bounds(self, Position pos)
     @cython.locals(
         card=Py_ssize_t, source=Py_ssize_t, i=Py_ssize_t, n=Py_ssize_t, piled=Py_ssize_t,
-        up=dict, taken=list, gone=Py_ssize_t, shown=list, rank=Py_ssize_t, at=Py_ssize_t,
-        k=Py_ssize_t, cells=list, pool=Py_ssize_t, shift=Py_ssize_t, mask=Py_ssize_t,
-        faces=list,
+        card_at=bytearray, unshown=tuple, up=object, taken=list, gone=Py_ssize_t,
+        shown=list, rank=Py_ssize_t, at=Py_ssize_t, k=Py_ssize_t, cells=list,
+        pool=Py_ssize_t, shift=Py_ssize_t, mask=Py_ssize_t, faces=bytearray,
     )
     cpdef _write_cells(self, Position pos, bytearray out, Py_ssize_t o)
     cpdef _write_mixes(self, Position pos, bytearray out, Py_ssize_t o)

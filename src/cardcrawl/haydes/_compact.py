@@ -27,6 +27,7 @@ from cardcrawl.errors import EncodingError
 from cardcrawl.haydes._actions import Guess
 from cardcrawl.haydes._creatures import Characteristic
 from cardcrawl.haydes._state import (
+    DOWN,
     POOL_MASK,
     POOL_SHIFT,
     Aim,
@@ -524,7 +525,7 @@ class HaydesRowWriter(RowWriter):
         self._offset = -1
         self._pos: Any = None  # the position written last, and what it held then:
         self._up_cells: list[int] = []  # the cells written face up
-        self._faces: list[Any] = [None] * self._n  # and their cards, by cell
+        self._faces = bytearray([DOWN]) * self._n  # and their cards, by cell
         self._shown: list[int] = []
         self._pools: Any = None
         self._mixes: Any = None
@@ -604,7 +605,7 @@ class HaydesRowWriter(RowWriter):
 
     def _forget(self) -> None:
         self._up_cells = []
-        self._faces = [None] * self._n
+        self._faces = bytearray([DOWN]) * self._n
         self._shown = []
         self._pools = self._mixes = self._overcome = self._discard = None
         self._removed = self._unseen = self._mixed = None
@@ -644,12 +645,15 @@ class HaydesRowWriter(RowWriter):
     def _write_cells(self, pos: Any, out: bytearray, o: int) -> None:
         """The cards face up, the pools of the face-down cards, the shown cells."""
         card, source = o + self._card, o + self._source
-        up = pos._up  # the cards face up, by cell index
+        # The card on each cell, as an index (DOWN where face down), and the face-up
+        # cells: the Black Joker's (``_unshown``), then ``shown`` (see Position).
+        card_at = pos._card_at
+        unshown, shown = pos._unshown, pos.shown
         pools = pos._pools
         taken: list[int] = []
         gone = 0
         for i in self._up_cells:
-            if i not in up:
+            if card_at[i] == DOWN:
                 gone += 1
         # The cards that went to the piles at the end of a turn (H-12) are those of the
         # cells no longer face up, unless a cell was turned and replaced within the
@@ -657,6 +661,7 @@ class HaydesRowWriter(RowWriter):
         # pools were set anew (a first write, a deal, a mix resolved), every cell's
         # pool is written again.
         piled = len(pos.discard) + len(pos.removed) - self._piled
+        faces = self._faces
         # The pools by cell are read in their parts (see Position).
         if pools is not self._pools or piled != gone:
             i = 0
@@ -664,37 +669,42 @@ class HaydesRowWriter(RowWriter):
                 for pool in part:
                     out[source + i] = _source_of(pool)
                     out[card + i] = 0
+                    faces[i] = DOWN
                     i += 1
-            faces = self._faces = [None] * self._n
-            for i, face in up.items():
-                out[card + i] = face.index + 1
-                out[source + i] = 0
-                faces[i] = face
+            cells = []
+            for up in (unshown, shown):
+                for i in up:
+                    k = card_at[i]
+                    out[card + i] = k + 1
+                    out[source + i] = 0
+                    faces[i] = k
+                    cells.append(i)
             self._pools = pools
-            self._up_cells = list(up)
+            self._up_cells = cells
         else:
-            cells, faces = self._up_cells, self._faces
+            cells = self._up_cells
             if gone:
                 shift, mask = POOL_SHIFT, POOL_MASK
                 for i in cells:
-                    if i not in up:  # turned face down: its pool is known
+                    if card_at[i] == DOWN:  # turned face down: its pool is known
                         out[card + i] = 0
                         out[source + i] = _source_of(pools[i >> shift][i & mask])
-                        faces[i] = None
-                cells = self._up_cells = [i for i in cells if i in up]
-            for i, face in up.items():
-                if faces[i] is face:  # written already
-                    continue
-                faces[i] = face
-                k = face.index + 1
-                if out[card + i] != k:
-                    if out[card + i] == 0:
-                        # Turned this step: its card left the pool it came from.
-                        taken.append(out[source + i] - 2)
-                        taken.append(k - 1)
-                        out[source + i] = 0
-                        cells.append(i)
-                    out[card + i] = k
+                        faces[i] = DOWN
+                cells = self._up_cells = [i for i in cells if card_at[i] != DOWN]
+            for up in (unshown, shown):
+                for i in up:
+                    k = card_at[i]
+                    if faces[i] == k:  # written already
+                        continue
+                    faces[i] = k
+                    if out[card + i] != k + 1:
+                        if out[card + i] == 0:
+                            # Turned this step: its card left the pool it came from.
+                            taken.append(out[source + i] - 2)
+                            taken.append(k)
+                            out[source + i] = 0
+                            cells.append(i)
+                        out[card + i] = k + 1
         self._taken = taken
         shown = pos.shown
         if shown != self._shown:
