@@ -47,7 +47,6 @@ from typing import Any
 
 from cardcrawl.haydes._actions import Action, Guess
 from cardcrawl.haydes._creatures import Characteristic
-from cardcrawl.haydes._events import HaydesEvent
 from cardcrawl.haydes._state import (
     DOWN,
     FACE_UP,
@@ -187,7 +186,7 @@ class Position:
     winner: int | None
     rng: int
     explicit_chance: bool
-    events: list[HaydesEvent] | None
+    events: list[Any] | None
     turns: int
     guesses: int
     correct: int
@@ -493,7 +492,7 @@ def cards_by_cell(state: HaydesState) -> bytearray:
 
 
 def thaw(
-    state: HaydesState, index: dict[Cell, int], events: list[HaydesEvent] | None = None
+    state: HaydesState, index: dict[Cell, int], events: list[Any] | None = None
 ) -> Position:
     """A working position of ``state``, which stays as it is.
 
@@ -576,7 +575,7 @@ def _seats(pos: Position, old: tuple[Figure, ...]) -> tuple[Figure, ...]:
     return tuple(figures)
 
 
-def rethaw(pos: Position, state: HaydesState, events: list[HaydesEvent] | None) -> None:
+def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     """Make ``pos``, the position ``state`` was frozen from, the working position of
     ``state`` again: what :func:`thaw` would make of ``state``, without reading it.
 
@@ -616,7 +615,9 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         legal: the legal actions of ``pos``, known already, or ``None``.
 
     Returns:
-        A new immutable state, with ``pos``'s events as its ``events``.
+        A new immutable state, with ``pos``'s events as its ``events`` (``pos.events``
+        may log an event as a tuple of its class and values, see
+        :mod:`cardcrawl.haydes._state`).
     """
     pools = pos._pools_frozen
     if pools is None:
@@ -633,6 +634,9 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         # from the rules' form below when read (see cardcrawl.haydes._state).
         fields.pop("face_up", None)
         fields.pop("pool_of", None)
+    if "events" in fields:
+        # The events of the state thawed, read already: this state's are its log's.
+        del fields["events"]
     fields["phase"] = pos.phase
     seats = pos.frozen_seats
     if seats is None:
@@ -663,7 +667,9 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["winner"] = pos.winner
     fields["rng"] = pos.rng
     fields["explicit_chance"] = pos.explicit_chance
-    fields["events"] = () if events is None else tuple(events)
+    # The step's log of its events, made into them when first read (see
+    # cardcrawl.haydes._state).
+    fields["_log"] = () if events is None else tuple(events)
     fields["_memo"] = {} if legal is None else {legal_key: legal}
     state: HaydesState = _new(HaydesState)
     # A frozen attrs class refuses assignment: its instance dict is set whole, once.
