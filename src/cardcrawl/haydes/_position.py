@@ -491,9 +491,7 @@ def cards_by_cell(state: HaydesState) -> bytearray:
     return card_at
 
 
-def thaw(
-    state: HaydesState, index: dict[Cell, int], events: list[Any] | None = None
-) -> Position:
+def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = None) -> Position:
     """A working position of ``state``, which stays as it is.
 
     Args:
