@@ -217,7 +217,7 @@ class Position:
         if beliefs is None:
             assert self._unseen is not None
             unseen = tuple(map(_deck, self._unseen))
-            beliefs = self._beliefs = (Belief(1, unseen, self._mixed),)
+            beliefs = self._beliefs = (_belief(unseen, self._mixed),)
         return beliefs
 
     @beliefs.setter
@@ -445,6 +445,23 @@ class Position:
 
 
 _new = object.__new__
+# The slots' own setters of a Belief: a frozen class refuses ordinary assignment, and
+# these are the cheapest way around that while a new one is made (as Deck's _make).
+_set_weight = Belief.__dict__["weight"].__set__
+_set_unseen = Belief.__dict__["unseen"].__set__
+_set_mixed = Belief.__dict__["mixed"].__set__
+
+
+def _belief(unseen: tuple[Deck, ...], mixed: tuple[tuple[int, ...], ...]) -> Belief:
+    """``Belief(1, unseen, mixed)``, made without its constructor: a step makes one at
+    every card turned, from values of the right types."""
+    belief: Belief = _new(Belief)
+    _set_weight(belief, 1)
+    _set_unseen(belief, unseen)
+    _set_mixed(belief, mixed)
+    return belief
+
+
 #: A cell's entry in a position's cards by cell, face down, repeated by thaw.
 _DOWNS = bytearray([DOWN])
 _INDEX = attrgetter("index")
