@@ -458,7 +458,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         for the next step from the state (see _advance)."""
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
-            legal = self._rules.legal_at(pos.at[pos.current], phase, pos._card_at)
+            legal = self._rules.legal_entry(pos.at[pos.current], phase, pos._card_at)[0]
             state = freeze(pos, self._legal_key, legal)
             if keep:
                 # Without what the next step makes afresh anyway: this step's events,

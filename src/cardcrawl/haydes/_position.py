@@ -663,12 +663,15 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["first"] = pos.first
     fields["round"] = pos.round
     fields["layout"] = pos.layout
-    fields["_up"] = pos._up
+    # The properties' own values where they hold them (a property is a Python call).
+    up = pos._up_frozen
+    fields["_up"] = pos._up if up is None else up
     fields["_pools"] = pools
     layout = pos.layout
     fields["shown"] = tuple([layout[i] for i in pos.shown])
     fields["mixes"] = pos.mixes
-    fields["beliefs"] = pos.beliefs
+    beliefs = pos._beliefs
+    fields["beliefs"] = pos.beliefs if beliefs is None else beliefs
     fields["replacement_left"] = pos.replacement_left
     discard = pos.discard
     fields["discard"] = discard if type(discard) is tuple else tuple(discard)
