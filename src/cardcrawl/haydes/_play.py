@@ -148,6 +148,17 @@ def _occupied(at: list[int], i: int) -> bool:
     return False
 
 
+def _replaced(
+    cells: tuple[Cell, ...],
+    targets: tuple[int, ...],
+    discarded: tuple[Card, ...],
+    gone: tuple[Card, ...],
+) -> CardsReplaced:
+    """The event of the cards replaced on the cells of ``targets`` (indices into
+    ``cells``), as a step logs it (see Position)."""
+    return CardsReplaced(tuple([cells[i] for i in targets]), discarded, gone)
+
+
 class Rules:
     """The rules of one game of Escape from Haydes, over a working position.
 
@@ -801,8 +812,8 @@ class Rules:
             # among the cells overcome: no creature is met on it, H-9, H-10).
             pos.overcome = overcome.difference([cells[i] for i in removed_at])
         if pos.events is not None:
-            replaced = tuple([cells[i] for i in targets])
-            pos.events.append((CardsReplaced, replaced, tuple(discarded), tuple(gone)))
+            # The cells by index, named only if the events are read.
+            pos.events.append((_replaced, cells, tuple(targets), tuple(discarded), tuple(gone)))
         if discarded:
             pos.discarded(discarded)
         if gone:
