@@ -1,4 +1,4 @@
-"""A Haydes state's events, kept as its step's log until read.
+"""A Haydes state's events, kept as its step's log until read, and its shown cells.
 
 The rules log an event that a step makes anew almost every time as a tuple of its class
 and values, and a state frozen from a working position holds that log (``_log``); its
@@ -94,3 +94,26 @@ def test_a_log_is_made_into_its_events() -> None:
     log = [events_module.TurnEnded(1), (events_module.Moved, 0, (0, 0), (1, 0))]
     assert events_of_log(log) == (events_module.TurnEnded(1), moved)
     assert events_of_log(()) == ()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: repr(g.options))
+def test_the_shown_cells_kept_as_indices_are_the_cells(game: EscapeFromHaydes) -> None:
+    # A state frozen from the rules holds ``shown`` as the indices of its cells, as it
+    # holds its events as a log: read, pickled, or rebuilt, they are the same cells.
+    late = _play(game, 5, read=False)
+    early = _play(game, 5, read=True)
+    for state, twin in zip(late, early, strict=True):
+        if "_shown" in state.__dict__:
+            cells = tuple(state.layout[i] for i in state.__dict__["_shown"])
+            assert state.shown == cells
+        _ = state.shown, twin.shown
+    assert [s.shown for s in late] == [s.shown for s in early]
+    state = next(s for s in reversed(late[:-1]) if s.shown and not game.is_terminal(s))
+    back = pickle.loads(pickle.dumps(state))
+    assert "_shown" not in back.__dict__
+    assert back.shown == state.shown
+    rebuilt = attrs.evolve(state)
+    assert rebuilt == state
+    assert "_shown" not in rebuilt.__dict__
+    for action in game.legal_actions(rebuilt):
+        assert game.step(rebuilt, action) == game.step(state, action)

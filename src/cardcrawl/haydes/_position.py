@@ -540,7 +540,10 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     pos.round = fields["round"]
     pos.layout = fields["layout"]
     pos._thawed = fields
-    shown = pos.shown = [index[cell] for cell in fields["shown"]]
+    shown_indices = fields.get("_shown")  # the rules' form, if the state holds it
+    shown = pos.shown = (
+        [index[cell] for cell in fields["shown"]] if shown_indices is None else list(shown_indices)
+    )
     pos._card_at = cards_by_cell(state)
     up = pos._up_frozen = state._up
     pos._unshown = tuple([i for i in up if i not in shown])
@@ -652,6 +655,9 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     if "events" in fields:
         # The events of the state thawed, read already: this state's are its log's.
         del fields["events"]
+    if "shown" in fields:
+        # The same for the cells shown: this state's are its indices'.
+        del fields["shown"]
     fields["phase"] = pos.phase
     seats = pos.frozen_seats
     if seats is None:
@@ -667,8 +673,7 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     up = pos._up_frozen
     fields["_up"] = pos._up if up is None else up
     fields["_pools"] = pools
-    layout = pos.layout
-    fields["shown"] = tuple([layout[i] for i in pos.shown])
+    fields["_shown"] = tuple(pos.shown)
     fields["mixes"] = pos.mixes
     beliefs = pos._beliefs
     fields["beliefs"] = pos.beliefs if beliefs is None else beliefs

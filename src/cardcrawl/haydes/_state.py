@@ -563,11 +563,15 @@ class HaydesState(MemoState):
         return _notation_repr(self, observed=False)
 
     def __getstate__(self) -> dict[str, Any]:
-        # A pickle holds the events themselves, never a step's log of them (see below).
+        # A pickle holds the events and the shown cells themselves, never the rules'
+        # form of them (see below).
         fields = super().__getstate__()
         if "_log" in fields:
             fields["events"] = self.events
             del fields["_log"]
+        if "_shown" in fields:
+            fields["shown"] = self.shown
+            del fields["_shown"]
         return fields
 
     def card_at(self, cell: Cell) -> Card | None:
@@ -644,6 +648,12 @@ def _pools_of(fields: dict[str, Any]) -> tuple[tuple[int, ...], ...]:
     return pool_parts(fields["pool_of"])
 
 
+def _shown_of(fields: dict[str, Any]) -> tuple[Cell, ...]:
+    # ``shown`` in the rules' form: the indices of the cells, in the layout.
+    layout = fields["layout"]
+    return tuple([layout[i] for i in fields["_shown"]])
+
+
 #: Cells per part of the rules' pools by cell (see above): a power of two.
 POOL_SHIFT = 5
 POOL_PART = 1 << POOL_SHIFT
@@ -712,9 +722,12 @@ _CELL_FORMS = {"face_up": _face_up_of, "pool_of": _pool_of_of, "_up": _up_of, "_
 for _name, _make in _CELL_FORMS.items():
     setattr(HaydesState, _name, _OtherForm(_name, _make))
 HaydesState.events = _OtherForm("events", _events_of)  # type: ignore[assignment]
+# And ``shown`` (a tuple of cells), which a state frozen from the rules holds as the
+# indices of its cells (``_shown``), as the rules keep them.
+HaydesState.shown = _OtherForm("shown", _shown_of)  # type: ignore[assignment]
 #: The entries of a state's ``__dict__`` that are not fields: the rules' form of the
-#: by-cell fields, and a step's log of its events.
-RULES_FORM = frozenset({"_up", "_pools", "_log"})
+#: by-cell fields and of ``shown``, and a step's log of its events.
+RULES_FORM = frozenset({"_up", "_pools", "_shown", "_log"})
 
 
 @attrs.frozen
