@@ -620,6 +620,7 @@ class Rules:
                     events.append(Escaped(seat, cell))
                 at[seat] = index
                 pos.frozen_seats = None
+                pos._changed |= 1 << seat  # the figure to make again (see freeze)
                 pos.phase = _OVER
                 pos.ending = Ending.ESCAPED
                 pos.winner = seat
@@ -639,6 +640,7 @@ class Rules:
             events.append((Moved, seat, cells[at[seat]], cells[index]))
         at[seat] = index
         pos.frozen_seats = None
+        pos._changed |= 1 << seat  # the figure to make again (see freeze)
         if self.creatures[c] is not None:
             self._meet(pos, seat, index, c)  # H-7, H-8
         elif correct:
@@ -661,6 +663,7 @@ class Rules:
             pos.events.append((Moved, seat, self.cells[pos.at[seat]], cell))
         pos.at[seat] = index
         pos.frozen_seats = None
+        pos._changed |= 1 << seat  # the figure to make again (see freeze)
         if self.creatures[c] is not None and cell not in pos.overcome:
             self._meet(pos, seat, index, c)  # H-8
         else:
@@ -707,6 +710,7 @@ class Rules:
         else:
             pos.endurance[seat] = after
         pos.frozen_seats = None
+        pos._changed |= 1 << seat  # the figure to make again (see freeze)
         pos.chosen = None
         if pos.stacked_rolls:
             pos.stacked_rolls = pos.stacked_rolls[1:]

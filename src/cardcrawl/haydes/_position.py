@@ -94,6 +94,8 @@ class Position:
     the seats, kept by seat as lists (``at``, the index of the figure's cell, -1 once
     out; ``charisma``; ``endurance``), for ``shown``, a list of cell indices, and for
     ``events``, a list the rules append to (``None``: a rollout that keeps no events).
+    ``_changed`` has a bit set for each seat whose figure the rules changed since the
+    state was thawed (or last frozen): the figures a freeze makes again.
     ``aimed`` is the move aimed at as the rules code it (see
     :meth:`~cardcrawl.haydes._play.Rules.code_of`), -1 for none. ``_unshown`` holds the
     face-up cells that ``shown`` does not (the Black Joker's), so that the face-up
@@ -110,6 +112,7 @@ class Position:
     __slots__ = (
         "_beliefs",
         "_card_at",
+        "_changed",
         "_mask",
         "_mixed",
         "_pools",
@@ -156,6 +159,7 @@ class Position:
     charisma: list[int]
     endurance: list[int]
     frozen_seats: tuple[Figure, ...] | None
+    _changed: int
     current: int
     first: int
     round: int
@@ -261,6 +265,7 @@ class Position:
         new.explicit_chance = self.explicit_chance
         new.first = self.first
         new.frozen_seats = self.frozen_seats
+        new._changed = self._changed
         new.guesses = self.guesses
         new.layout = self.layout
         new.mixes = self.mixes
@@ -527,6 +532,7 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     fields = state.__dict__
     pos.phase = fields["phase"]
     seats = pos.frozen_seats = fields["seats"]
+    pos._changed = 0
     at = pos.at = []
     charisma = pos.charisma = []
     endurance = pos.endurance = []
@@ -578,18 +584,20 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
 
 
 def _seats(pos: Position, old: tuple[Figure, ...]) -> tuple[Figure, ...]:
-    """The figures of ``pos`` (:attr:`Position.seats`), those of ``old`` (the seats
-    of the state thawed) where they agree."""
+    """The figures of ``pos`` (:attr:`Position.seats`): those of ``old`` (the seats
+    of the state thawed), but for the seats whose figures the rules changed since
+    (``_changed``, a bit each), made again."""
     layout = pos.layout
     at, charisma, endurance = pos.at, pos.charisma, pos.endurance
     figures = list(old)
-    for s, figure in enumerate(old):
-        i = at[s]
-        cell = None if i < 0 else layout[i]
-        c = charisma[s]
-        e = endurance[s]
-        if figure.cell != cell or figure.charisma != c or figure.endurance != e:
-            figures[s] = _figure(cell, c, e)
+    changed = pos._changed
+    s = 0
+    while changed:
+        if changed & 1:
+            i = at[s]
+            figures[s] = _figure(None if i < 0 else layout[i], charisma[s], endurance[s])
+        changed >>= 1
+        s += 1
     return tuple(figures)
 
 
@@ -618,6 +626,7 @@ def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     pos._beliefs = fields["beliefs"]
     pos._unseen = None
     pos.events = events
+    pos._changed = 0
     pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
 
 
@@ -665,6 +674,7 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         # a few: every other figure of the state thawed is the same value, kept.
         seats = pos.frozen_seats = _seats(pos, fields["seats"])
     fields["seats"] = seats
+    pos._changed = 0  # the figures of the state frozen, which the next step thaws
     fields["current"] = pos.current
     fields["first"] = pos.first
     fields["round"] = pos.round
