@@ -153,7 +153,7 @@ def _slots(position: Position) -> dict[str, Any]:
 
 
 _SLOTS = (
-    "_beliefs", "_card_at", "_mask", "_mixed", "_pools", "_pools_frozen", "_seats_in",
+    "_beliefs", "_card_at", "_changed", "_mask", "_mixed", "_pools", "_pools_frozen", "_seats_in",
     "_thawed", "_unseen", "_unshown", "_up_frozen", "aim", "aimed", "at", "charisma",
     "chosen", "correct", "current", "discard", "encounters", "ending", "endurance",
     "events", "explicit_chance", "first", "frozen_seats", "guesses", "layout", "mixes",

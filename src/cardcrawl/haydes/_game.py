@@ -55,6 +55,7 @@ from cardcrawl.haydes._state import (
     HaydesOptions,
     HaydesState,
     Phase,
+    events_of_log,
     setup_cards,
     unstacked_beliefs,
 )
@@ -445,8 +446,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def _apply(self, state: HaydesState, action: Action, events: list[Any]) -> HaydesState:
         # One rule step, its chance left unsettled; the engine's own _advance and _begin,
         # which call this, are overridden above.
-        pos = thaw(state, self._index, events)
+        log: list[Any] = []
+        pos = thaw(state, self._index, log)
         self._rules.apply(pos, action)
+        events.extend(events_of_log(log))
         return freeze(pos, self._legal_key, None)
 
     def _frozen(self, pos: Position, keep: bool = False) -> HaydesState:
@@ -455,7 +458,7 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         for the next step from the state (see _advance)."""
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
-            legal = self._rules.legal_at(pos.at[pos.current], phase, pos._card_at)
+            legal = self._rules.legal_entry(pos.at[pos.current], phase, pos._card_at)[0]
             state = freeze(pos, self._legal_key, legal)
             if keep:
                 # Without what the next step makes afresh anyway: this step's events,

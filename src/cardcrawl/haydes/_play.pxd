@@ -55,8 +55,6 @@ cdef class Rules:
     cdef public tuple _turn_ended
     cdef public tuple _began
     cdef public tuple _turn_legal
-    cdef public dict _interned
-    cdef public dict _moves_made
     cdef public bytes _ranks
     cdef public Py_ssize_t _nv
     cdef public tuple _correct
@@ -86,7 +84,6 @@ cdef class Rules:
         nv=Py_ssize_t, lower=Py_ssize_t, at=list, here=Py_ssize_t, ranks=bytes, values=tuple,
     )
     cpdef _revealed(self, Position pos, Py_ssize_t c, bint drawn)
-    cpdef _moved_event(self, list events, Py_ssize_t seat, Py_ssize_t source, Py_ssize_t target)
     @cython.locals(seat=Py_ssize_t, c=Py_ssize_t)
     cpdef _step(self, Position pos, Py_ssize_t index)
     cpdef _meet(self, Position pos, Py_ssize_t seat, Py_ssize_t index, Py_ssize_t c)

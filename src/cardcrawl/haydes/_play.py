@@ -18,6 +18,10 @@ in tables, so that no hook is called in play. No hook is given the position:
 every Haydes hook takes plain values, so a hook can neither see nor change what the
 rules work on, and it answers from them alone, the same way every time.
 
+The events a step makes anew almost every time are logged as a tuple of the event's
+class and its values, made into the event only when a state's events are read (see
+:mod:`cardcrawl.haydes._state`): a step whose events nobody reads never builds them.
+
 A decision is played as a small int, its code (:meth:`Rules.legal_entry` lists the
 codes beside the legal actions; :meth:`Rules.code_of` reads an action's): the kind of
 move in its low three bits, the cell's index above them.
@@ -27,13 +31,14 @@ The comments cite the rulings (``H-x``) of the project's normative reading, RULI
 Examples:
     >>> import cardcrawl
     >>> from cardcrawl.haydes._position import thaw
+    >>> from cardcrawl.haydes._state import events_of_log
     >>> game = cardcrawl.load("escape-from-haydes")
     >>> state = game.initial_state(seed=1, stack={"build": ["5S"]})
     >>> position = thaw(state, game._index, [])
     >>> rules = game._rules
     >>> rules.apply(position, game.parse_action("higher 1,0"))
     >>> rules.settle(position)
-    >>> [str(event) for event in position.events][1:]
+    >>> [str(event) for event in events_of_log(position.events)][1:]
     ['The card at (1, 0) is turned: 5♠; higher than 0: correct.', 'Player 0 moves to (1, 0).']
 """
 
@@ -143,6 +148,17 @@ def _occupied(at: list[int], i: int) -> bool:
     return False
 
 
+def _replaced(
+    cells: tuple[Cell, ...],
+    targets: tuple[int, ...],
+    discarded: tuple[Card, ...],
+    gone: tuple[Card, ...],
+) -> CardsReplaced:
+    """The event of the cards replaced on the cells of ``targets`` (indices into
+    ``cells``), as a step logs it (see Position)."""
+    return CardsReplaced(tuple([cells[i] for i in targets]), discarded, gone)
+
+
 class Rules:
     """The rules of one game of Escape from Haydes, over a working position.
 
@@ -231,13 +247,6 @@ class Rules:
         self._turn_legal: tuple[dict[int, tuple[tuple[Action, ...], tuple[int, ...]]], ...] = tuple(
             {} for _ in cells
         )
-        # Events of small sets (a seat announcing and moving between the same cells, the
-        # same rolls) are made once, on first use, keyed by the class and the values that
-        # determine them, enum members as booleans. Those of many more combinations
-        # (Revealed, CardsReplaced, EncounterBegan) are built every time.
-        self._interned: dict[tuple[Any, ...], Any] = {}
-        # The Moved events, by seat and the indices of the cells moved from and to.
-        self._moves_made: dict[tuple[int, int, int], Moved] = {}
 
     def _tabulate(self, top: int, players: int) -> None:
         """Ask the hooks of a few small plain values once for every value the rules can
@@ -525,16 +534,10 @@ class Rules:
             aim = self._aims[code >> 3][kind]
             events = pos.events
             if events is not None:
+                # Logged, made into the event when read (see Position).
                 seat = pos.current
                 source = self.cells[pos.at[seat]]
-                key = (Announced, seat, source, aim.cell, aim.guess is _LOWER, aim.tuybe)
-                interned = self._interned
-                events.append(
-                    interned.get(key)
-                    or interned.setdefault(
-                        key, Announced(seat, source, aim.cell, aim.guess, aim.tuybe)
-                    )
-                )
+                events.append((Announced, seat, source, aim.cell, aim.guess, aim.tuybe))
             pos.aim = aim
             pos.aimed = code
             pos.phase = _REVEAL
@@ -593,7 +596,7 @@ class Rules:
         events = pos.events
         if events is not None:
             cell = self.cells[index]
-            events.append(Revealed(cell, card, _GUESSES[lower], values[from_card], correct))
+            events.append((Revealed, cell, card, _GUESSES[lower], values[from_card], correct))
         # What the players know of the face-down cards (see cardcrawl.haydes._unseen):
         # almost always one draw from one pool.
         if not drawn and not pos.draw(index, card):
@@ -617,6 +620,7 @@ class Rules:
                     events.append(Escaped(seat, cell))
                 at[seat] = index
                 pos.frozen_seats = None
+                pos._changed |= 1 << seat  # the figure to make again (see freeze)
                 pos.phase = _OVER
                 pos.ending = Ending.ESCAPED
                 pos.winner = seat
@@ -632,22 +636,17 @@ class Rules:
             return
         # H-6: the figure moves onto the turned card, right or wrong.
         if events is not None:
-            self._moved_event(events, seat, at[seat], index)
+            cells = self.cells
+            events.append((Moved, seat, cells[at[seat]], cells[index]))
         at[seat] = index
         pos.frozen_seats = None
+        pos._changed |= 1 << seat  # the figure to make again (see freeze)
         if self.creatures[c] is not None:
             self._meet(pos, seat, index, c)  # H-7, H-8
         elif correct:
             pos.phase = _TURN  # H-7: move again or end the turn
         else:
             self._end_turn(pos)
-
-    def _moved_event(self, events: list[Any], seat: int, source: int, target: int) -> None:
-        key = (seat, source, target)
-        moved = self._moves_made.get(key)
-        if moved is None:
-            moved = self._moves_made[key] = Moved(seat, self.cells[source], self.cells[target])
-        events.append(moved)
 
     def _step(self, pos: Position, index: int) -> None:
         """H-6: a step onto the touching face-up card of cell ``index`` ends the turn,
@@ -661,9 +660,10 @@ class Rules:
             self._end_turn(pos)
             return
         if pos.events is not None:
-            self._moved_event(pos.events, seat, pos.at[seat], index)
+            pos.events.append((Moved, seat, self.cells[pos.at[seat]], cell))
         pos.at[seat] = index
         pos.frozen_seats = None
+        pos._changed |= 1 << seat  # the figure to make again (see freeze)
         if self.creatures[c] is not None and cell not in pos.overcome:
             self._meet(pos, seat, index, c)  # H-8
         else:
@@ -675,7 +675,7 @@ class Rules:
         if pos.events is not None:
             creature = self.creatures[c]
             assert creature is not None
-            pos.events.append(EncounterBegan(seat, self.cells[index], _CARDS[c], creature.name))
+            pos.events.append((EncounterBegan, seat, self.cells[index], _CARDS[c], creature.name))
         pos.phase = _ENCOUNTER
 
     def _rolled(self, pos: Position, total: int) -> None:
@@ -703,22 +703,14 @@ class Rules:
             overcome, after = fight
         events = pos.events
         if events is not None:
-            interned = self._interned
-            modifier = creature.modifier
-            key: tuple[Any, ...] = (Rolled, seat, on_charisma, total, modifier, value, overcome)
-            events.append(
-                interned.get(key)
-                or interned.setdefault(key, Rolled(seat, chosen, total, modifier, value, overcome))
-            )
-            key = (Lowered, seat, on_charisma, value, after)
-            events.append(
-                interned.get(key) or interned.setdefault(key, Lowered(seat, chosen, value, after))
-            )
+            events.append((Rolled, seat, chosen, total, creature.modifier, value, overcome))
+            events.append((Lowered, seat, chosen, value, after))
         if on_charisma:
             pos.charisma[seat] = after
         else:
             pos.endurance[seat] = after
         pos.frozen_seats = None
+        pos._changed |= 1 << seat  # the figure to make again (see freeze)
         pos.chosen = None
         if pos.stacked_rolls:
             pos.stacked_rolls = pos.stacked_rolls[1:]
@@ -727,7 +719,7 @@ class Rules:
             pos.overcame += 1
             pos.overcome = pos.overcome | {cell}
             if events is not None:
-                events.append(Overcame(seat, cell, _CARDS[c]))
+                events.append((Overcame, seat, cell, _CARDS[c]))
                 if not self.solo:
                     freed = tuple([s for s, j in enumerate(at) if s != seat and j == i])
                     if freed:
@@ -750,9 +742,7 @@ class Rules:
             pos.phase = _TURN  # H-8: move on or end, even after a wrong guess
             return
         if events is not None:
-            key = (Held, seat, cell)
-            interned = self._interned
-            events.append(interned.get(key) or interned.setdefault(key, Held(seat, cell)))
+            events.append((Held, seat, cell))
         self._end_turn(pos)  # H-8: held there, the turn ends
 
     def _end_turn(self, pos: Position) -> None:
@@ -826,8 +816,8 @@ class Rules:
             # among the cells overcome: no creature is met on it, H-9, H-10).
             pos.overcome = overcome.difference([cells[i] for i in removed_at])
         if pos.events is not None:
-            replaced = tuple([cells[i] for i in targets])
-            pos.events.append(CardsReplaced(replaced, tuple(discarded), tuple(gone)))
+            # The cells by index, named only if the events are read.
+            pos.events.append((_replaced, cells, tuple(targets), tuple(discarded), tuple(gone)))
         if discarded:
             pos.discarded(discarded)
         if gone:

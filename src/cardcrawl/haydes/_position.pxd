@@ -23,6 +23,7 @@ cdef class Position:
     cdef public tuple _unshown
     cdef public object _up_frozen
     cdef public bytearray _card_at
+    cdef public Py_ssize_t _changed
     cdef public object aim
     cdef public Py_ssize_t aimed
     cdef public list at
@@ -78,6 +79,9 @@ cpdef Position thaw(object state, dict index, object events=*)
 
 @cython.locals(fields=dict)
 cpdef rethaw(Position pos, object state, object events)
+
+@cython.locals(changed=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t, at=list, figures=list)
+cpdef tuple _seats(Position pos, tuple old)
 
 @cython.locals(fields=dict)
 cpdef object freeze(Position pos, object legal_key, object legal)

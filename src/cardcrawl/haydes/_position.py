@@ -47,7 +47,6 @@ from typing import Any
 
 from cardcrawl.haydes._actions import Action, Guess
 from cardcrawl.haydes._creatures import Characteristic
-from cardcrawl.haydes._events import HaydesEvent
 from cardcrawl.haydes._state import (
     DOWN,
     FACE_UP,
@@ -95,6 +94,8 @@ class Position:
     the seats, kept by seat as lists (``at``, the index of the figure's cell, -1 once
     out; ``charisma``; ``endurance``), for ``shown``, a list of cell indices, and for
     ``events``, a list the rules append to (``None``: a rollout that keeps no events).
+    ``_changed`` has a bit set for each seat whose figure the rules changed since the
+    state was thawed (or last frozen): the figures a freeze makes again.
     ``aimed`` is the move aimed at as the rules code it (see
     :meth:`~cardcrawl.haydes._play.Rules.code_of`), -1 for none. ``_unshown`` holds the
     face-up cells that ``shown`` does not (the Black Joker's), so that the face-up
@@ -111,6 +112,7 @@ class Position:
     __slots__ = (
         "_beliefs",
         "_card_at",
+        "_changed",
         "_mask",
         "_mixed",
         "_pools",
@@ -157,6 +159,7 @@ class Position:
     charisma: list[int]
     endurance: list[int]
     frozen_seats: tuple[Figure, ...] | None
+    _changed: int
     current: int
     first: int
     round: int
@@ -187,7 +190,7 @@ class Position:
     winner: int | None
     rng: int
     explicit_chance: bool
-    events: list[HaydesEvent] | None
+    events: list[Any] | None
     turns: int
     guesses: int
     correct: int
@@ -218,7 +221,7 @@ class Position:
         if beliefs is None:
             assert self._unseen is not None
             unseen = tuple(map(_deck, self._unseen))
-            beliefs = self._beliefs = (Belief(1, unseen, self._mixed),)
+            beliefs = self._beliefs = (_belief(unseen, self._mixed),)
         return beliefs
 
     @beliefs.setter
@@ -262,6 +265,7 @@ class Position:
         new.explicit_chance = self.explicit_chance
         new.first = self.first
         new.frozen_seats = self.frozen_seats
+        new._changed = self._changed
         new.guesses = self.guesses
         new.layout = self.layout
         new.mixes = self.mixes
@@ -446,6 +450,23 @@ class Position:
 
 
 _new = object.__new__
+# The slots' own setters of a Belief: a frozen class refuses ordinary assignment, and
+# these are the cheapest way around that while a new one is made (as Deck's _make).
+_set_weight = Belief.__dict__["weight"].__set__
+_set_unseen = Belief.__dict__["unseen"].__set__
+_set_mixed = Belief.__dict__["mixed"].__set__
+
+
+def _belief(unseen: tuple[Deck, ...], mixed: tuple[tuple[int, ...], ...]) -> Belief:
+    """``Belief(1, unseen, mixed)``, made without its constructor: a step makes one at
+    every card turned, from values of the right types."""
+    belief: Belief = _new(Belief)
+    _set_weight(belief, 1)
+    _set_unseen(belief, unseen)
+    _set_mixed(belief, mixed)
+    return belief
+
+
 #: A cell's entry in a position's cards by cell, face down, repeated by thaw.
 _DOWNS = bytearray([DOWN])
 _INDEX = attrgetter("index")
@@ -492,9 +513,7 @@ def cards_by_cell(state: HaydesState) -> bytearray:
     return card_at
 
 
-def thaw(
-    state: HaydesState, index: dict[Cell, int], events: list[HaydesEvent] | None = None
-) -> Position:
+def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = None) -> Position:
     """A working position of ``state``, which stays as it is.
 
     Args:
@@ -513,6 +532,7 @@ def thaw(
     fields = state.__dict__
     pos.phase = fields["phase"]
     seats = pos.frozen_seats = fields["seats"]
+    pos._changed = 0
     at = pos.at = []
     charisma = pos.charisma = []
     endurance = pos.endurance = []
@@ -526,7 +546,10 @@ def thaw(
     pos.round = fields["round"]
     pos.layout = fields["layout"]
     pos._thawed = fields
-    shown = pos.shown = [index[cell] for cell in fields["shown"]]
+    shown_indices = fields.get("_shown")  # the rules' form, if the state holds it
+    shown = pos.shown = (
+        [index[cell] for cell in fields["shown"]] if shown_indices is None else list(shown_indices)
+    )
     pos._card_at = cards_by_cell(state)
     up = pos._up_frozen = state._up
     pos._unshown = tuple([i for i in up if i not in shown])
@@ -561,22 +584,24 @@ def thaw(
 
 
 def _seats(pos: Position, old: tuple[Figure, ...]) -> tuple[Figure, ...]:
-    """The figures of ``pos`` (:attr:`Position.seats`), those of ``old`` (the seats
-    of the state thawed) where they agree."""
+    """The figures of ``pos`` (:attr:`Position.seats`): those of ``old`` (the seats
+    of the state thawed), but for the seats whose figures the rules changed since
+    (``_changed``, a bit each), made again."""
     layout = pos.layout
     at, charisma, endurance = pos.at, pos.charisma, pos.endurance
     figures = list(old)
-    for s, figure in enumerate(old):
-        i = at[s]
-        cell = None if i < 0 else layout[i]
-        c = charisma[s]
-        e = endurance[s]
-        if figure.cell != cell or figure.charisma != c or figure.endurance != e:
-            figures[s] = _figure(cell, c, e)
+    changed = pos._changed
+    s = 0
+    while changed:
+        if changed & 1:
+            i = at[s]
+            figures[s] = _figure(None if i < 0 else layout[i], charisma[s], endurance[s])
+        changed >>= 1
+        s += 1
     return tuple(figures)
 
 
-def rethaw(pos: Position, state: HaydesState, events: list[HaydesEvent] | None) -> None:
+def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     """Make ``pos``, the position ``state`` was frozen from, the working position of
     ``state`` again: what :func:`thaw` would make of ``state``, without reading it.
 
@@ -601,6 +626,7 @@ def rethaw(pos: Position, state: HaydesState, events: list[HaydesEvent] | None) 
     pos._beliefs = fields["beliefs"]
     pos._unseen = None
     pos.events = events
+    pos._changed = 0
     pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
 
 
@@ -616,7 +642,9 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         legal: the legal actions of ``pos``, known already, or ``None``.
 
     Returns:
-        A new immutable state, with ``pos``'s events as its ``events``.
+        A new immutable state, with ``pos``'s events as its ``events`` (``pos.events``
+        may log an event as a tuple of its class and values, see
+        :mod:`cardcrawl.haydes._state`).
     """
     pools = pos._pools_frozen
     if pools is None:
@@ -633,6 +661,12 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         # from the rules' form below when read (see cardcrawl.haydes._state).
         fields.pop("face_up", None)
         fields.pop("pool_of", None)
+    if "events" in fields:
+        # The events of the state thawed, read already: this state's are its log's.
+        del fields["events"]
+    if "shown" in fields:
+        # The same for the cells shown: this state's are its indices'.
+        del fields["shown"]
     fields["phase"] = pos.phase
     seats = pos.frozen_seats
     if seats is None:
@@ -640,16 +674,19 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         # a few: every other figure of the state thawed is the same value, kept.
         seats = pos.frozen_seats = _seats(pos, fields["seats"])
     fields["seats"] = seats
+    pos._changed = 0  # the figures of the state frozen, which the next step thaws
     fields["current"] = pos.current
     fields["first"] = pos.first
     fields["round"] = pos.round
     fields["layout"] = pos.layout
-    fields["_up"] = pos._up
+    # The properties' own values where they hold them (a property is a Python call).
+    up = pos._up_frozen
+    fields["_up"] = pos._up if up is None else up
     fields["_pools"] = pools
-    layout = pos.layout
-    fields["shown"] = tuple([layout[i] for i in pos.shown])
+    fields["_shown"] = tuple(pos.shown)
     fields["mixes"] = pos.mixes
-    fields["beliefs"] = pos.beliefs
+    beliefs = pos._beliefs
+    fields["beliefs"] = pos.beliefs if beliefs is None else beliefs
     fields["replacement_left"] = pos.replacement_left
     discard = pos.discard
     fields["discard"] = discard if type(discard) is tuple else tuple(discard)
@@ -663,7 +700,9 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["winner"] = pos.winner
     fields["rng"] = pos.rng
     fields["explicit_chance"] = pos.explicit_chance
-    fields["events"] = () if events is None else tuple(events)
+    # The step's log of its events, made into them when first read (see
+    # cardcrawl.haydes._state).
+    fields["_log"] = () if events is None else tuple(events)
     fields["_memo"] = {} if legal is None else {legal_key: legal}
     state: HaydesState = _new(HaydesState)
     # A frozen attrs class refuses assignment: its instance dict is set whole, once.

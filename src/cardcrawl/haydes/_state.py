@@ -562,6 +562,18 @@ class HaydesState(MemoState):
         # The position notation (see EscapeFromHaydes.notation), which game.position reads.
         return _notation_repr(self, observed=False)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickle holds the events and the shown cells themselves, never the rules'
+        # form of them (see below).
+        fields = super().__getstate__()
+        if "_log" in fields:
+            fields["events"] = self.events
+            del fields["_log"]
+        if "_shown" in fields:
+            fields["shown"] = self.shown
+            del fields["_shown"]
+        return fields
+
     def card_at(self, cell: Cell) -> Card | None:
         """The face-up card on ``cell``, ``None`` if it is face down.
 
@@ -636,6 +648,12 @@ def _pools_of(fields: dict[str, Any]) -> tuple[tuple[int, ...], ...]:
     return pool_parts(fields["pool_of"])
 
 
+def _shown_of(fields: dict[str, Any]) -> tuple[Cell, ...]:
+    # ``shown`` in the rules' form: the indices of the cells, in the layout.
+    layout = fields["layout"]
+    return tuple([layout[i] for i in fields["_shown"]])
+
+
 #: Cells per part of the rules' pools by cell (see above): a power of two.
 POOL_SHIFT = 5
 POOL_PART = 1 << POOL_SHIFT
@@ -677,12 +695,39 @@ class _OtherForm:
         return value
 
 
+# A state's events in two forms as well. The public ``events`` is a tuple of event
+# objects. A state frozen from a working position holds its step's log instead
+# (``_log``, see cardcrawl.haydes._position.freeze): the events the rules made whole,
+# and, for those that a step makes anew almost every time, a tuple of the event's class
+# and its values, made into the event only when ``events`` is first read (a step
+# whose events nobody reads never builds them). An event is never a tuple.
+
+
+def _events_of(fields: dict[str, Any]) -> tuple[HaydesEvent, ...]:
+    return events_of_log(fields["_log"])
+
+
+def events_of_log(log: Sequence[Any]) -> tuple[HaydesEvent, ...]:
+    """The events of a step's log (see above): each logged tuple made into its event.
+
+    Examples:
+        >>> from cardcrawl.haydes._events import Moved, TurnEnded
+        >>> events_of_log([TurnEnded(0), (Moved, 1, (0, 0), (1, 0))])
+        (TurnEnded(seat=0), Moved(seat=1, source=(0, 0), target=(1, 0)))
+    """
+    return tuple([e[0](*e[1:]) if type(e) is tuple else e for e in log])
+
+
 _CELL_FORMS = {"face_up": _face_up_of, "pool_of": _pool_of_of, "_up": _up_of, "_pools": _pools_of}
 for _name, _make in _CELL_FORMS.items():
     setattr(HaydesState, _name, _OtherForm(_name, _make))
+HaydesState.events = _OtherForm("events", _events_of)  # type: ignore[assignment]
+# And ``shown`` (a tuple of cells), which a state frozen from the rules holds as the
+# indices of its cells (``_shown``), as the rules keep them.
+HaydesState.shown = _OtherForm("shown", _shown_of)  # type: ignore[assignment]
 #: The entries of a state's ``__dict__`` that are not fields: the rules' form of the
-#: by-cell fields.
-RULES_FORM = frozenset({"_up", "_pools"})
+#: by-cell fields and of ``shown``, and a step's log of its events.
+RULES_FORM = frozenset({"_up", "_pools", "_shown", "_log"})
 
 
 @attrs.frozen
