@@ -34,6 +34,7 @@ from cardcrawl.mapless._position import (
 from cardcrawl.mapless._render import render
 from cardcrawl.mapless._rules import (
     card_value,
+    closed_cells,
     corridor_cells,
     exit_candidates,
     is_corridor,
@@ -723,14 +724,6 @@ def _black_suit_exhausted(narrative: Deck) -> bool:
     return not cards or cards[0].suit is not _SPADES or cards[-1].suit is not _CLUBS
 
 
-def _closed_cells(table: Grid, corridors: Sequence[bool]) -> frozenset[Cell]:
-    closed: set[Cell] = set()
-    for cell, card in table.items():
-        if corridors[card.index] and table.degree(cell) >= 2:
-            closed.update(n for n in neighbours(cell) if n not in table)
-    return frozenset(closed)
-
-
 def _unreachable(table: Grid) -> bool:
     """Whether some table card cannot be reached from the Entrance over touching cards."""
     if ENTRANCE_CELL not in table:
@@ -765,7 +758,7 @@ def _inconsistencies(
                 low_x <= where[0] <= high_x and low_y <= where[1] <= high_y
             ):
                 problems.append(f"the {name} Stalker at {where} is outside the house's bounds")
-    if state.closed != _closed_cells(table, corridors):
+    if state.closed != closed_cells(table, corridors):
         problems.append("closed cells do not match the table")
     if state.player not in table:
         problems.append("the player is not on a table card")
