@@ -19,9 +19,6 @@ from cardcrawl.kit._cards import Card, Suit
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid, bounds, cell_text, neighbours
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
-from cardcrawl.mapless._events import (
-    MaplessEvent,
-)
 from cardcrawl.mapless._notation import MaplessNotation
 from cardcrawl.mapless._play import Rules
 from cardcrawl.mapless._position import (
@@ -57,6 +54,7 @@ from cardcrawl.mapless._state import (
     MaplessOptions,
     MaplessState,
     Phase,
+    events_of_log,
 )
 
 __all__ = ["RULES_VERSION", "MaplessHouse"]
@@ -72,7 +70,7 @@ _ESCAPED = Ending.ESCAPED
 _SPADES, _CLUBS = Suit.SPADES, Suit.CLUBS
 _ALL_CARDS = Counter(Card(i) for i in range(52))
 
-Events = list[MaplessEvent]
+Events = list[Any]  # a step's log of its events (see cardcrawl.mapless._state)
 
 _A = TypeVar("_A", Place, Move)
 
@@ -303,9 +301,12 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         }[phase]
 
     def _apply(self, state: MaplessState, action: Action, events: Events) -> MaplessState:
+        # The engine's ``events`` are events: the rules' log is made into them.
         position = thaw(state)
-        self._act(position, action, events)
-        return self._frozen(position, events)
+        log: Events = []
+        self._act(position, action, log)
+        events.extend(events_of_log(log))
+        return self._frozen(position, log)
 
     # ------------------------------------------------------------ rules
     # The public hooks. Each decides one rule of the rulebook, cites its ruling and is
