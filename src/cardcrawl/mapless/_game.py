@@ -231,8 +231,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         if position is None:
             position = thaw(state)
         events: Events = []
-        self._act(position, action, events)
-        self._resolve(position, events)
+        rules = self._rules  # its steps called at once: the hot path of every step
+        rules.act(position, action, events)
+        rules.resolve(position, events)
         return self._frozen(position, events, keep=True)
 
     def _frozen(self, position: Position, events: Events, keep: bool = False) -> MaplessState:
