@@ -19,9 +19,6 @@ from cardcrawl.kit._cards import Card, Suit
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid, bounds, cell_text, neighbours
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
-from cardcrawl.mapless._events import (
-    MaplessEvent,
-)
 from cardcrawl.mapless._notation import MaplessNotation
 from cardcrawl.mapless._play import Rules
 from cardcrawl.mapless._position import (
@@ -34,6 +31,7 @@ from cardcrawl.mapless._position import (
 from cardcrawl.mapless._render import render
 from cardcrawl.mapless._rules import (
     card_value,
+    closed_cells,
     corridor_cells,
     exit_candidates,
     is_corridor,
@@ -56,6 +54,7 @@ from cardcrawl.mapless._state import (
     MaplessOptions,
     MaplessState,
     Phase,
+    events_of_log,
 )
 
 __all__ = ["RULES_VERSION", "MaplessHouse"]
@@ -71,7 +70,7 @@ _ESCAPED = Ending.ESCAPED
 _SPADES, _CLUBS = Suit.SPADES, Suit.CLUBS
 _ALL_CARDS = Counter(Card(i) for i in range(52))
 
-Events = list[MaplessEvent]
+Events = list[Any]  # a step's log of its events (see cardcrawl.mapless._state)
 
 _A = TypeVar("_A", Place, Move)
 
@@ -232,8 +231,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         if position is None:
             position = thaw(state)
         events: Events = []
-        self._act(position, action, events)
-        self._resolve(position, events)
+        rules = self._rules  # its steps called at once: the hot path of every step
+        rules.act(position, action, events)
+        rules.resolve(position, events)
         return self._frozen(position, events, keep=True)
 
     def _frozen(self, position: Position, events: Events, keep: bool = False) -> MaplessState:
@@ -302,9 +302,12 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         }[phase]
 
     def _apply(self, state: MaplessState, action: Action, events: Events) -> MaplessState:
+        # The engine's ``events`` are events: the rules' log is made into them.
         position = thaw(state)
-        self._act(position, action, events)
-        return self._frozen(position, events)
+        log: Events = []
+        self._act(position, action, log)
+        events.extend(events_of_log(log))
+        return self._frozen(position, log)
 
     # ------------------------------------------------------------ rules
     # The public hooks. Each decides one rule of the rulebook, cites its ruling and is
@@ -723,14 +726,6 @@ def _black_suit_exhausted(narrative: Deck) -> bool:
     return not cards or cards[0].suit is not _SPADES or cards[-1].suit is not _CLUBS
 
 
-def _closed_cells(table: Grid, corridors: Sequence[bool]) -> frozenset[Cell]:
-    closed: set[Cell] = set()
-    for cell, card in table.items():
-        if corridors[card.index] and table.degree(cell) >= 2:
-            closed.update(n for n in neighbours(cell) if n not in table)
-    return frozenset(closed)
-
-
 def _unreachable(table: Grid) -> bool:
     """Whether some table card cannot be reached from the Entrance over touching cards."""
     if ENTRANCE_CELL not in table:
@@ -765,7 +760,7 @@ def _inconsistencies(
                 low_x <= where[0] <= high_x and low_y <= where[1] <= high_y
             ):
                 problems.append(f"the {name} Stalker at {where} is outside the house's bounds")
-    if state.closed != _closed_cells(table, corridors):
+    if state.closed != closed_cells(table, corridors):
         problems.append("closed cells do not match the table")
     if state.player not in table:
         problems.append("the player is not on a table card")

@@ -379,7 +379,7 @@ class MaplessNotation:
         return " ".join(tokens)
 
     def _read(self, game: Any, text: str, *, observed: bool) -> MaplessState:
-        from cardcrawl.mapless._game import _closed_cells
+        from cardcrawl.mapless._rules import closed_cells
 
         what = f"a{'n observation' if observed else ' position'} of {game.title or game.name}"
         keys, flags = (_OBSERVED_KEYS, _OBSERVED_FLAGS) if observed else (_KEYS, _FLAGS)
@@ -408,7 +408,7 @@ class MaplessNotation:
             phase=phase,
             turn=parse_int_field("turn", fields.get("turn", "0")),
             table=table,
-            closed=_closed_cells(table, game._corridor),
+            closed=closed_cells(table, game._corridor),
             last_room=parse_optional_cell("last_room", fields.get("last_room", "-")),
             narrative=decks["narrative"],
             mind=decks["mind"],

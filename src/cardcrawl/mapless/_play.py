@@ -45,7 +45,6 @@ from cardcrawl.mapless._events import (
     ExitPlaced,
     ExitShuffledBack,
     LostInTheHouse,
-    MaplessEvent,
     Moved,
     MoveSkipped,
     StalkerArrived,
@@ -66,7 +65,10 @@ from cardcrawl.mapless._state import CLUB_STALKER, EXIT, SPADE_STALKER, Ending, 
 __all__ = ["Rules"]
 
 Cell = tuple[int, int]
-Events = list[MaplessEvent]
+# A step's log of its events: the events, and for those made anew at almost every step a
+# tuple of the event's class and values, made into the event only if it is read (see
+# cardcrawl.mapless._state.events_of_log).
+Events = list[Any]
 
 # Enum members as module constants: in Python 3.11 ``Phase.DRAW`` is a descriptor call,
 # several times slower than reading a global, and the rules name phases constantly.
@@ -278,7 +280,7 @@ class Rules:
         put_card(table, cell, card)
         index = card.index
         if ev is not None:
-            ev.append(CardPlaced(card, cell, self.game._dread_lines[index]))
+            ev.append((CardPlaced, card, cell, self.game._dread_lines[index]))
         closing = newly_closed(table, cell, self.corridor)  # M-6
         if closing:  # most placements close nothing: then the frozen set is shared
             p.closed = closed_with(table, p.closed, closing)
@@ -330,7 +332,7 @@ class Rules:
 
     def move(self, p: Position, cell: Cell, ev: Events | None) -> None:
         if ev is not None:
-            ev.append(Moved(p.player, cell))
+            ev.append((Moved, p.player, cell))
         p.player = cell
         # M-14, M-20: walking into a Stalker is fatal; the Exit is only safe when empty.
         if cell == p.spade:
@@ -392,7 +394,7 @@ class Rules:
         threshold = self.encounter_threshold(p)
         held = total < threshold
         if ev is not None:
-            ev.append(Encounter(mind_card, body_card, holding, total, threshold, held))
+            ev.append((Encounter, mind_card, body_card, holding, total, threshold, held))
         p.mind_card = None
         if held:
             p.held = involved  # M-16
@@ -418,7 +420,7 @@ class Rules:
                     ev.append(StalkerWaited(SPADE_STALKER, spade))
             else:
                 if ev is not None:
-                    ev.append(StalkerStepped(SPADE_STALKER, spade, target))
+                    ev.append((StalkerStepped, SPADE_STALKER, spade, target))
                 p.spade = target
                 p.spade_left_exit = True
             if target == player:
@@ -432,7 +434,7 @@ class Rules:
                     ev.append(StalkerWaited(CLUB_STALKER, club))
             else:
                 if ev is not None:
-                    ev.append(StalkerStepped(CLUB_STALKER, club, target))
+                    ev.append((StalkerStepped, CLUB_STALKER, club, target))
                 p.club = target
             if target == player:
                 self.finish(p, _CONSUMED, ev, CLUB_STALKER)

@@ -37,7 +37,6 @@ from cardcrawl.core._random import _below
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, _shared_cell, neighbours
-from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._state import Ending, MaplessState, Phase
 
 __all__ = [
@@ -813,10 +812,16 @@ _FIELDS: dict[str, Any] = MaplessState(
     club=None, spade_left_exit=False, ran_dry=False, ending=None, rng=0,
     explicit_chance=False, events=(),
 ).__dict__  # fmt: skip
+# A frozen state holds its step's log of events, made into ``events`` when read (see
+# cardcrawl.mapless._state).
+del _FIELDS["events"]
+_FIELDS["_log"] = ()
 
 
-def freeze(p: Position, events: list[MaplessEvent]) -> MaplessState:
-    """The state of position ``p`` with the events ``events``.
+def freeze(p: Position, events: list[Any]) -> MaplessState:
+    """The state of position ``p`` with the events ``events``, a step's log of them
+    (events, and tuples of an event's class and values: see
+    :func:`cardcrawl.mapless._state.events_of_log`).
 
     The position stays usable: its table and decks, if they were working ones, are now
     the frozen ones of the state, and a later placement or draw copies them first.
@@ -861,7 +866,7 @@ def freeze(p: Position, events: list[MaplessEvent]) -> MaplessState:
     fields["ending"] = p.ending
     fields["rng"] = p.rng
     fields["explicit_chance"] = p.explicit_chance
-    fields["events"] = tuple(events)
+    fields["_log"] = tuple(events)
     fields["_memo"] = {}
     state: MaplessState = _new(MaplessState)
     _set(state, "__dict__", fields)

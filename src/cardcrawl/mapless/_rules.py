@@ -87,8 +87,9 @@ def is_room(card: Card) -> bool:
 def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDOR) -> set[Cell]:
     """Empty cells closed to Narrative cards (M-6) because a card went on ``placed``.
 
-    Only the corridors touching ``placed`` gain a touching card, so only they can
-    reach two touching cards and close their empty neighbours.
+    A corridor touching two cards or more closes its empty neighbours. A placement
+    changes what touches only the card on ``placed`` and the cards next to it, so only
+    they can come to touch two cards.
 
     Args:
         table: the cards on the table, the one on ``placed`` among them.
@@ -110,13 +111,39 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
     touching = _NEIGHBOURS.get(placed)  # the grid's cache, read directly (see put_card)
     if touching is None:
         touching = neighbours(placed)
-    for n in touching:
+    for n in (placed, *touching):
         card = cards.get(n)
         if card is not None and corridors[card.index]:
             empty = empty_neighbours(table, n)
             if len(empty) <= 2:  # two touching cards or more, of its four neighbours
                 closed.update(empty)
     return closed
+
+
+def closed_cells(table: Grid, corridors: Sequence[bool] = _CORRIDOR) -> frozenset[Cell]:
+    """All the empty cells of a table closed to Narrative cards (M-6).
+
+    Asks :func:`newly_closed` of every card, as if each had just been placed: whatever
+    the order the cards came in, the cells closed are those their placements closed.
+
+    Args:
+        table: the cards on the table.
+        corridors: by card index, whether a card is a corridor (M-3).
+
+    Returns:
+        The closed cells.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> from cardcrawl.mapless._rules import closed_cells
+        >>> table = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")})
+        >>> sorted(closed_cells(table)), sorted(closed_cells(table.place((2, 0), Card.parse("KS"))))
+        ([], [(1, -1), (1, 1)])
+    """
+    closed: set[Cell] = set()
+    for cell in table:
+        closed |= newly_closed(table, cell, corridors)
+    return frozenset(closed)
 
 
 def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None) -> list[Cell]:

@@ -7,7 +7,7 @@ state to the next live in :mod:`cardcrawl.mapless._game`.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -272,6 +272,14 @@ class MaplessState(MemoState):
         # The position notation (see MaplessHouse.notation), which game.position reads.
         return _notation_repr(self, observed=False)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickle holds the events themselves, never a step's log of them (see below).
+        fields = super().__getstate__()
+        if "_log" in fields:
+            fields["events"] = self.events
+            del fields["_log"]
+        return fields
+
     @property
     def score(self) -> int:
         """The number of cards on the table (M-21)."""
@@ -281,6 +289,46 @@ class MaplessState(MemoState):
     def is_hunting(self) -> bool:
         """True once the Exit is on the table (phase two, M-12)."""
         return self.exit_cell is not None
+
+
+# A state's events in two forms. The public ``events`` is a tuple of event objects. A
+# state frozen from a working position (cardcrawl.mapless._position.freeze) holds its
+# step's log instead (``_log``): the events the rules made whole, and, for those a step
+# makes anew almost every time, a tuple of the event's class and its values, made into
+# the event only when ``events`` is first read, then kept in the state's ``__dict__``
+# (which Python reads before this descriptor, having no ``__set__``). A step whose
+# events nobody reads never builds them. An event is never a tuple.
+
+
+class _LoggedEvents:
+    """``MaplessState.events`` of a state that holds its step's log."""
+
+    def __get__(self, state: Any, owner: Any = None) -> Any:
+        if state is None:
+            return self
+        fields = state.__dict__
+        events = fields["events"] = events_of_log(fields["_log"])
+        return events
+
+
+def events_of_log(log: Sequence[Any]) -> tuple[MaplessEvent, ...]:
+    """The events of a step's log (see above): each logged tuple made into its event.
+
+    Args:
+        log: events, and tuples of an event's class and its values.
+
+    Returns:
+        The events, in the order logged.
+
+    Examples:
+        >>> from cardcrawl.mapless._events import Moved, TurnStarted
+        >>> events_of_log([TurnStarted(2), (Moved, (0, 0), (1, 0))])
+        (TurnStarted(turn=2), Moved(source=(0, 0), target=(1, 0)))
+    """
+    return tuple([e[0](*e[1:]) if type(e) is tuple else e for e in log])
+
+
+MaplessState.events = _LoggedEvents()  # type: ignore[assignment]
 
 
 @attrs.frozen
