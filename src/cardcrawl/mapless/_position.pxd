@@ -48,6 +48,10 @@ cpdef object closed_with(object table, object closed, object cells)
 @cython.locals(board=Board, cell_of=tuple, code=Py_ssize_t)
 cpdef object frontier_cells(object table)
 
+@cython.locals(board=Board, held=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
+               index=Py_ssize_t, laid=bytearray, cell_of=tuple, cards=dict, around=tuple)
+cpdef list cells_holding(object table, object cell, object kinds)
+
 @cython.locals(board=Board, empty=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
                laid=bytearray, cell_of=tuple, cards=dict, around=tuple)
 cpdef list empty_neighbours(object table, object cell)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib.machinery
 import operator
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -44,6 +44,7 @@ __all__ = [
     "Position",
     "WorkingDeck",
     "WorkingGrid",
+    "cells_holding",
     "closed_with",
     "empty_neighbours",
     "freeze",
@@ -408,6 +409,59 @@ def frontier_cells(table: Grid) -> Iterable[Cell]:
             cell_of = _CELL_OF
             return [cell_of[code] for code in board.front]
     return table.frontier
+
+
+def cells_holding(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[Cell]:
+    """Those of ``cell`` and its four neighbours (in the order of
+    :func:`~cardcrawl.neighbours`) that hold a card of the kind ``kinds`` tells by card
+    index (asked by M-6, :func:`cardcrawl.mapless.newly_closed`): a board's read by
+    cell code, with no cell hashed.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> from cardcrawl.mapless._rules import _CORRIDOR
+        >>> grid = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")})
+        >>> cells_holding(grid, (0, 0), _CORRIDOR)
+        [(1, 0)]
+        >>> cells_holding(WorkingGrid.copy_of(grid, board=True), (0, 0), _CORRIDOR)
+        [(1, 0)]
+    """
+    held = []
+    if type(table) is WorkingGrid:
+        board = table.board
+        if board is not None:
+            x, y = cell
+            x += _OFFSET
+            y += _OFFSET
+            if 0 < x < _SIDE - 1 and 0 < y < _SIDE - 1:
+                code = x * _SIDE + y
+                laid, cell_of = board.cards, _CELL_OF
+                # A board holds each card's index plus one, 0 for an empty cell.
+                index = laid[code]
+                if index and kinds[index - 1]:
+                    held.append(cell_of[code])
+                index = laid[code - _SIDE]
+                if index and kinds[index - 1]:
+                    held.append(cell_of[code - _SIDE])
+                index = laid[code + _SIDE]
+                if index and kinds[index - 1]:
+                    held.append(cell_of[code + _SIDE])
+                index = laid[code - 1]
+                if index and kinds[index - 1]:
+                    held.append(cell_of[code - 1])
+                index = laid[code + 1]
+                if index and kinds[index - 1]:
+                    held.append(cell_of[code + 1])
+                return held
+    cards = table.cards
+    around = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
+    if around is None:
+        around = neighbours(cell)
+    for n in (cell, *around):
+        card = cards.get(n)
+        if card is not None and kinds[card.index]:
+            held.append(n)
+    return held
 
 
 def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:

@@ -1,19 +1,21 @@
 # Cython's augmenting declarations for the compiled build of _rules.py (hatch_build.py).
 # The functions' arguments keep no declared type, so they take whatever the Python source
 # takes; the locals that only ever hold a grid's dict of cards, a list or a set are typed,
-# and the questions the placement rules ask of the grid (_position's open_cells and
-# empty_neighbours, which read a rollout's board as C) are called as C.
+# and the questions the placement rules ask of the grid (_position's open_cells,
+# cells_holding and empty_neighbours, which read a rollout's board as C) are called as C.
 import cython
 
-from cardcrawl.mapless._position cimport empty_neighbours, frontier_cells, open_cells
+from cardcrawl.mapless._position cimport (
+    cells_holding, empty_neighbours, frontier_cells, open_cells,
+)
 
 # The grid's cache of neighbours (kit._grid), read as a dict.
 cdef dict _NEIGHBOURS
 
-@cython.locals(closed=set, cards=dict, touching=tuple, empty=list)
+@cython.locals(closed=set, empty=list)
 cpdef set newly_closed(object table, object placed, object corridors=*)
 
-@cython.locals(cards=dict)
+@cython.locals(cards=dict, around=tuple)
 cpdef list corridor_cells(object table, object closed, object last_room)
 
 cpdef list room_cells(object table, object closed)

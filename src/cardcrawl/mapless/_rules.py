@@ -6,7 +6,12 @@ from collections.abc import Sequence
 
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
-from cardcrawl.mapless._position import empty_neighbours, frontier_cells, open_cells
+from cardcrawl.mapless._position import (
+    cells_holding,
+    empty_neighbours,
+    frontier_cells,
+    open_cells,
+)
 from cardcrawl.mapless._state import ENTRANCE_CELL
 
 __all__ = [
@@ -107,16 +112,10 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
         [(1, -1), (1, 1)]
     """
     closed: set[Cell] = set()
-    cards = table.cards
-    touching = _NEIGHBOURS.get(placed)  # the grid's cache, read directly (see put_card)
-    if touching is None:
-        touching = neighbours(placed)
-    for n in (placed, *touching):
-        card = cards.get(n)
-        if card is not None and corridors[card.index]:
-            empty = empty_neighbours(table, n)
-            if len(empty) <= 2:  # two touching cards or more, of its four neighbours
-                closed.update(empty)
+    for n in cells_holding(table, placed, corridors):
+        empty = empty_neighbours(table, n)
+        if len(empty) <= 2:  # two touching cards or more, of its four neighbours
+            closed.update(empty)
     return closed
 
 
@@ -171,7 +170,10 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
         # The room's degree, from the neighbours the pull needs anyway (no call to
         # table.degree, which would make them again: this is asked at every corridor).
         cards = table.cards
-        left, right, down, up = neighbours(last_room)
+        around = _NEIGHBOURS.get(last_room)  # the grid's cache, read directly (see put_card)
+        if around is None:
+            around = neighbours(last_room)
+        left, right, down, up = around
         if (left in cards) + (right in cards) + (down in cards) + (up in cards) < 2:
             # Pulled to the room: only its four neighbours can qualify, in sorted order.
             return open_cells(table, 1, closed, (left, down, up, right))
