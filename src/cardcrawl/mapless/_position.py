@@ -457,10 +457,23 @@ def cells_holding(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[Cell]:
     around = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
     if around is None:
         around = neighbours(cell)
-    for n in (cell, *around):
-        card = cards.get(n)
-        if card is not None and kinds[card.index]:
-            held.append(n)
+    left, right, down, up = around
+    # Written out: this runs at every placement of every game.
+    card = cards.get(cell)
+    if card is not None and kinds[card.index]:
+        held.append(cell)
+    card = cards.get(left)
+    if card is not None and kinds[card.index]:
+        held.append(left)
+    card = cards.get(right)
+    if card is not None and kinds[card.index]:
+        held.append(right)
+    card = cards.get(down)
+    if card is not None and kinds[card.index]:
+        held.append(down)
+    card = cards.get(up)
+    if card is not None and kinds[card.index]:
+        held.append(up)
     return held
 
 
