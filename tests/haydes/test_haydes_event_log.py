@@ -17,9 +17,9 @@ import attrs
 import pytest
 
 import cardcrawl
+from cardcrawl.core._engine import events_of_log
 from cardcrawl.haydes import EscapeFromHaydes, HaydesState
 from cardcrawl.haydes import _events as events_module
-from cardcrawl.haydes._state import events_of_log
 
 GAMES: list[EscapeFromHaydes] = [
     cardcrawl.load("escape-from-haydes", max_rounds=30),

@@ -19,9 +19,9 @@ import attrs
 import pytest
 
 import cardcrawl
+from cardcrawl.core._engine import events_of_log
 from cardcrawl.mapless import MaplessHouse, MaplessState
 from cardcrawl.mapless import _events as events_module
-from cardcrawl.mapless._state import events_of_log
 
 GAMES: list[MaplessHouse] = [
     cardcrawl.load("mapless-house"),

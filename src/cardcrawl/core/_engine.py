@@ -32,7 +32,7 @@ from cardcrawl.errors import (
 )
 from cardcrawl.kit._cards import Card
 
-__all__ = ["FORMAT_VERSION", "GameBase", "MemoState", "memo", "replacer"]
+__all__ = ["FORMAT_VERSION", "GameBase", "MemoState", "events_of_log", "memo", "replacer"]
 
 # Numbers each game object, for the key its legal actions are kept under (see __init__).
 _GAME_NUMBERS = itertools.count()
@@ -138,6 +138,27 @@ def memo(state: Any, key: str, compute: Any) -> Any:
     except KeyError:
         value = cache[key] = compute()
         return value
+
+
+def events_of_log(log: Sequence[Any]) -> tuple[Any, ...]:
+    """The events of a step's log, as a game's state makes them when they are first read.
+
+    A game's rules may log the events that a step makes anew almost every time as a
+    tuple of the event's class and its values, and the events they make whole as
+    themselves. Each tuple becomes its event here, only if the events are read, so a step
+    whose events nobody reads never builds them. An event is never a tuple.
+
+    Args:
+        log: events, and tuples of an event's class and its values.
+
+    Returns:
+        The events, in the order logged.
+
+    Examples:
+        >>> events_of_log(["whole", (complex, 1, 2)])
+        ('whole', (1+2j))
+    """
+    return tuple([e[0](*e[1:]) if type(e) is tuple else e for e in log])
 
 
 class MemoState:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from cardcrawl.core._engine import GameBase
+from cardcrawl.core._engine import GameBase, events_of_log
 from cardcrawl.core._notation import MAX_COUNT
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_from_seed
@@ -55,7 +55,6 @@ from cardcrawl.haydes._state import (
     HaydesOptions,
     HaydesState,
     Phase,
-    events_of_log,
     setup_cards,
     unstacked_beliefs,
 )

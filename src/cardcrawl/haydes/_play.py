@@ -31,7 +31,7 @@ The comments cite the rulings (``H-x``) of the project's normative reading, RULI
 Examples:
     >>> import cardcrawl
     >>> from cardcrawl.haydes._position import thaw
-    >>> from cardcrawl.haydes._state import events_of_log
+    >>> from cardcrawl.core._engine import events_of_log
     >>> game = cardcrawl.load("escape-from-haydes")
     >>> state = game.initial_state(seed=1, stack={"build": ["5S"]})
     >>> position = thaw(state, game._index, [])

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from cardcrawl.core._engine import MemoState
+from cardcrawl.core._engine import MemoState, events_of_log
 from cardcrawl.core._options import OptionsBase, optional_positive_int
 from cardcrawl.errors import OptionsError, short_repr
 from cardcrawl.haydes._actions import Guess
@@ -705,17 +705,6 @@ class _OtherForm:
 
 def _events_of(fields: dict[str, Any]) -> tuple[HaydesEvent, ...]:
     return events_of_log(fields["_log"])
-
-
-def events_of_log(log: Sequence[Any]) -> tuple[HaydesEvent, ...]:
-    """The events of a step's log (see above): each logged tuple made into its event.
-
-    Examples:
-        >>> from cardcrawl.haydes._events import Moved, TurnEnded
-        >>> events_of_log([TurnEnded(0), (Moved, 1, (0, 0), (1, 0))])
-        (TurnEnded(seat=0), Moved(seat=1, source=(0, 0), target=(1, 0)))
-    """
-    return tuple([e[0](*e[1:]) if type(e) is tuple else e for e in log])
 
 
 _CELL_FORMS = {"face_up": _face_up_of, "pool_of": _pool_of_of, "_up": _up_of, "_pools": _pools_of}

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
-from cardcrawl.core._engine import GameBase, replacer
+from cardcrawl.core._engine import GameBase, events_of_log, replacer
 from cardcrawl.core._notation import MAX_COUNT
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_from_seed
@@ -54,7 +54,6 @@ from cardcrawl.mapless._state import (
     MaplessOptions,
     MaplessState,
     Phase,
-    events_of_log,
 )
 
 __all__ = ["RULES_VERSION", "MaplessHouse"]

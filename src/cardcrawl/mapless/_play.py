@@ -67,7 +67,7 @@ __all__ = ["Rules"]
 Cell = tuple[int, int]
 # A step's log of its events: the events, and for those made anew at almost every step a
 # tuple of the event's class and values, made into the event only if it is read (see
-# cardcrawl.mapless._state.events_of_log).
+# cardcrawl.core._engine.events_of_log).
 Events = list[Any]
 
 # Enum members as module constants: in Python 3.11 ``Phase.DRAW`` is a descriptor call,

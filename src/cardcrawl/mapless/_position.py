@@ -888,7 +888,7 @@ _FIELDS["_log"] = ()
 def freeze(p: Position, events: list[Any]) -> MaplessState:
     """The state of position ``p`` with the events ``events``, a step's log of them
     (events, and tuples of an event's class and values: see
-    :func:`cardcrawl.mapless._state.events_of_log`).
+    :func:`cardcrawl.core._engine.events_of_log`).
 
     The position stays usable: its table and decks, if they were working ones, are now
     the frozen ones of the state, and a later placement or draw copies them first.

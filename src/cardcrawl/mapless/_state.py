@@ -7,13 +7,13 @@ state to the next live in :mod:`cardcrawl.mapless._game`.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 import attrs
 
-from cardcrawl.core._engine import MemoState
+from cardcrawl.core._engine import MemoState, events_of_log
 from cardcrawl.core._options import OptionsBase, optional_positive_int
 from cardcrawl.errors import OptionsError
 from cardcrawl.kit._cards import Card, Suit
@@ -309,23 +309,6 @@ class _LoggedEvents:
         fields = state.__dict__
         events = fields["events"] = events_of_log(fields["_log"])
         return events
-
-
-def events_of_log(log: Sequence[Any]) -> tuple[MaplessEvent, ...]:
-    """The events of a step's log (see above): each logged tuple made into its event.
-
-    Args:
-        log: events, and tuples of an event's class and its values.
-
-    Returns:
-        The events, in the order logged.
-
-    Examples:
-        >>> from cardcrawl.mapless._events import Moved, TurnStarted
-        >>> events_of_log([TurnStarted(2), (Moved, (0, 0), (1, 0))])
-        (TurnStarted(turn=2), Moved(source=(0, 0), target=(1, 0)))
-    """
-    return tuple([e[0](*e[1:]) if type(e) is tuple else e for e in log])
 
 
 MaplessState.events = _LoggedEvents()  # type: ignore[assignment]
