@@ -255,7 +255,8 @@ def test_a_kernel_that_tells_simulate_other_figures_is_caught(
     original = _kernel.figures_of
 
     def miscounted(game: Any, state: Any, house_at_exit: int) -> Any:
-        return original(game, state, house_at_exit + (state.events == ()))
+        # summary's final position (or state) has no events: there it miscounts.
+        return original(game, state, house_at_exit + (getattr(state, "events", ()) == ()))
 
     monkeypatch.setattr(_kernel, "figures_of", miscounted)
     with pytest.raises(ConformanceError, match="gives simulate"):

@@ -32,12 +32,16 @@ from cardcrawl.mapless._render import render
 from cardcrawl.mapless._rules import (
     card_value,
     closed_cells,
+    club_arrival,
     corridor_cells,
+    encounter_threshold,
+    encounter_total,
     exit_candidates,
     is_corridor,
     is_room,
+    move_cells,
     room_cells,
-    stalker_step,
+    stalker_target,
 )
 from cardcrawl.mapless._state import (
     BODY_CARDS,
@@ -91,7 +95,6 @@ class _Interned(dict[Cell, _A]):
 _DRAWS = tuple(Draw(Card(i)) for i in range(52))
 _PLACES: _Interned[Place] = _Interned(Place)
 _MOVES: _Interned[Move] = _Interned(Move)
-_SPADE_STALKER_INDEX = SPADE_STALKER.index
 
 _evolve = replacer(MaplessState)
 
@@ -167,6 +170,17 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         self._room = tuple(self.is_room(card) for card in cards)
         # The rule steps, with the hooks that read a state bound (see _play).
         self._rules = Rules(self)
+
+    def _stock_hooks(self) -> frozenset[str]:
+        """The rule hooks of this game that are the stock game's own, overridden neither
+        by a subclass nor on the instance: the rules ask the rule function each of
+        these states itself with directly (see :class:`~cardcrawl.mapless._play.Rules`)."""
+        own, kind = vars(self), type(self)
+        return frozenset(
+            name
+            for name in _HOOKS
+            if name not in own and getattr(kind, name) is getattr(MaplessHouse, name)
+        )
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
@@ -381,9 +395,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.placement_cells(state, state.drawn)
             [(-1, 0), (0, -1), (0, 1), (1, 0)]
         """
-        if self._corridor[card.index]:
-            return self.corridor_cells(state)
-        return self.room_cells(state)
+        return self._rules.placement(state, card)
 
     def corridor_cells(self, state: MaplessState) -> list[Cell]:
         """Where a corridor may go, sorted (M-4, M-6, M-7).
@@ -471,19 +483,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.move_cells(game.initial_state(seed=1))
             []
         """
-        cards = state.table.cards
-        left, right, down, up = neighbours(state.player)
-        # In sorted order; written out, which costs less than a comprehension's call.
-        cells = []
-        if left in cards:
-            cells.append(left)
-        if down in cards:
-            cells.append(down)
-        if up in cards:
-            cells.append(up)
-        if right in cards:
-            cells.append(right)
-        return cells
+        return move_cells(state.table, state.player)
 
     def encounter_threshold(self, state: MaplessState) -> int:
         """What an Encounter's total must reach (M-15): the value of the player's card.
@@ -500,7 +500,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.encounter_threshold(game.initial_state(seed=1))  # on the Entrance
             0
         """
-        return self._values[state.table.cards[state.player].index]
+        return encounter_threshold(self._values, state.table, state.player)
 
     def encounter_total(self, state: MaplessState, cards: tuple[Card, ...]) -> int:
         """An Encounter's total (M-15): the values of the turned Mind and Body cards and
@@ -518,11 +518,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.encounter_total(state, tuple(cardcrawl.parse_cards("5H 9D")))
             14
         """
-        values = self._values
-        total = 0
-        for card in cards:  # a loop: cheaper than sum over map for the few cards here
-            total += values[card.index]
-        return total
+        return encounter_total(self._values, cards)
 
     def stalker_step(self, state: MaplessState, stalker: Card, cell: Cell) -> Cell:
         """Where the Stalker ``stalker`` (♠A or ♣A), on ``cell``, steps (M-18, M-19).
@@ -543,10 +539,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.stalker_step(state, CLUB_STALKER, (2, -1))
             (1, -1)
         """
-        forbidden = None
-        if stalker.index == _SPADE_STALKER_INDEX and state.spade_left_exit:
-            forbidden = state.exit_cell
-        return stalker_step(cell, state.player, forbidden)
+        return stalker_target(stalker, cell, state.player, state.spade_left_exit, state.exit_cell)
 
     def club_arrival(self, state: MaplessState) -> Cell | None:
         """Where the ♣A appears at the end of this turn, or ``None`` (M-17).
@@ -563,7 +556,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> print(game.club_arrival(game.initial_state(seed=1)))
             None
         """
-        return ENTRANCE_CELL if state.ran_dry else None
+        return club_arrival(state.ran_dry)
 
     def score(self, state: MaplessState) -> int:
         """The score (M-21): the cards on the table, Entrance and Exit included.
@@ -607,13 +600,19 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         """``escaped`` (return 1), ``consumed`` or ``lost`` (return 0), with the score."""
         if not isinstance(state, MaplessState):
             raise self._not_a_state(state)
-        if state.ending is None:
+        return self._outcome(state)
+
+    def _outcome(self, view: MaplessState | Position) -> Outcome | None:
+        """The outcome of a state, or of a working position that answers as its state
+        would (the rollout kernel's, which it need not freeze)."""
+        ending = view.ending
+        if ending is None:
             return None
-        escaped = state.ending is _ESCAPED
+        escaped = ending is _ESCAPED
         return Outcome(
-            label=state.ending.value,
+            label=ending.value,
             returns=(1.0 if escaped else 0.0,),
-            scores=(self.score(state),),
+            scores=(self.score(view),),
             winners=(0,) if escaped else (),
         )
 

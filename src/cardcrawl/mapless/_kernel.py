@@ -52,10 +52,15 @@ class MaplessKernel:
         True
     """
 
-    __slots__ = ("game",)
+    __slots__ = ("game", "stock_outcome")
 
     def __init__(self, game: MaplessHouse) -> None:
         self.game = game
+        # Whether the game's outcome is the stock one, which reads a working position as
+        # it reads a state: then summary need not freeze the final position.
+        self.stock_outcome = (
+            "outcome" not in vars(game) and type(game).outcome is MaplessHouse.outcome
+        )
 
     def play(
         self, seed: int, max_decisions: int, start: MaplessState | None = None
@@ -86,9 +91,12 @@ class MaplessKernel:
         if played is None:
             return None
         position, decisions, at_exit = played
-        state = freeze(position, [])
-        kept = None if figures is None else figures_of(self.game, state, at_exit)
-        return self.game.outcome(state), decisions, kept
+        game = self.game
+        # The figures read the final position as they would its state.
+        kept = None if figures is None else figures_of(game, position, at_exit)
+        if self.stock_outcome:
+            return game._outcome(position), decisions, kept
+        return game.outcome(freeze(position, [])), decisions, kept
 
 
 def _run(
@@ -139,10 +147,11 @@ def rollout_kernel(game: Any) -> MaplessKernel | None:
     return MaplessKernel(game) if isinstance(game, MaplessHouse) else None
 
 
-def figures_of(game: Any, state: MaplessState, house_at_exit: int) -> Figures:
+def figures_of(game: Any, state: MaplessState | Position, house_at_exit: int) -> Figures:
     """The figures :class:`~cardcrawl.mapless.MaplessFigures` reports of a game that
-    ended in ``state``, the Exit having opened with ``house_at_exit`` cards down."""
+    ended in ``state`` (or a working position, which answers as its state would), the
+    Exit having opened with ``house_at_exit`` cards down."""
     tracker = MaplessFigures(game)
     # What MaplessFigures.step would have noted, seeing every state of the game.
     tracker._at_exit = house_at_exit
-    return tracker.figures(state)
+    return tracker.figures(state)  # type: ignore[arg-type]

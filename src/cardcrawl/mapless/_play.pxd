@@ -6,7 +6,10 @@
 import cython
 
 from cardcrawl.mapless._position cimport Position, WorkingDeck, closed_with, put_card
-from cardcrawl.mapless._rules cimport newly_closed
+from cardcrawl.mapless._rules cimport (
+    club_arrival, corridor_cells, encounter_threshold, encounter_total, move_cells,
+    newly_closed, room_cells, stalker_target,
+)
 
 # The module's constants (phases, endings, tables by card index), as C globals.
 cdef object _DRAW, _PLACE, _PLACE_EXIT, _MOVE, _DRAW_MIND, _DRAW_BODY, _OVER
@@ -29,8 +32,20 @@ cdef class Rules:
     cdef public tuple room
     cdef public object score
     cdef public object stalker_step
+    cdef public object corridor_cells
+    cdef public object room_cells
+    cdef public tuple values
+    cdef public bint stock_placement
+    cdef public bint stock_corridor
+    cdef public bint stock_room
+    cdef public bint stock_moves
+    cdef public bint stock_threshold
+    cdef public bint stock_total
+    cdef public bint stock_step
+    cdef public bint stock_arrival
 
     cpdef object decision_cells(self, object view)
+    cpdef object placement(self, object view, object card)
     cpdef act(self, Position p, object action, list ev)
     cpdef decide(self, Position p, object cell, list ev)
     @cython.locals(deck=WorkingDeck)

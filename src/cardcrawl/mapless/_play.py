@@ -10,8 +10,9 @@ either way. The comments cite the rulings (``M-x``) of the project's normative r
 RULINGS.md.
 
 The compiled build makes :class:`Rules` an extension type (``_play.pxd``) whose steps
-call one another, and read the position's fields, as C; the hooks stay the game's own
-methods, called as Python.
+call one another, and read the position's fields, as C. A hook the game overrides is
+called as the game's method; a stock hook is one call of the rule function it states
+itself with (``_rules``), which the rules make directly, as C in the compiled build.
 
 Examples:
     >>> import cardcrawl
@@ -59,7 +60,16 @@ from cardcrawl.mapless._position import (
     closed_with,
     put_card,
 )
-from cardcrawl.mapless._rules import newly_closed
+from cardcrawl.mapless._rules import (
+    club_arrival,
+    corridor_cells,
+    encounter_threshold,
+    encounter_total,
+    move_cells,
+    newly_closed,
+    room_cells,
+    stalker_target,
+)
 from cardcrawl.mapless._state import CLUB_STALKER, EXIT, SPADE_STALKER, Ending, Phase
 
 __all__ = ["Rules"]
@@ -93,12 +103,16 @@ class Rules:
     Made by the game when it is built, and again when one of its hooks is set on the
     instance (see ``MaplessHouse._bind_hooks``): a hook of a card alone is read from the
     game's tables of answers (``_values``, ``_corridor``, ``_room``), every other hook
-    is the game's bound method, called with the working position.
+    is the game's bound method, called with the working position. A hook that is the
+    stock game's own (``MaplessHouse._stock_hooks``; a flag ``stock_...`` here) is one
+    call of a rule function of ``_rules`` over the position's fields: the rules make
+    that call themselves, with no method between.
     """
 
     __slots__ = (
         "club_arrival",
         "corridor",
+        "corridor_cells",
         "encounter_threshold",
         "encounter_total",
         "exit_cells",
@@ -108,15 +122,28 @@ class Rules:
         "move_cells",
         "placement_cells",
         "room",
+        "room_cells",
         "score",
         "stalker_step",
+        "stock_arrival",
+        "stock_corridor",
+        "stock_moves",
+        "stock_placement",
+        "stock_room",
+        "stock_step",
+        "stock_threshold",
+        "stock_total",
+        "values",
     )
 
     game: Any
     corridor: tuple[bool, ...]
     room: tuple[bool, ...]
     max_turns: int | None
+    values: tuple[int, ...]
     placement_cells: Callable[[Any, Card], list[Cell]]
+    corridor_cells: Callable[[Any], list[Cell]]
+    room_cells: Callable[[Any], list[Cell]]
     exit_may_open: Callable[[Any], bool]
     exit_cells: Callable[[Any], list[Cell]]
     move_cells: Callable[[Any], list[Cell]]
@@ -125,15 +152,26 @@ class Rules:
     stalker_step: Callable[[Any, Card, Cell], Cell]
     club_arrival: Callable[[Any], Cell | None]
     score: Callable[[Any], int]
+    stock_placement: bool
+    stock_corridor: bool
+    stock_room: bool
+    stock_moves: bool
+    stock_threshold: bool
+    stock_total: bool
+    stock_step: bool
+    stock_arrival: bool
 
     def __init__(self, game: Any) -> None:
         self.game = game
         self.corridor = game._corridor
         self.room = game._room
         self.max_turns = game.options.max_turns
+        self.values = game._values
         # The hooks that read a state are given the working position (see _position):
         # to mypy, something that answers as a state does.
         self.placement_cells = game.placement_cells
+        self.corridor_cells = game.corridor_cells
+        self.room_cells = game.room_cells
         self.exit_may_open = game.exit_may_open
         self.exit_cells = game.exit_cells
         self.move_cells = game.move_cells
@@ -142,18 +180,43 @@ class Rules:
         self.stalker_step = game.stalker_step
         self.club_arrival = game.club_arrival
         self.score = game.score
+        stock = game._stock_hooks()
+        self.stock_placement = "placement_cells" in stock
+        self.stock_corridor = "corridor_cells" in stock
+        self.stock_room = "room_cells" in stock
+        self.stock_moves = "move_cells" in stock
+        self.stock_threshold = "encounter_threshold" in stock
+        self.stock_total = "encounter_total" in stock
+        self.stock_step = "stalker_step" in stock
+        self.stock_arrival = "club_arrival" in stock
 
     def decision_cells(self, view: Any) -> list[Cell]:
         """The cells of the decision a state or position waits on, as the hooks give them."""
         phase = view.phase
         if phase is _MOVE:
+            if self.stock_moves:
+                return move_cells(view.table, view.player)
             return self.move_cells(view)
         if phase is _PLACE:
             assert view.drawn is not None
+            if self.stock_placement:
+                return self.placement(view, view.drawn)
             return self.placement_cells(view, view.drawn)
         if phase is _PLACE_EXIT:
             return self.exit_cells(view)
         return []
+
+    def placement(self, view: Any, card: Card) -> list[Cell]:
+        """Where ``card`` may go in a state or position, as the stock ``placement_cells``
+        says (M-4, M-5): a corridor where the ``corridor_cells`` hook says, any other
+        card where ``room_cells`` says."""
+        if self.corridor[card.index]:
+            if self.stock_corridor:
+                return corridor_cells(view.table, view.closed, view.last_room)
+            return self.corridor_cells(view)
+        if self.stock_room:
+            return room_cells(view.table, view.closed)
+        return self.room_cells(view)
 
     def act(self, p: Position, action: Action, ev: Events | None) -> None:
         """A legal decision, or at a chance event one of its outcomes."""
@@ -259,7 +322,10 @@ class Rules:
                 p.phase = _PLACE_EXIT  # M-11: the player breaks the tie
                 p.choices = candidates
             return
-        cells = self.placement_cells(p, card)
+        if self.stock_placement:
+            cells = self.placement(p, card)
+        else:
+            cells = self.placement_cells(p, card)
         if not cells:
             if ev is not None:
                 ev.append(CardRefused(card))  # M-8
@@ -309,7 +375,10 @@ class Rules:
         # M-11: the ♠A waits on the Exit; M-12: the hunt opens with a lone Move.
         p.exit_cell = p.spade = cell
         p.phase = _MOVE
-        p.choices = self.move_cells(p)
+        if self.stock_moves:
+            p.choices = move_cells(p.table, p.player)
+        else:
+            p.choices = self.move_cells(p)
 
     # ------------------------------------------------------------- hunt
     def begin_turn(self, p: Position, ev: Events | None) -> None:
@@ -328,7 +397,10 @@ class Rules:
             self.enter_mind_draw(p, ev)
         else:
             p.phase = _MOVE
-            p.choices = self.move_cells(p)
+            if self.stock_moves:
+                p.choices = move_cells(p.table, p.player)
+            else:
+                p.choices = self.move_cells(p)
 
     def move(self, p: Position, cell: Cell, ev: Events | None) -> None:
         if ev is not None:
@@ -390,8 +462,14 @@ class Rules:
             involved += (mind_card,)
         if body_card is not None:
             involved += (body_card,)
-        total = self.encounter_total(p, involved)
-        threshold = self.encounter_threshold(p)
+        if self.stock_total:
+            total = encounter_total(self.values, involved)
+        else:
+            total = self.encounter_total(p, involved)
+        if self.stock_threshold:
+            threshold = encounter_threshold(self.values, p.table, p.player)
+        else:
+            threshold = self.encounter_threshold(p)
         held = total < threshold
         if ev is not None:
             ev.append((Encounter, mind_card, body_card, holding, total, threshold, held))
@@ -414,7 +492,12 @@ class Rules:
         player = p.player
         spade = p.spade
         if spade is not None:
-            target = self.stalker_step(p, SPADE_STALKER, spade)  # M-19 inside
+            if self.stock_step:
+                target = stalker_target(
+                    SPADE_STALKER, spade, player, p.spade_left_exit, p.exit_cell
+                )  # M-19 inside
+            else:
+                target = self.stalker_step(p, SPADE_STALKER, spade)
             if target == spade:
                 if ev is not None:
                     ev.append(StalkerWaited(SPADE_STALKER, spade))
@@ -428,7 +511,12 @@ class Rules:
                 return
         club = p.club
         if club is not None:
-            target = self.stalker_step(p, CLUB_STALKER, club)
+            if self.stock_step:
+                target = stalker_target(
+                    CLUB_STALKER, club, player, p.spade_left_exit, p.exit_cell
+                )
+            else:
+                target = self.stalker_step(p, CLUB_STALKER, club)
             if target == club:  # never in the standard rules: the ♣A always closes in
                 if ev is not None:
                     ev.append(StalkerWaited(CLUB_STALKER, club))
@@ -441,7 +529,7 @@ class Rules:
                 return
         else:
             # M-17: the ♣A arrives at the end of the turn the first deck ran dry.
-            arrival = self.club_arrival(p)
+            arrival = club_arrival(p.ran_dry) if self.stock_arrival else self.club_arrival(p)
             if arrival is not None:
                 if ev is not None:
                     ev.append(StalkerArrived(CLUB_STALKER, arrival))

@@ -59,7 +59,7 @@ cpdef list empty_neighbours(object table, object cell)
 @cython.locals(board=Board, cells=list, counts=bytearray, marks=bytearray, laid=bytearray,
                cell_of=tuple, code=Py_ssize_t, stamp=Py_ssize_t, x=Py_ssize_t,
                y=Py_ssize_t, frontier=dict)
-cpdef list open_cells(object table, Py_ssize_t touching, object closed, tuple among=*)
+cpdef list open_cells(object table, Py_ssize_t touching, object closed, object among=*)
 
 @cython.final
 cdef class WorkingDeck:

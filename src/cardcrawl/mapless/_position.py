@@ -299,7 +299,7 @@ def put_card(table: WorkingGrid, cell: Cell, card: Card) -> None:
 
 
 def open_cells(
-    table: Grid, touching: int, closed: frozenset[Cell], among: tuple[Cell, ...] | None = None
+    table: Grid, touching: int, closed: frozenset[Cell], among: Sequence[Cell] | None = None
 ) -> list[Cell]:
     """The empty cells of ``table`` touching exactly ``touching`` cards (with 0, any
     number but none), but for those in ``closed``: sorted, or with ``among``, those of
@@ -478,16 +478,17 @@ def cells_holding(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[Cell]:
 
 
 def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
-    """The empty cells among the four neighbours of ``cell`` of ``table``, in the order
-    of :func:`~cardcrawl.neighbours` (asked by M-6, :func:`cardcrawl.mapless.newly_closed`).
+    """The empty cells among the four neighbours of ``cell`` of ``table``, sorted (asked
+    by M-6, :func:`cardcrawl.mapless.newly_closed`, and M-7,
+    :func:`cardcrawl.mapless.corridor_cells`).
 
     Examples:
         >>> from cardcrawl import Card, Grid
         >>> grid = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")})
         >>> empty_neighbours(grid, (1, 0))
-        [(2, 0), (1, -1), (1, 1)]
+        [(1, -1), (1, 1), (2, 0)]
         >>> empty_neighbours(WorkingGrid.copy_of(grid, board=True), (1, 0))
-        [(2, 0), (1, -1), (1, 1)]
+        [(1, -1), (1, 1), (2, 0)]
     """
     empty = []
     if type(table) is WorkingGrid:
@@ -499,29 +500,30 @@ def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
             if 0 < x < _SIDE - 1 and 0 < y < _SIDE - 1:
                 code = x * _SIDE + y
                 laid, cell_of = board.cards, _CELL_OF
+                # In sorted order, as the codes are.
                 if not laid[code - _SIDE]:
                     empty.append(cell_of[code - _SIDE])
-                if not laid[code + _SIDE]:
-                    empty.append(cell_of[code + _SIDE])
                 if not laid[code - 1]:
                     empty.append(cell_of[code - 1])
                 if not laid[code + 1]:
                     empty.append(cell_of[code + 1])
+                if not laid[code + _SIDE]:
+                    empty.append(cell_of[code + _SIDE])
                 return empty
     cards = table.cards
     around = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
     if around is None:
         around = neighbours(cell)
     left, right, down, up = around
-    # Written out: this runs at every placement of every game.
+    # Written out, in sorted order: this runs at every placement of every game.
     if left not in cards:
         empty.append(left)
-    if right not in cards:
-        empty.append(right)
     if down not in cards:
         empty.append(down)
     if up not in cards:
         empty.append(up)
+    if right not in cards:
+        empty.append(right)
     return empty
 
 

@@ -15,7 +15,7 @@ cdef dict _NEIGHBOURS
 @cython.locals(closed=set, empty=list)
 cpdef set newly_closed(object table, object placed, object corridors=*)
 
-@cython.locals(cards=dict, around=tuple)
+@cython.locals(empty=list)
 cpdef list corridor_cells(object table, object closed, object last_room)
 
 cpdef list room_cells(object table, object closed)
@@ -27,3 +27,17 @@ cpdef list exit_candidates(object table)
 @cython.locals(x=Py_ssize_t, y=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, sx=Py_ssize_t,
                sy=Py_ssize_t)
 cpdef object stalker_step(object stalker, object player, object forbidden=*)
+
+cdef Py_ssize_t _SPADE_STALKER_INDEX
+
+cpdef object stalker_target(object stalker, object cell, object player, bint spade_left_exit,
+                            object exit_cell)
+
+@cython.locals(cards=dict, around=tuple, cells=list)
+cpdef list move_cells(object table, object player)
+
+cpdef object encounter_threshold(object values, object table, object player)
+
+cpdef object encounter_total(object values, object cards)
+
+cpdef object club_arrival(bint ran_dry)

@@ -12,17 +12,22 @@ from cardcrawl.mapless._position import (
     frontier_cells,
     open_cells,
 )
-from cardcrawl.mapless._state import ENTRANCE_CELL
+from cardcrawl.mapless._state import ENTRANCE_CELL, SPADE_STALKER
 
 __all__ = [
     "card_value",
+    "club_arrival",
     "corridor_cells",
+    "encounter_threshold",
+    "encounter_total",
     "exit_candidates",
     "is_corridor",
     "is_room",
+    "move_cells",
     "newly_closed",
     "room_cells",
     "stalker_step",
+    "stalker_target",
 ]
 
 
@@ -167,16 +172,11 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
         [(1, -1), (1, 1), (2, 0)]
     """
     if last_room is not None:
-        # The room's degree, from the neighbours the pull needs anyway (no call to
-        # table.degree, which would make them again: this is asked at every corridor).
-        cards = table.cards
-        around = _NEIGHBOURS.get(last_room)  # the grid's cache, read directly (see put_card)
-        if around is None:
-            around = neighbours(last_room)
-        left, right, down, up = around
-        if (left in cards) + (right in cards) + (down in cards) + (up in cards) < 2:
-            # Pulled to the room: only its four neighbours can qualify, in sorted order.
-            return open_cells(table, 1, closed, (left, down, up, right))
+        # The room touches fewer than two cards when three or four of its neighbours
+        # are empty; then only those can qualify (sorted, as empty_neighbours gives them).
+        empty = empty_neighbours(table, last_room)
+        if len(empty) > 2:
+            return open_cells(table, 1, closed, empty)  # pulled to the room
     return open_cells(table, 1, closed)
 
 
@@ -280,3 +280,94 @@ def stalker_step(stalker: Cell, player: Cell, forbidden: Cell | None = None) -> 
     if step == forbidden:
         return other
     return step
+
+
+_SPADE_STALKER_INDEX = SPADE_STALKER.index
+
+
+def stalker_target(
+    stalker: Card, cell: Cell, player: Cell, spade_left_exit: bool, exit_cell: Cell | None
+) -> Cell:
+    """Where the Stalker ``stalker`` (♠A or ♣A) on ``cell`` steps toward the player on
+    ``player`` (M-18, M-19): as :func:`stalker_step` says, the ♠A never back onto the
+    Exit ``exit_cell`` once it has left it (``spade_left_exit``). The stock game's
+    ``stalker_step`` hook.
+
+    Examples:
+        >>> from cardcrawl.mapless import CLUB_STALKER, SPADE_STALKER
+        >>> stalker_target(SPADE_STALKER, (0, 0), (0, 3), True, (0, 1))
+        (0, 0)
+        >>> stalker_target(CLUB_STALKER, (0, 0), (0, 3), True, (0, 1))
+        (0, 1)
+    """
+    if spade_left_exit and stalker.index == _SPADE_STALKER_INDEX:
+        return stalker_step(cell, player, exit_cell)
+    return stalker_step(cell, player)
+
+
+def move_cells(table: Grid, player: Cell) -> list[Cell]:
+    """Where the player on ``player`` may move (M-14), sorted: the table cards touching
+    theirs. The stock game's ``move_cells`` hook.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> move_cells(Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")}), (0, 0))
+        [(1, 0)]
+    """
+    cards = table.cards
+    around = _NEIGHBOURS.get(player)  # the grid's cache, read directly (see put_card)
+    if around is None:
+        around = neighbours(player)
+    left, right, down, up = around
+    # In sorted order; written out, which costs less than a comprehension's call.
+    cells = []
+    if left in cards:
+        cells.append(left)
+    if down in cards:
+        cells.append(down)
+    if up in cards:
+        cells.append(up)
+    if right in cards:
+        cells.append(right)
+    return cells
+
+
+def encounter_threshold(values: Sequence[int], table: Grid, player: Cell) -> int:
+    """What an Encounter's total must reach (M-15): the value of the player's card, by
+    ``values``, the cards' values by index (M-1). The stock game's ``encounter_threshold``
+    hook.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> values = [card_value(Card(i)) for i in range(52)]
+        >>> encounter_threshold(values, Grid({(0, 0): Card.parse("9S")}), (0, 0))
+        9
+    """
+    return values[table.cards[player].index]
+
+
+def encounter_total(values: Sequence[int], cards: Sequence[Card]) -> int:
+    """An Encounter's total (M-15): the values of ``cards`` by ``values``, the cards'
+    values by index (M-1). The stock game's ``encounter_total`` hook.
+
+    Examples:
+        >>> from cardcrawl import parse_cards
+        >>> values = [card_value(Card(i)) for i in range(52)]
+        >>> encounter_total(values, parse_cards("5H 9D"))
+        14
+    """
+    total = 0
+    for card in cards:  # a loop: cheaper than sum over map for the few cards here
+        total += values[card.index]
+    return total
+
+
+def club_arrival(ran_dry: bool) -> Cell | None:
+    """Where the ♣A appears at the end of a turn (M-17): on the Entrance once a deck has
+    run dry (``ran_dry``), else nowhere yet. The stock game's ``club_arrival`` hook.
+
+    Examples:
+        >>> club_arrival(True), club_arrival(False)
+        ((0, 0), None)
+    """
+    return ENTRANCE_CELL if ran_dry else None
