@@ -602,7 +602,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             raise self._not_a_state(state)
         return self._outcome(state)
 
-    def _outcome(self, view: MaplessState | Position) -> Outcome | None:
+    def _outcome(self, view: Any) -> Outcome | None:
         """The outcome of a state, or of a working position that answers as its state
         would (the rollout kernel's, which it need not freeze)."""
         ending = view.ending

@@ -210,12 +210,19 @@ class Rules:
         """Where ``card`` may go in a state or position, as the stock ``placement_cells``
         says (M-4, M-5): a corridor where the ``corridor_cells`` hook says, any other
         card where ``room_cells`` says."""
+        return self.placement_at(view, card, view.table, view.closed, view.last_room)
+
+    def placement_at(
+        self, view: Any, card: Card, table: Any, closed: frozenset[Cell], last_room: Cell | None
+    ) -> list[Cell]:
+        """:meth:`placement`, given the fields of ``view`` that the stock hooks read (a
+        position's, which the compiled rules read as C)."""
         if self.corridor[card.index]:
             if self.stock_corridor:
-                return corridor_cells(view.table, view.closed, view.last_room)
+                return corridor_cells(table, closed, last_room)
             return self.corridor_cells(view)
         if self.stock_room:
-            return room_cells(view.table, view.closed)
+            return room_cells(table, closed)
         return self.room_cells(view)
 
     def act(self, p: Position, action: Action, ev: Events | None) -> None:
@@ -323,7 +330,7 @@ class Rules:
                 p.choices = candidates
             return
         if self.stock_placement:
-            cells = self.placement(p, card)
+            cells = self.placement_at(p, card, p.table, p.closed, p.last_room)
         else:
             cells = self.placement_cells(p, card)
         if not cells:
@@ -512,9 +519,7 @@ class Rules:
         club = p.club
         if club is not None:
             if self.stock_step:
-                target = stalker_target(
-                    CLUB_STALKER, club, player, p.spade_left_exit, p.exit_cell
-                )
+                target = stalker_target(CLUB_STALKER, club, player, p.spade_left_exit, p.exit_cell)
             else:
                 target = self.stalker_step(p, CLUB_STALKER, club)
             if target == club:  # never in the standard rules: the ♣A always closes in

@@ -11,7 +11,7 @@ from cardcrawl.core._random cimport _below
 
 # The board's window (see _position.py), as C constants.
 cdef Py_ssize_t _SIDE, _OFFSET, _LOW, _HIGH
-cdef tuple _CELL_OF
+cdef tuple _CELL_OF, _CODES
 cdef dict _NEIGHBOURS
 cdef object _DRAW, _DRAW_MIND
 
@@ -27,7 +27,8 @@ cdef class Board:
     cdef public dict frontier
 
     @cython.locals(cards=bytearray, touching=bytearray, front=list, at=Py_ssize_t,
-                   n=Py_ssize_t, code=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t)
+                   n=Py_ssize_t, code=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t,
+                   value=Py_ssize_t)
     cpdef bint lay(self, object cell, object card) except -1
     @cython.locals(marks=bytearray, x=Py_ssize_t, y=Py_ssize_t, stamp=Py_ssize_t)
     cpdef mark(self, object cells)
@@ -51,6 +52,10 @@ cpdef object frontier_cells(object table)
 @cython.locals(board=Board, held=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
                index=Py_ssize_t, laid=bytearray, cell_of=tuple, cards=dict, around=tuple)
 cpdef list cells_holding(object table, object cell, object kinds)
+
+@cython.locals(board=Board, laid=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
+               on=bytearray, cell_of=tuple, around=tuple)
+cpdef list laid_neighbours(object table, object cell)
 
 @cython.locals(board=Board, empty=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
                laid=bytearray, cell_of=tuple, cards=dict, around=tuple)

@@ -49,6 +49,7 @@ __all__ = [
     "empty_neighbours",
     "freeze",
     "frontier_cells",
+    "laid_neighbours",
     "open_cells",
     "put_card",
     "setup",
@@ -74,6 +75,9 @@ _CELL_OF = tuple(
     _shared_cell((x, y)) for x in range(-_OFFSET, _SIDE - _OFFSET)
     for y in range(-_OFFSET, _SIDE - _OFFSET)
 )  # fmt: skip
+# Each code as one integer object, which a board's front holds: compiled, laying a card
+# then makes no new integer.
+_CODES = tuple(range(_SIDE * _SIDE))
 
 
 #: Whether rollouts play on a :class:`Board`: where this module runs compiled, which
@@ -131,26 +135,28 @@ class Board:
         cards[code] = card.index + 1
         front = self.front
         at = _search(front, code)
-        if at < len(front) and front[at] == code:
-            del front[at]
+        if at < len(front):
+            value = front[at]
+            if value == code:
+                del front[at]
         touching = self.touching
         # Written out: this runs at every placement of a rollout.
         n = code - _SIDE
         touching[n] += 1
         if touching[n] == 1 and not cards[n]:
-            front.insert(_search(front, n), n)
+            front.insert(_search(front, n), _CODES[n])
         n = code - 1
         touching[n] += 1
         if touching[n] == 1 and not cards[n]:
-            front.insert(_search(front, n), n)
+            front.insert(_search(front, n), _CODES[n])
         n = code + 1
         touching[n] += 1
         if touching[n] == 1 and not cards[n]:
-            front.insert(_search(front, n), n)
+            front.insert(_search(front, n), _CODES[n])
         n = code + _SIDE
         touching[n] += 1
         if touching[n] == 1 and not cards[n]:
-            front.insert(_search(front, n), n)
+            front.insert(_search(front, n), _CODES[n])
         return True
 
     def mark(self, cells: frozenset[Cell]) -> None:
@@ -527,6 +533,56 @@ def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
     return empty
 
 
+def laid_neighbours(table: Grid, cell: Cell) -> list[Cell]:
+    """The cells among the four neighbours of ``cell`` of ``table`` that hold a card,
+    sorted (asked by M-14, :func:`cardcrawl.mapless._rules.move_cells`): a board's read
+    by cell code, with no cell hashed.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> grid = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")})
+        >>> laid_neighbours(grid, (0, 0)), laid_neighbours(grid, (1, 1))
+        ([(1, 0)], [(1, 0)])
+        >>> laid_neighbours(WorkingGrid.copy_of(grid, board=True), (0, 0))
+        [(1, 0)]
+    """
+    laid = []
+    if type(table) is WorkingGrid:
+        board = table.board
+        if board is not None:
+            x, y = cell
+            x += _OFFSET
+            y += _OFFSET
+            if 0 < x < _SIDE - 1 and 0 < y < _SIDE - 1:
+                code = x * _SIDE + y
+                on, cell_of = board.cards, _CELL_OF
+                # In sorted order, as the codes are.
+                if on[code - _SIDE]:
+                    laid.append(cell_of[code - _SIDE])
+                if on[code - 1]:
+                    laid.append(cell_of[code - 1])
+                if on[code + 1]:
+                    laid.append(cell_of[code + 1])
+                if on[code + _SIDE]:
+                    laid.append(cell_of[code + _SIDE])
+                return laid
+    cards = table.cards
+    around = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
+    if around is None:
+        around = neighbours(cell)
+    left, right, down, up = around
+    # Written out, in sorted order: this runs at every move of every game.
+    if left in cards:
+        laid.append(left)
+    if down in cards:
+        laid.append(down)
+    if up in cards:
+        laid.append(up)
+    if right in cards:
+        laid.append(right)
+    return laid
+
+
 class WorkingDeck:
     """A deck that a position draws from in place: a stacked top over a sorted rest.
 
@@ -785,16 +841,16 @@ class Position:
         phase = self.phase
         if phase is _DRAW:
             deck = self.narrative
-            if isinstance(deck, Deck):
-                deck = self.narrative = WorkingDeck.of(deck)
+            if type(deck) is not WorkingDeck:  # a frozen deck (compiled: no isinstance)
+                deck = self.narrative = WorkingDeck.of(deck)  # type: ignore[arg-type]
         elif phase is _DRAW_MIND:
             deck = self.mind
-            if isinstance(deck, Deck):
-                deck = self.mind = WorkingDeck.of(deck)
+            if type(deck) is not WorkingDeck:  # a frozen deck (compiled: no isinstance)
+                deck = self.mind = WorkingDeck.of(deck)  # type: ignore[arg-type]
         else:
             deck = self.body
-            if isinstance(deck, Deck):
-                deck = self.body = WorkingDeck.of(deck)
+            if type(deck) is not WorkingDeck:  # a frozen deck (compiled: no isinstance)
+                deck = self.body = WorkingDeck.of(deck)  # type: ignore[arg-type]
         return deck
 
     def working_table(self) -> WorkingGrid:

@@ -6,11 +6,9 @@
 import cython
 
 from cardcrawl.mapless._position cimport (
-    cells_holding, empty_neighbours, frontier_cells, open_cells,
+    cells_holding, empty_neighbours, frontier_cells, laid_neighbours, open_cells,
 )
 
-# The grid's cache of neighbours (kit._grid), read as a dict.
-cdef dict _NEIGHBOURS
 
 @cython.locals(closed=set, empty=list)
 cpdef set newly_closed(object table, object placed, object corridors=*)
@@ -33,7 +31,6 @@ cdef Py_ssize_t _SPADE_STALKER_INDEX
 cpdef object stalker_target(object stalker, object cell, object player, bint spade_left_exit,
                             object exit_cell)
 
-@cython.locals(cards=dict, around=tuple, cells=list)
 cpdef list move_cells(object table, object player)
 
 cpdef object encounter_threshold(object values, object table, object player)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, neighbours
+from cardcrawl.kit._grid import Cell, Grid
 from cardcrawl.mapless._position import (
     cells_holding,
     empty_neighbours,
     frontier_cells,
+    laid_neighbours,
     open_cells,
 )
 from cardcrawl.mapless._state import ENTRANCE_CELL, SPADE_STALKER
@@ -314,22 +315,7 @@ def move_cells(table: Grid, player: Cell) -> list[Cell]:
         >>> move_cells(Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")}), (0, 0))
         [(1, 0)]
     """
-    cards = table.cards
-    around = _NEIGHBOURS.get(player)  # the grid's cache, read directly (see put_card)
-    if around is None:
-        around = neighbours(player)
-    left, right, down, up = around
-    # In sorted order; written out, which costs less than a comprehension's call.
-    cells = []
-    if left in cards:
-        cells.append(left)
-    if down in cards:
-        cells.append(down)
-    if up in cards:
-        cells.append(up)
-    if right in cards:
-        cells.append(right)
-    return cells
+    return laid_neighbours(table, player)
 
 
 def encounter_threshold(values: Sequence[int], table: Grid, player: Cell) -> int:
