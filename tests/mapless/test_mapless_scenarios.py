@@ -20,7 +20,6 @@ from collections import Counter
 from fractions import Fraction
 
 import attrs
-import pytest
 
 import cardcrawl
 from cardcrawl import CHANCE, Card, Deck, parse_cards
@@ -253,20 +252,17 @@ def test_several_exit_candidates_are_the_players_choice() -> None:
     assert (state.phase, state.turn) == (Phase.MOVE, 0)
 
 
-def test_a_single_exit_candidate_is_placed_automatically(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_single_exit_candidate_is_placed_automatically() -> None:
     """M-11, one candidate: the Exit goes there with no decision.
 
     Every real table has at least two candidates (see
     ``test_every_table_has_at_least_two_exit_candidates``), so this branch is reached by
-    narrowing the engine's candidate list to one cell.
+    a game whose ``exit_cells`` hook narrows the candidates to one cell.
     """
-    import cardcrawl.mapless._game as game_module
-
-    monkeypatch.setattr(game_module, "exit_candidates", lambda table: [(25, 0)])
-    state = stacked(GAME, {"narrative": LINE}, LINE_BUILD[:-1])
-    state = GAME.step(state, Place((24, 0)))
+    game = cardcrawl.load("mapless-house")
+    game.exit_cells = lambda state: [(25, 0)]  # type: ignore[method-assign]
+    state = stacked(game, {"narrative": LINE}, LINE_BUILD[:-1])
+    state = game.step(state, Place((24, 0)))
     assert state.events == (
         CardPlaced(card("KC"), (24, 0), dread("KC")),
         CardDrawn(EXIT),

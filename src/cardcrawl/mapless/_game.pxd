@@ -4,6 +4,6 @@
 # _rules as C (exit_candidates, asked once a game, stays a Python call). The rules
 # (_play.Rules) call those functions themselves for a stock hook.
 from cardcrawl.mapless._rules cimport (
-    club_arrival, corridor_cells, encounter_threshold, encounter_total, move_cells,
+    black_suit_exhausted, club_arrival, corridor_cells, encounter_threshold, encounter_total, move_cells,
     room_cells, stalker_target,
 )

@@ -15,7 +15,7 @@ from cardcrawl.core._engine import GameBase, events_of_log, replacer
 from cardcrawl.core._notation import MAX_COUNT
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_from_seed
-from cardcrawl.kit._cards import Card, Suit
+from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid, bounds, cell_text, neighbours
 from cardcrawl.mapless._actions import Action, Draw, Move, Place, PlaceExit, parse_action
@@ -30,6 +30,7 @@ from cardcrawl.mapless._position import (
 )
 from cardcrawl.mapless._render import render
 from cardcrawl.mapless._rules import (
+    black_suit_exhausted,
     card_value,
     closed_cells,
     club_arrival,
@@ -70,7 +71,6 @@ RULES_VERSION = "2"
 _DRAW, _PLACE, _PLACE_EXIT, _MOVE = Phase.DRAW, Phase.PLACE, Phase.PLACE_EXIT, Phase.MOVE
 _DRAW_MIND, _DRAW_BODY, _OVER = Phase.DRAW_MIND, Phase.DRAW_BODY, Phase.OVER
 _ESCAPED = Ending.ESCAPED
-_SPADES, _CLUBS = Suit.SPADES, Suit.CLUBS
 _ALL_CARDS = Counter(Card(i) for i in range(52))
 
 Events = list[Any]  # a step's log of its events (see cardcrawl.mapless._state)
@@ -186,6 +186,11 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         super().__setattr__(name, value)
         if name in _HOOKS and "_rules" in vars(self):
             self._bind_hooks()  # an instance's own hook counts on every path too
+
+    @functools.cached_property
+    def _made_outcomes(self) -> dict[tuple[Ending, int], Outcome]:
+        """The outcomes made so far, by ending and score (see :meth:`_outcome`)."""
+        return {}
 
     @functools.cached_property
     def _dread_lines(self) -> dict[int, str]:
@@ -449,7 +454,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             >>> game.exit_may_open(game.initial_state(seed=1))
             False
         """
-        return _black_suit_exhausted(state.narrative)
+        return black_suit_exhausted(state.narrative)
 
     def exit_cells(self, state: MaplessState) -> list[Cell]:
         """The cells where the Exit may open, sorted and never empty (M-11).
@@ -608,13 +613,19 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         ending = view.ending
         if ending is None:
             return None
-        escaped = ending is _ESCAPED
-        return Outcome(
-            label=ending.value,
-            returns=(1.0 if escaped else 0.0,),
-            scores=(self.score(view),),
-            winners=(0,) if escaped else (),
-        )
+        score = self.score(view)
+        # An outcome is an immutable value: the one of each ending and score is made once.
+        key = (ending, score)
+        outcome = self._made_outcomes.get(key)
+        if outcome is None:
+            escaped = ending is _ESCAPED
+            outcome = self._made_outcomes[key] = Outcome(
+                label=ending.value,
+                returns=(1.0 if escaped else 0.0,),
+                scores=(score,),
+                winners=(0,) if escaped else (),
+            )
+        return outcome
 
     def observe(self, state: MaplessState, player: int) -> MaplessObservation:
         """What the player knows: everything but the generator and the decks' order."""
@@ -713,15 +724,6 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             return problems
         problems.extend(_inconsistencies(state, self._corridor, self._room))
         return problems
-
-
-def _black_suit_exhausted(narrative: Deck) -> bool:
-    """M-10: all twelve cards of spades, or of clubs, have left the Narrative deck."""
-    # The cards are sorted suit by suit, spades first and clubs last (the Narrative deck
-    # holds no joker): spades are left exactly when the lowest card is one, and clubs
-    # exactly when the highest is. This is asked at every early draw of the Exit.
-    cards = narrative.cards
-    return not cards or cards[0].suit is not _SPADES or cards[-1].suit is not _CLUBS
 
 
 def _unreachable(table: Grid) -> bool:

@@ -7,7 +7,7 @@ import cython
 
 from cardcrawl.mapless._position cimport Position, WorkingDeck, closed_with, put_card
 from cardcrawl.mapless._rules cimport (
-    club_arrival, corridor_cells, encounter_threshold, encounter_total, move_cells,
+    black_suit_exhausted, club_arrival, corridor_cells, exit_candidates, encounter_threshold, encounter_total, move_cells,
     newly_closed, room_cells, stalker_target,
 )
 
@@ -43,6 +43,8 @@ cdef class Rules:
     cdef public bint stock_total
     cdef public bint stock_step
     cdef public bint stock_arrival
+    cdef public bint stock_may_open
+    cdef public bint stock_exits
 
     cpdef object decision_cells(self, object view)
     cpdef object placement(self, object view, object card)

@@ -61,10 +61,12 @@ from cardcrawl.mapless._position import (
     put_card,
 )
 from cardcrawl.mapless._rules import (
+    black_suit_exhausted,
     club_arrival,
     corridor_cells,
     encounter_threshold,
     encounter_total,
+    exit_candidates,
     move_cells,
     newly_closed,
     room_cells,
@@ -127,6 +129,8 @@ class Rules:
         "stalker_step",
         "stock_arrival",
         "stock_corridor",
+        "stock_exits",
+        "stock_may_open",
         "stock_moves",
         "stock_placement",
         "stock_room",
@@ -160,6 +164,8 @@ class Rules:
     stock_total: bool
     stock_step: bool
     stock_arrival: bool
+    stock_may_open: bool
+    stock_exits: bool
 
     def __init__(self, game: Any) -> None:
         self.game = game
@@ -189,6 +195,8 @@ class Rules:
         self.stock_total = "encounter_total" in stock
         self.stock_step = "stalker_step" in stock
         self.stock_arrival = "club_arrival" in stock
+        self.stock_may_open = "exit_may_open" in stock
+        self.stock_exits = "exit_cells" in stock
 
     def decision_cells(self, view: Any) -> list[Cell]:
         """The cells of the decision a state or position waits on, as the hooks give them."""
@@ -310,13 +318,17 @@ class Rules:
         if ev is not None:
             ev.append(_CARDS_DRAWN[index])
         if index == _EXIT_INDEX:
-            if not self.exit_may_open(p):
+            if self.stock_may_open:
+                may_open = black_suit_exhausted(p.narrative)
+            else:
+                may_open = self.exit_may_open(p)
+            if not may_open:
                 # M-10: too early; back into the deck, and the next draw is chance again.
                 if ev is not None:
                     ev.append(_SHUFFLED_BACK)
                 p.drawing().shuffle_in(EXIT)
                 return
-            candidates = self.exit_cells(p)
+            candidates = exit_candidates(p.table) if self.stock_exits else self.exit_cells(p)
             if not candidates:
                 raise HookError(
                     f"{type(self.game).__name__}.exit_cells returned no cell: the Exit must "
@@ -464,11 +476,12 @@ class Rules:
     def encounter(self, p: Position, body_card: Card | None, ev: Events | None) -> None:
         # M-15: the turned cards plus every card already holding the player.
         mind_card, holding = p.mind_card, p.held
-        involved = holding
-        if mind_card is not None:
-            involved += (mind_card,)
-        if body_card is not None:
-            involved += (body_card,)
+        turned: tuple[Card, ...]
+        if mind_card is None:
+            turned = () if body_card is None else (body_card,)
+        else:
+            turned = (mind_card,) if body_card is None else (mind_card, body_card)
+        involved = holding + turned if holding else turned
         if self.stock_total:
             total = encounter_total(self.values, involved)
         else:

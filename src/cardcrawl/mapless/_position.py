@@ -140,19 +140,23 @@ class Board:
             if value == code:
                 del front[at]
         touching = self.touching
-        # Written out: this runs at every placement of a rollout.
+        # Written out: this runs at every placement of a rollout. The codes before
+        # ``code`` lie before ``at``, the ones after it from ``at`` on: so the cells just
+        # below and above it, which no code lies between, go in at ``at``.
         n = code - _SIDE
         touching[n] += 1
         if touching[n] == 1 and not cards[n]:
             front.insert(_search(front, n), _CODES[n])
+            at += 1
         n = code - 1
         touching[n] += 1
         if touching[n] == 1 and not cards[n]:
-            front.insert(_search(front, n), _CODES[n])
+            front.insert(at, _CODES[n])
+            at += 1
         n = code + 1
         touching[n] += 1
         if touching[n] == 1 and not cards[n]:
-            front.insert(_search(front, n), _CODES[n])
+            front.insert(at, _CODES[n])
         n = code + _SIDE
         touching[n] += 1
         if touching[n] == 1 and not cards[n]:

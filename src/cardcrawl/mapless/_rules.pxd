@@ -38,3 +38,7 @@ cpdef object encounter_threshold(object values, object table, object player)
 cpdef object encounter_total(object values, object cards)
 
 cpdef object club_arrival(bint ran_dry)
+
+cdef object _SPADES, _CLUBS
+
+cpdef bint black_suit_exhausted(object narrative) except -1

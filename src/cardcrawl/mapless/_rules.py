@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardcrawl.kit._cards import Card
+from cardcrawl.kit._cards import Card, Suit
+from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid
 from cardcrawl.mapless._position import (
+    WorkingDeck,
     cells_holding,
     empty_neighbours,
     frontier_cells,
@@ -16,6 +18,7 @@ from cardcrawl.mapless._position import (
 from cardcrawl.mapless._state import ENTRANCE_CELL, SPADE_STALKER
 
 __all__ = [
+    "black_suit_exhausted",
     "card_value",
     "club_arrival",
     "corridor_cells",
@@ -357,3 +360,22 @@ def club_arrival(ran_dry: bool) -> Cell | None:
         ((0, 0), None)
     """
     return ENTRANCE_CELL if ran_dry else None
+
+
+_SPADES, _CLUBS = Suit.SPADES, Suit.CLUBS
+
+
+def black_suit_exhausted(narrative: Deck | WorkingDeck) -> bool:
+    """Whether all twelve cards of spades, or of clubs, have left the Narrative deck
+    ``narrative`` (M-10): the stock game's ``exit_may_open`` hook.
+
+    Examples:
+        >>> from cardcrawl import Deck, parse_cards
+        >>> black_suit_exhausted(Deck.of(parse_cards("2S 5C"))), black_suit_exhausted(Deck())
+        (False, True)
+    """
+    # The cards are sorted suit by suit, spades first and clubs last (the Narrative deck
+    # holds no joker): spades are left exactly when the lowest card is one, and clubs
+    # exactly when the highest is. This is asked at every early draw of the Exit.
+    cards = narrative.cards
+    return not cards or cards[0].suit is not _SPADES or cards[-1].suit is not _CLUBS
