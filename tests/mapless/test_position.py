@@ -17,12 +17,15 @@ from cardcrawl.mapless import Phase
 from cardcrawl.mapless._kernel import MaplessKernel
 from cardcrawl.mapless._position import (
     WorkingGrid,
+    empty_around,
     empty_neighbours,
     freeze,
+    laid_neighbours,
     open_cells,
     put_card,
     thaw,
 )
+from cardcrawl.mapless._rules import _CORRIDOR
 
 
 def _states(seed: int) -> list[Any]:
@@ -119,8 +122,9 @@ def _grids(seed: int, cards: int, spread: int) -> list[tuple[Any, Any]]:
 
 @pytest.mark.parametrize(("seed", "spread"), [(1, 10), (2, 10), (3, 40), (4, 80)])
 def test_a_grid_on_a_board_answers_as_one_by_dicts(seed: int, spread: int) -> None:
-    """The placement rules' questions (open_cells, empty_neighbours) and the grid's own
-    (cards, frontier) get the same answers of either form, on the board and off it."""
+    """The rules' questions (open_cells, empty_neighbours, empty_around, laid_neighbours)
+    and the grid's own (cards, frontier) get the same answers of either form, on the
+    board and off it."""
     rng = random.Random(seed)
     left_the_board = False
     for on_board, by_dicts in _grids(seed, 60, spread):
@@ -139,6 +143,10 @@ def test_a_grid_on_a_board_answers_as_one_by_dicts(seed: int, spread: int) -> No
                 assert ours == open_cells(by_dicts, touching, grid_closed, among)
         for cell in on_board.cards:
             assert empty_neighbours(on_board, cell) == empty_neighbours(by_dicts, cell)
+        for cell in [*on_board.cards, *frontier]:
+            for kinds in (_CORRIDOR, [True] * 52):
+                assert empty_around(on_board, cell, kinds) == empty_around(by_dicts, cell, kinds)
+            assert laid_neighbours(on_board, cell) == laid_neighbours(by_dicts, cell)
         # The frozen grids a working grid makes read as the ones of the other form.
         cell, ace = frontier[0], cardcrawl.Card.parse("AS")
         assert on_board.place(cell, ace).frontier == by_dicts.place(cell, ace).frontier

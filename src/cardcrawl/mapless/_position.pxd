@@ -49,16 +49,19 @@ cpdef object closed_with(object table, object closed, object cells)
 @cython.locals(board=Board, cell_of=tuple, code=Py_ssize_t)
 cpdef object frontier_cells(object table)
 
-@cython.locals(board=Board, held=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
-               index=Py_ssize_t, laid=bytearray, cell_of=tuple, cards=dict, around=tuple)
-cpdef list cells_holding(object table, object cell, object kinds)
+@cython.locals(board=Board, around=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
+               index=Py_ssize_t, laid=bytearray, cards=dict, near=tuple)
+cpdef list empty_around(object table, object cell, object kinds)
+
+@cython.locals(empty=list, cell_of=tuple)
+cdef inline list _empty_at(bytearray laid, Py_ssize_t code)
 
 @cython.locals(board=Board, laid=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
                on=bytearray, cell_of=tuple, around=tuple)
 cpdef list laid_neighbours(object table, object cell)
 
-@cython.locals(board=Board, empty=list, x=Py_ssize_t, y=Py_ssize_t, code=Py_ssize_t,
-               laid=bytearray, cell_of=tuple, cards=dict, around=tuple)
+@cython.locals(board=Board, empty=list, x=Py_ssize_t, y=Py_ssize_t, cards=dict,
+               around=tuple)
 cpdef list empty_neighbours(object table, object cell)
 
 @cython.locals(board=Board, cells=list, counts=bytearray, marks=bytearray, laid=bytearray,

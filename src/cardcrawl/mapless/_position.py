@@ -44,8 +44,8 @@ __all__ = [
     "Position",
     "WorkingDeck",
     "WorkingGrid",
-    "cells_holding",
     "closed_with",
+    "empty_around",
     "empty_neighbours",
     "freeze",
     "frontier_cells",
@@ -421,70 +421,88 @@ def frontier_cells(table: Grid) -> Iterable[Cell]:
     return table.frontier
 
 
-def cells_holding(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[Cell]:
-    """Those of ``cell`` and its four neighbours (in the order of
-    :func:`~cardcrawl.neighbours`) that hold a card of the kind ``kinds`` tells by card
-    index (asked by M-6, :func:`cardcrawl.mapless.newly_closed`): a board's read by
-    cell code, with no cell hashed.
+def empty_around(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[list[Cell]]:
+    """For each of ``cell`` and its four neighbours (in the order of
+    :func:`~cardcrawl.neighbours`) that holds a card of the kind ``kinds`` tells by card
+    index, its empty neighbours, sorted (asked by M-6,
+    :func:`cardcrawl.mapless.newly_closed`): a board's read by cell code, with no cell
+    hashed.
 
     Examples:
         >>> from cardcrawl import Card, Grid
         >>> from cardcrawl.mapless._rules import _CORRIDOR
         >>> grid = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")})
-        >>> cells_holding(grid, (0, 0), _CORRIDOR)
-        [(1, 0)]
-        >>> cells_holding(WorkingGrid.copy_of(grid, board=True), (0, 0), _CORRIDOR)
-        [(1, 0)]
+        >>> empty_around(grid, (0, 0), _CORRIDOR)
+        [[(1, -1), (1, 1), (2, 0)]]
+        >>> empty_around(WorkingGrid.copy_of(grid, board=True), (0, 0), _CORRIDOR)
+        [[(1, -1), (1, 1), (2, 0)]]
     """
-    held = []
+    around = []
     if type(table) is WorkingGrid:
         board = table.board
         if board is not None:
             x, y = cell
             x += _OFFSET
             y += _OFFSET
-            if 0 < x < _SIDE - 1 and 0 < y < _SIDE - 1:
+            # The neighbours' own neighbours inside the window too.
+            if 1 < x < _SIDE - 2 and 1 < y < _SIDE - 2:
                 code = x * _SIDE + y
-                laid, cell_of = board.cards, _CELL_OF
+                laid = board.cards
                 # A board holds each card's index plus one, 0 for an empty cell.
                 index = laid[code]
                 if index and kinds[index - 1]:
-                    held.append(cell_of[code])
+                    around.append(_empty_at(laid, code))
                 index = laid[code - _SIDE]
                 if index and kinds[index - 1]:
-                    held.append(cell_of[code - _SIDE])
+                    around.append(_empty_at(laid, code - _SIDE))
                 index = laid[code + _SIDE]
                 if index and kinds[index - 1]:
-                    held.append(cell_of[code + _SIDE])
+                    around.append(_empty_at(laid, code + _SIDE))
                 index = laid[code - 1]
                 if index and kinds[index - 1]:
-                    held.append(cell_of[code - 1])
+                    around.append(_empty_at(laid, code - 1))
                 index = laid[code + 1]
                 if index and kinds[index - 1]:
-                    held.append(cell_of[code + 1])
-                return held
+                    around.append(_empty_at(laid, code + 1))
+                return around
     cards = table.cards
-    around = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
-    if around is None:
-        around = neighbours(cell)
-    left, right, down, up = around
+    near = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
+    if near is None:
+        near = neighbours(cell)
+    left, right, down, up = near
     # Written out: this runs at every placement of every game.
     card = cards.get(cell)
     if card is not None and kinds[card.index]:
-        held.append(cell)
+        around.append(empty_neighbours(table, cell))
     card = cards.get(left)
     if card is not None and kinds[card.index]:
-        held.append(left)
+        around.append(empty_neighbours(table, left))
     card = cards.get(right)
     if card is not None and kinds[card.index]:
-        held.append(right)
+        around.append(empty_neighbours(table, right))
     card = cards.get(down)
     if card is not None and kinds[card.index]:
-        held.append(down)
+        around.append(empty_neighbours(table, down))
     card = cards.get(up)
     if card is not None and kinds[card.index]:
-        held.append(up)
-    return held
+        around.append(empty_neighbours(table, up))
+    return around
+
+
+def _empty_at(laid: bytearray, code: int) -> list[Cell]:
+    """The empty neighbours of the cell of ``code`` on a board whose cards are ``laid``,
+    sorted (as the codes are)."""
+    empty = []
+    cell_of = _CELL_OF
+    if not laid[code - _SIDE]:
+        empty.append(cell_of[code - _SIDE])
+    if not laid[code - 1]:
+        empty.append(cell_of[code - 1])
+    if not laid[code + 1]:
+        empty.append(cell_of[code + 1])
+    if not laid[code + _SIDE]:
+        empty.append(cell_of[code + _SIDE])
+    return empty
 
 
 def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
@@ -500,7 +518,6 @@ def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
         >>> empty_neighbours(WorkingGrid.copy_of(grid, board=True), (1, 0))
         [(1, -1), (1, 1), (2, 0)]
     """
-    empty = []
     if type(table) is WorkingGrid:
         board = table.board
         if board is not None:
@@ -508,18 +525,8 @@ def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
             x += _OFFSET
             y += _OFFSET
             if 0 < x < _SIDE - 1 and 0 < y < _SIDE - 1:
-                code = x * _SIDE + y
-                laid, cell_of = board.cards, _CELL_OF
-                # In sorted order, as the codes are.
-                if not laid[code - _SIDE]:
-                    empty.append(cell_of[code - _SIDE])
-                if not laid[code - 1]:
-                    empty.append(cell_of[code - 1])
-                if not laid[code + 1]:
-                    empty.append(cell_of[code + 1])
-                if not laid[code + _SIDE]:
-                    empty.append(cell_of[code + _SIDE])
-                return empty
+                return _empty_at(board.cards, x * _SIDE + y)
+    empty = []
     cards = table.cards
     around = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
     if around is None:

@@ -2,11 +2,11 @@
 # The functions' arguments keep no declared type, so they take whatever the Python source
 # takes; the locals that only ever hold a grid's dict of cards, a list or a set are typed,
 # and the questions the placement rules ask of the grid (_position's open_cells,
-# cells_holding and empty_neighbours, which read a rollout's board as C) are called as C.
+# empty_around and empty_neighbours, which read a rollout's board as C) are called as C.
 import cython
 
 from cardcrawl.mapless._position cimport (
-    cells_holding, empty_neighbours, frontier_cells, laid_neighbours, open_cells,
+    empty_around, empty_neighbours, frontier_cells, laid_neighbours, open_cells,
 )
 
 

@@ -9,7 +9,7 @@ from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell, Grid
 from cardcrawl.mapless._position import (
     WorkingDeck,
-    cells_holding,
+    empty_around,
     empty_neighbours,
     frontier_cells,
     laid_neighbours,
@@ -121,8 +121,7 @@ def newly_closed(table: Grid, placed: Cell, corridors: Sequence[bool] = _CORRIDO
         [(1, -1), (1, 1)]
     """
     closed: set[Cell] = set()
-    for n in cells_holding(table, placed, corridors):
-        empty = empty_neighbours(table, n)
+    for empty in empty_around(table, placed, corridors):  # each corridor's empty cells
         if len(empty) <= 2:  # two touching cards or more, of its four neighbours
             closed.update(empty)
     return closed
