@@ -191,6 +191,37 @@ def test_the_kernel_asks_the_hooks_it_is_given() -> None:
     assert calls["stalker_step"] > 0
 
 
+# The hooks whose stock answer the rules ask of its rule function directly (Rules.stock_*).
+DIRECT_HOOKS = [
+    "placement_cells", "corridor_cells", "room_cells", "exit_may_open", "exit_cells",
+    "move_cells", "encounter_threshold", "encounter_total", "stalker_step", "club_arrival",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("hook", DIRECT_HOOKS)
+def test_a_hook_overridden_alone_is_asked_and_the_stock_ones_stay_direct(hook: str) -> None:
+    """A subclass that overrides one hook, asking super() for the stock answer, has that
+    hook called by the kernel (and every other stock hook still asked directly), and
+    plays the stock game's games."""
+    calls = []
+
+    def same_answer(self: Any, *args: Any) -> Any:
+        calls.append(hook)
+        return getattr(super(variant, self), hook)(*args)
+
+    variant = type(f"Same_{hook}", (MaplessHouse,), {hook: same_answer})
+    stock = cardcrawl.load("mapless-house", max_turns=60)
+    game = variant(stock.options)
+    assert game._stock_hooks() == stock._stock_hooks() - {hook}
+    stock_kernel, kernel = _kernel.MaplessKernel(stock), _kernel.MaplessKernel(game)
+    for seed in range(40):
+        assert kernel.summary(seed, 10_000, MaplessFigures) == stock_kernel.summary(
+            seed, 10_000, MaplessFigures
+        )
+    assert calls
+    assert check_kernel(game, seeds=range(20)) == 20
+
+
 def test_an_instance_that_shadows_a_hook_is_played_with_it_on_every_path() -> None:
     game = cardcrawl.load("mapless-house", max_turns=25)
     game.stalker_step = lambda state, stalker, cell: cell  # type: ignore[method-assign]
