@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 import cardcrawl
@@ -222,6 +223,19 @@ def test_a_hook_overridden_alone_is_asked_and_the_stock_ones_stay_direct(hook: s
     assert check_kernel(game, seeds=range(20)) == 20
 
 
+def test_a_game_with_an_outcome_of_its_own_has_simulate_ask_it() -> None:
+    class Labelled(MaplessHouse):
+        def outcome(self, state: Any) -> Any:
+            made = super().outcome(state)
+            return None if made is None else attrs.evolve(made, label=f"{made.label}!")
+
+    game = Labelled(cardcrawl.load("mapless-house", max_turns=25).options)
+    played = _kernel.MaplessKernel(game).summary(1, 10_000, MaplessFigures)
+    assert played is not None
+    assert played[0].label.endswith("!")
+    assert check_kernel(game, seeds=range(10)) == 10
+
+
 def test_an_instance_that_shadows_a_hook_is_played_with_it_on_every_path() -> None:
     game = cardcrawl.load("mapless-house", max_turns=25)
     game.stalker_step = lambda state, stalker, cell: cell  # type: ignore[method-assign]
@@ -338,4 +352,9 @@ def test_a_class_patched_before_its_first_game_is_played_with_the_patch(
         """Made after the patch: it inherits the patched hook."""
 
     game = Later(cardcrawl.load("mapless-house", max_turns=25).options)
+    assert "stalker_step" not in game._stock_hooks()
     assert check_kernel(game, seeds=range(20)) == 20
+    patient = Patient(game.options)
+    kernel, patients = _kernel.MaplessKernel(game), _kernel.MaplessKernel(patient)
+    for seed in range(20):
+        assert kernel.summary(seed, 10_000, None) == patients.summary(seed, 10_000, None)

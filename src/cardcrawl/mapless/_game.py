@@ -177,9 +177,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         these states itself with directly (see :class:`~cardcrawl.mapless._play.Rules`)."""
         own, kind = vars(self), type(self)
         return frozenset(
-            name
-            for name in _HOOKS
-            if name not in own and getattr(kind, name) is getattr(MaplessHouse, name)
+            name for name in _HOOKS if name not in own and getattr(kind, name) is _STOCK_HOOKS[name]
         )
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -724,6 +722,13 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             return problems
         problems.extend(_inconsistencies(state, self._corridor, self._room))
         return problems
+
+
+# The stock hooks' own functions (and ``outcome``'s, which the rollout kernel reads off
+# a position), as the class defines them: a hook is the stock one only if it is still
+# this function (a class patched later, MaplessHouse itself included, has its patch
+# called).
+_STOCK_HOOKS = {name: vars(MaplessHouse)[name] for name in _HOOKS | {"outcome"}}
 
 
 def _unreachable(table: Grid) -> bool:

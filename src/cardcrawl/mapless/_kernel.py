@@ -28,7 +28,7 @@ from cardcrawl.core._seeds import derived_seeds
 from cardcrawl.core._tools import Figures
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._figures import MaplessFigures
-from cardcrawl.mapless._game import MaplessHouse
+from cardcrawl.mapless._game import _STOCK_HOOKS, MaplessHouse
 from cardcrawl.mapless._position import BOARDS, Position, freeze, thaw
 from cardcrawl.mapless._state import MaplessState, Phase
 
@@ -59,7 +59,7 @@ class MaplessKernel:
         # Whether the game's outcome is the stock one, which reads a working position as
         # it reads a state: then summary need not freeze the final position.
         self.stock_outcome = (
-            "outcome" not in vars(game) and type(game).outcome is MaplessHouse.outcome
+            "outcome" not in vars(game) and type(game).outcome is _STOCK_HOOKS["outcome"]
         )
 
     def play(
