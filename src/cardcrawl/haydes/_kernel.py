@@ -128,7 +128,10 @@ def _run(
         codes = rules.legal_entry(at[seat], pos.phase, card_at)[1]
         # RandomBot.choose: rng_below(bot, n) on the seat's own generator.
         n = len(codes)
-        bots[seat], k = _below(bots[seat], n) if n < _SMALL else rng_below(bots[seat], n)
+        if n < _SMALL:
+            bots[seat], k = _below(bots[seat], n)
+        else:
+            bots[seat], k = rng_below(bots[seat], n)
         rules.play(pos, codes[k])
         decisions += 1
     figures = (

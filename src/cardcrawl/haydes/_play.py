@@ -448,9 +448,13 @@ class Rules:
         if kind is Deck and cards.stacked:  # type: ignore[union-attr]
             k = 0
         else:
-            # rng_below(pos.rng, n); the core's unchecked draw for the usual sizes.
+            # rng_below(pos.rng, n); the core's unchecked draw for the usual sizes (a
+            # statement each: the compiled draw returns a C pair, see _random.pxd).
             n = len(cards.rest if kind is Deck else cards)  # type: ignore[union-attr]
-            pos.rng, k = _below(pos.rng, n) if n < _SMALL else rng_below(pos.rng, n)
+            if n < _SMALL:
+                pos.rng, k = _below(pos.rng, n)
+            else:
+                pos.rng, k = rng_below(pos.rng, n)
         if take:
             return pos.take(index, k)
         if kind is list:
@@ -464,7 +468,10 @@ class Rules:
         """The total of a roll with nothing stacked: one of the equally likely throws."""
         throws = self._throws
         n = len(throws)
-        pos.rng, k = _below(pos.rng, n) if n < _SMALL else rng_below(pos.rng, n)
+        if n < _SMALL:
+            pos.rng, k = _below(pos.rng, n)
+        else:
+            pos.rng, k = rng_below(pos.rng, n)
         total: int = throws[k]
         return total
 
