@@ -47,7 +47,7 @@ cdef class Position:
     cdef public object phase
     cdef public object removed
     cdef public Py_ssize_t replacement_left
-    cdef public object rng
+    cdef public unsigned long long rng
     cdef public Py_ssize_t round
     cdef public list shown
     cdef public object stacked_first
