@@ -139,15 +139,6 @@ def _asked(hook: Any, *args: Any) -> Any:
         return _ASK
 
 
-def _occupied(at: list[int], i: int) -> bool:
-    """Whether a figure stands on cell ``i`` (``at``: each seat's cell): ``i in at``,
-    as a loop that the compiled build runs on C integers."""
-    for j in at:  # noqa: SIM110 - a typed loop, see above
-        if j == i:
-            return True
-    return False
-
-
 def _replaced(
     cells: tuple[Cell, ...],
     targets: tuple[int, ...],
@@ -783,82 +774,94 @@ class Rules:
     def _replace_cards(self, pos: Position) -> None:
         """H-12: replace every face-up card but the Black Joker and those that stay."""
         at = pos.at
-        keep: list[int] = []
-        targets: list[int] = []
-        cells = self.cells
         card_at = pos._card_at
         table = self._stays
-        for i in pos.shown:
+        shown = pos.shown
+        targets: list[int] = []
+        # The cells whose cards stay are moved up in ``shown`` (the position's own list),
+        # in order; the others are the targets.
+        kept = 0
+        for i in shown:
             c = card_at[i]
-            occupied = _occupied(at, i)
+            # ``i in at``, as a loop that the compiled build runs on C integers.
+            occupied = False
+            for j in at:
+                if j == i:
+                    occupied = True
+                    break
             stays = table[(i * 54 + c) << 1 | occupied]
             if stays == _ASK_STAYS:
-                stays = 1 if self.stays_face_up(cells[i], _CARDS[c], occupied) else 0
+                stays = 1 if self.stays_face_up(self.cells[i], _CARDS[c], occupied) else 0
             if stays:
-                keep.append(i)
+                shown[kept] = i
+                kept += 1
             else:
                 targets.append(i)
-        pos.shown = keep
         if not targets:
             return
+        del shown[kept:]
         targets.sort()  # dealing order: by y, then x
+        cells = self.cells
         discarded: list[Card] = []
-        gone: list[Card] = []
-        removed_at: dict[int, Card] = {}
+        # The old cards removed from the game, by cell (see _deal), made when there are.
+        removed_at: dict[int, Card] | None = None
         overcome = pos.overcome
-        joker: int | None = None
+        joker = -1
         # Discarding comes before dealing.
         for i in targets:
             c = card_at[i]
-            card = _CARDS[c]
             if c == _RJ:
                 joker = i  # H-10: it goes back in among the new cards
             elif overcome and cells[i] in overcome:
-                gone.append(card)  # an overcome creature's card leaves the game
-                removed_at[i] = card
+                # An overcome creature's card leaves the game.
+                if removed_at is None:
+                    removed_at = {}
+                removed_at[i] = _CARDS[c]
             else:
-                discarded.append(card)
-        if removed_at:
+                discarded.append(_CARDS[c])
+        gone: tuple[Card, ...] = ()
+        if removed_at is not None:
+            gone = tuple(removed_at.values())
+            pos.removed = (*pos.removed, *gone)
             # The overcome creatures replaced are gone (the Red Joker's cell is never
             # among the cells overcome: no creature is met on it, H-9, H-10).
             pos.overcome = overcome.difference([cells[i] for i in removed_at])
         if pos.events is not None:
             # The cells by index, named only if the events are read.
-            pos.events.append((_replaced, cells, tuple(targets), tuple(discarded), tuple(gone)))
+            pos.events.append((_replaced, cells, tuple(targets), tuple(discarded), gone))
         if discarded:
             pos.discarded(discarded)
-        if gone:
-            pos.removed = (*pos.removed, *gone)
         left = pos.replacement_left
-        if joker is None and left >= len(targets):
+        if joker < 0 and left >= len(targets):
             # The common case: the Replacement deck has enough cards, the new face-down
             # cards all join its pool.
             pos.face_down(targets, pos.pool_count() - 1)
             pos.replacement_left = left - len(targets)
         else:
             pool_of = pos.flat_pools()
-            self._deal(pos, targets, joker, removed_at, pool_of)
+            self._deal(pos, targets, joker, {} if removed_at is None else removed_at, pool_of)
             pos.set_flat_pools(pool_of)
 
     def _deal(
         self,
         pos: Position,
         targets: list[int],
-        joker: int | None,
+        joker: int,
         removed_at: dict[int, Card],
         pool_of: list[int],
     ) -> None:
         """H-12's deal when the Replacement deck may run out, or H-10's joker goes back in.
 
-        ``removed_at`` holds, by cell, the old cards removed from the game this turn
-        (overcome creatures). When a card is needed and the Replacement deck and the
-        discard pile are both empty, H-12 turns the cell's old card face down where it
-        lies, a card everyone knows. If that card was removed from the game this turn, it
-        is the one. Otherwise it went to the discard pile, which has been shuffled and
-        dealt out in this very deal, so it lies face down on another cell already; the
-        card turned face down is then one removed from the game this turn from a cell
-        that did get a new card, the first in dealing order. There always is one (see
-        the package docstring), so every cell of Haydes keeps a card.
+        ``joker`` is the cell of the Red Joker replaced, -1 for none. ``removed_at`` holds,
+        by cell, the old cards removed from the game this turn (overcome creatures). When a
+        card is needed and the Replacement deck and the discard pile are both empty, H-12
+        turns the cell's old card face down where it lies, a card everyone knows. If that
+        card was removed from the game this turn, it is the one. Otherwise it went to the
+        discard pile, which has been shuffled and dealt out in this very deal, so it lies
+        face down on another cell already; the card turned face down is then one removed
+        from the game this turn from a cell that did get a new card, the first in dealing
+        order. There always is one (see the package docstring), so every cell of Haydes
+        keeps a card.
         """
         cells = self.cells
         card_at = pos._card_at
@@ -891,7 +894,7 @@ class Rules:
             pool_of[i] = MIXED
             card_at[i] = DOWN
 
-        if joker is None:
+        if joker < 0:
             for i in targets:
                 pool = dealer.take()
                 if pool is None:
@@ -925,7 +928,7 @@ class Rules:
         if events is not None:
             for size in dealer.reshuffles:
                 events.append(ReplacementReshuffled(size))
-            if joker is not None:
+            if joker >= 0:
                 events.append(JokerShuffledIn(mixes[-1].cells))
         pos.beliefs = dealer.beliefs
         pos.replacement_left = dealer.left
