@@ -25,6 +25,7 @@ Examples:
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import attrs
@@ -116,7 +117,8 @@ def _run(
         pos.overcame = counted["overcome"]
     pos.listed()  # many draws follow
     rules = game._rules
-    bots = derived_seeds(seed, game.num_players)  # rng_derive(seed, seat), seat by seat
+    # rng_derive(seed, seat), seat by seat: 64-bit words, C integers in the compiled build.
+    bots = array("Q", derived_seeds(seed, game.num_players))
     at, card_at = pos.at, pos._card_at
     decisions = 0
     while pos.phase is not _OVER:
