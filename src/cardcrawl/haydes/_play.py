@@ -800,9 +800,11 @@ class Rules:
         if not targets:
             return
         del shown[kept:]
-        targets.sort()  # dealing order: by y, then x
+        if len(targets) > 1:
+            targets.sort()  # dealing order: by y, then x
         cells = self.cells
-        discarded: list[Card] = []
+        pile = pos.pile()
+        start = len(pile)  # the cards discarded now are those put on from here
         # The old cards removed from the game, by cell (see _deal), made when there are.
         removed_at: dict[int, Card] | None = None
         overcome = pos.overcome
@@ -818,7 +820,7 @@ class Rules:
                     removed_at = {}
                 removed_at[i] = _CARDS[c]
             else:
-                discarded.append(_CARDS[c])
+                pile.append(_CARDS[c])
         gone: tuple[Card, ...] = ()
         if removed_at is not None:
             gone = tuple(removed_at.values())
@@ -828,9 +830,7 @@ class Rules:
             pos.overcome = overcome.difference([cells[i] for i in removed_at])
         if pos.events is not None:
             # The cells by index, named only if the events are read.
-            pos.events.append((_replaced, cells, tuple(targets), tuple(discarded), gone))
-        if discarded:
-            pos.discarded(discarded)
+            pos.events.append((_replaced, cells, tuple(targets), tuple(pile[start:]), gone))
         left = pos.replacement_left
         if joker < 0 and left >= len(targets):
             # The common case: the Replacement deck has enough cards, the new face-down

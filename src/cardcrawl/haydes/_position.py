@@ -411,12 +411,12 @@ class Position:
         self._seats_in = None
         self._mask = -1
 
-    def discarded(self, cards: list[Card]) -> None:
-        """Put ``cards`` on the discard pile, in order (H-12)."""
+    def pile(self) -> list[Card]:
+        """The discard pile, as the position's own list, to put cards on in order (H-12)."""
         pile = self.discard
         if type(pile) is tuple:
             pile = self.discard = list(pile)
-        pile.extend(cards)  # type: ignore[union-attr]
+        return pile  # type: ignore[return-value]
 
     def pool_at(self, index: int) -> int:
         """The pool of cell ``index``'s face-down card, ``MIXED`` in a mix, ``FACE_UP``."""
