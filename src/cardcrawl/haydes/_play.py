@@ -838,9 +838,7 @@ class Rules:
             pos.face_down(targets, pos.pool_count() - 1)
             pos.replacement_left = left - len(targets)
         else:
-            pool_of = pos.flat_pools()
-            self._deal(pos, targets, joker, {} if removed_at is None else removed_at, pool_of)
-            pos.set_flat_pools(pool_of)
+            self._deal(pos, targets, joker, {} if removed_at is None else removed_at)
 
     def _deal(
         self,
@@ -848,7 +846,6 @@ class Rules:
         targets: list[int],
         joker: int,
         removed_at: dict[int, Card],
-        pool_of: list[int],
     ) -> None:
         """H-12's deal when the Replacement deck may run out, or H-10's joker goes back in.
 
@@ -864,11 +861,10 @@ class Rules:
         keeps a card.
         """
         cells = self.cells
-        card_at = pos._card_at
         pos._up_frozen = None
         events = pos.events
         pile = list(pos.discard)
-        dealer = Dealer(pos.beliefs, pos.replacement_left, pile)
+        dealer = Dealer(pos, pos.replacement_left, pile)
         removed = list(pos.removed)
         mixes: list[Mix] = []
         dealt: list[int] = []
@@ -891,8 +887,7 @@ class Rules:
                 events.append(TurnedFaceDown(cells[i], card))
             mixes.append(Mix((cells[i],), (card,)))
             dealer.add_mix([])
-            pool_of[i] = MIXED
-            card_at[i] = DOWN
+            pos.face_down([i], MIXED)
 
         if joker < 0:
             for i in targets:
@@ -901,8 +896,7 @@ class Rules:
                     turn_face_down(i)
                 else:
                     dealt.append(i)
-                    pool_of[i] = pool
-                    card_at[i] = DOWN
+                    pos.face_down([i], pool)
         else:
             # H-10: the joker is shuffled in among the new cards, so it lies under one of
             # the replaced cells, nobody knows which: those cells become one mix.
@@ -920,9 +914,7 @@ class Rules:
                 counts[pool] += 1
                 mixed.append(i)
             mixed.sort()
-            for i in mixed:
-                pool_of[i] = MIXED
-                card_at[i] = DOWN
+            pos.face_down(mixed, MIXED)
             mixes.append(Mix(tuple(cells[i] for i in mixed), (_RED_JOKER,)))
             dealer.add_mix(counts)
         if events is not None:
@@ -930,7 +922,6 @@ class Rules:
                 events.append(ReplacementReshuffled(size))
             if joker >= 0:
                 events.append(JokerShuffledIn(mixes[-1].cells))
-        pos.beliefs = dealer.beliefs
         pos.replacement_left = dealer.left
         pos.discard = tuple(pile)
         pos.removed = tuple(removed)

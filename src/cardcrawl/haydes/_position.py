@@ -376,6 +376,36 @@ class Position:
         unseen[pool] = listed
         return first[k].index
 
+    def add_pool(self, cards: list[Card]) -> int:
+        """A new pool of ``cards``, in every belief (H-12: the discard pile shuffled into
+        a new Replacement deck); its index. Under a single belief kept as lists, the pool
+        is one more list (see :data:`Unseen`), where the beliefs would be made again."""
+        unseen = self._unseen
+        if unseen is not None:
+            unseen.append(sorted([card.index for card in cards]))
+            self._mixed = tuple([(*row, 0) for row in self._mixed])
+            self._beliefs = None
+            return len(unseen) - 1
+        new = Deck.of(cards)
+        beliefs = self.beliefs = tuple(
+            [
+                Belief(b.weight, (*b.unseen, new), tuple([(*row, 0) for row in b.mixed]))
+                for b in self.beliefs
+            ]
+        )
+        return len(beliefs[0].unseen) - 1
+
+    def add_mix(self, counts: list[int]) -> None:
+        """Record, in every belief, how many cells of a new mix each pool fills (``counts``
+        by pool, the pools after them none; H-10, H-12)."""
+        pools = self.pool_count()
+        row = tuple(counts) + (0,) * (pools - len(counts))
+        if self._unseen is not None:
+            self._mixed = (*self._mixed, row)
+            self._beliefs = None
+            return
+        self.beliefs = tuple([Belief(b.weight, b.unseen, (*b.mixed, row)) for b in self.beliefs])
+
     @property
     def seats(self) -> tuple[Figure, ...]:
         """Each player's characteristics and figure, as the state holds them."""

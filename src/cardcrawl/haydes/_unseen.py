@@ -21,11 +21,15 @@ import bisect
 import operator
 from collections import Counter
 from math import gcd, lcm
+from typing import TYPE_CHECKING
 
 from cardcrawl.haydes._state import FACE_UP, MIXED, Belief, HaydesState, Mix, pool_at
 from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell
+
+if TYPE_CHECKING:
+    from cardcrawl.haydes._position import Position
 
 __all__ = ["Dealer", "apply_reveal", "reveal_chances", "reveal_fast_deck"]
 
@@ -296,7 +300,8 @@ def _tidy_mix(
 
 
 class Dealer:
-    """The end-of-turn deal (H-12), one card at a time, on mutable copies of the piles.
+    """The end-of-turn deal (H-12), one card at a time, on a mutable copy of the discard
+    pile, recording what it does in the knowledge of ``holder`` (a working position).
 
     The new cards are dealt face down, so dealing decides no card: a cell dealt from the
     Replacement deck joins the deck's pool. When the deck is empty, the discard pile is
@@ -304,8 +309,8 @@ class Dealer:
     the shuffle's randomness is spent as its cards are turned).
     """
 
-    def __init__(self, beliefs: tuple[Belief, ...], left: int, discard: list[Card]) -> None:
-        self.beliefs = beliefs
+    def __init__(self, holder: Position, left: int, discard: list[Card]) -> None:
+        self.holder = holder
         self.left = left
         self.discard = discard
         self.reshuffles: list[int] = []
@@ -316,23 +321,14 @@ class Dealer:
         if not self.left:
             if not self.discard:
                 return None
-            new = Deck.of(self.discard)
+            self.holder.add_pool(self.discard)
             self.reshuffles.append(len(self.discard))
             self.left = len(self.discard)
             self.discard.clear()
-            self.beliefs = tuple(
-                Belief(
-                    b.weight,
-                    (*b.unseen, new),
-                    tuple((*counts, 0) for counts in b.mixed),
-                )
-                for b in self.beliefs
-            )
         self.left -= 1
-        return len(self.beliefs[0].unseen) - 1
+        pool: int = self.holder.pool_count() - 1
+        return pool
 
     def add_mix(self, counts: list[int]) -> None:
         """Record, in every belief, how many cells of a new mix each pool fills."""
-        pools = len(self.beliefs[0].unseen)
-        row = tuple(counts) + (0,) * (pools - len(counts))
-        self.beliefs = tuple(Belief(b.weight, b.unseen, (*b.mixed, row)) for b in self.beliefs)
+        self.holder.add_mix(counts)
