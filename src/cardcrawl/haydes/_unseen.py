@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import bisect
 import operator
-from collections import Counter
 from math import gcd, lcm
 from typing import TYPE_CHECKING
 
@@ -180,7 +179,11 @@ def _index_outcomes(deck: Deck) -> dict[int, int]:
     cards (a card's hash is a call into Python)."""
     if deck.stacked:
         return {deck.stacked[0].index: 1}
-    return Counter(map(_INDEX, deck.rest))
+    counts: dict[int, int] = {}
+    for card in deck.rest:
+        i = card.index
+        counts[i] = counts.get(i, 0) + 1
+    return counts
 
 
 def _as_weights(weights: list[int]) -> list[int]:
