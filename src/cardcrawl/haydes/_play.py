@@ -793,7 +793,8 @@ class Rules:
             if stays == _ASK_STAYS:
                 stays = 1 if self.stays_face_up(self.cells[i], _CARDS[c], occupied) else 0
             if stays:
-                shown[kept] = i
+                if targets:  # a cell below is left: this one moves up
+                    shown[kept] = i
                 kept += 1
             else:
                 targets.append(i)
@@ -821,15 +822,14 @@ class Rules:
                 removed_at[i] = _CARDS[c]
             else:
                 pile.append(_CARDS[c])
-        gone: tuple[Card, ...] = ()
         if removed_at is not None:
-            gone = tuple(removed_at.values())
-            pos.removed = (*pos.removed, *gone)
+            pos.removed = (*pos.removed, *removed_at.values())
             # The overcome creatures replaced are gone (the Red Joker's cell is never
             # among the cells overcome: no creature is met on it, H-9, H-10).
             pos.overcome = overcome.difference([cells[i] for i in removed_at])
         if pos.events is not None:
             # The cells by index, named only if the events are read.
+            gone = () if removed_at is None else tuple(removed_at.values())
             pos.events.append((_replaced, cells, tuple(targets), tuple(pile[start:]), gone))
         left = pos.replacement_left
         if joker < 0 and left >= len(targets):
