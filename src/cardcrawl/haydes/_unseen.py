@@ -295,10 +295,7 @@ def _tidy_mix(
         for cell in mix.cells:
             pool_of[layout.index(cell)] = pool
     mixes = (*mixes[:m], *mixes[m + 1 :])
-    entries = [
-        (b.weight, Belief(1, b.unseen, (*b.mixed[:m], *b.mixed[m + 1 :])))
-        for b in beliefs
-    ]
+    entries = [(b.weight, Belief(1, b.unseen, (*b.mixed[:m], *b.mixed[m + 1 :]))) for b in beliefs]
     return mixes, _merge(entries)
 
 
