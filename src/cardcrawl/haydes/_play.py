@@ -839,6 +839,7 @@ class Rules:
             pos.replacement_left = left - len(targets)
         else:
             self._deal(pos, targets, joker, {} if removed_at is None else removed_at)
+            pos.pools_anew()
 
     def _deal(
         self,

@@ -469,6 +469,13 @@ class Position:
         self._pools_frozen = None
         self._up_frozen = None
 
+    def pools_anew(self) -> None:
+        """The pools by cell are set anew (H-12: a deal is over): a new list of the same
+        parts, so that a reader that writes only what changed since it last read the
+        position (``cardcrawl.haydes._compact``) reads every cell's pool again."""
+        self._pools = self._pools[:]
+        self._pools_frozen = None
+
     def flat_pools(self) -> list[int]:
         """The pools by cell as one list (face-up cells' entries are stale)."""
         return flat_pools(tuple(self._pools))
