@@ -16,6 +16,6 @@ cdef object _TURN, _ENCOUNTER, _OVER
 
 @cython.locals(
     decisions=cython.Py_ssize_t, seat=cython.Py_ssize_t, n=cython.Py_ssize_t, k=cython.Py_ssize_t,
-    bots=list, codes=tuple, at=list, card_at=bytearray, pos=Position, rules=Rules,
+    bots=cython.ulonglong[:], codes=tuple, at=list, card_at=bytearray, pos=Position, rules=Rules,
 )
 cpdef _run(game, seed, max_decisions, start, build)

@@ -25,6 +25,7 @@ Examples:
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import attrs
@@ -116,7 +117,8 @@ def _run(
         pos.overcame = counted["overcome"]
     pos.listed()  # many draws follow
     rules = game._rules
-    bots = derived_seeds(seed, game.num_players)  # rng_derive(seed, seat), seat by seat
+    # rng_derive(seed, seat), seat by seat: 64-bit words, C integers in the compiled build.
+    bots = array("Q", derived_seeds(seed, game.num_players))
     at, card_at = pos.at, pos._card_at
     decisions = 0
     while pos.phase is not _OVER:
@@ -128,7 +130,10 @@ def _run(
         codes = rules.legal_entry(at[seat], pos.phase, card_at)[1]
         # RandomBot.choose: rng_below(bot, n) on the seat's own generator.
         n = len(codes)
-        bots[seat], k = _below(bots[seat], n) if n < _SMALL else rng_below(bots[seat], n)
+        if n < _SMALL:
+            bots[seat], k = _below(bots[seat], n)
+        else:
+            bots[seat], k = rng_below(bots[seat], n)
         rules.play(pos, codes[k])
         decisions += 1
     figures = (

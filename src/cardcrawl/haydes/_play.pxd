@@ -21,9 +21,6 @@ cdef tuple _CARDS, _REVEALS, _CHARACTERISTICS, _GUESSES
 # The stays_face_up table's entry for "asked in play" (see Rules._tabulate).
 cdef int _ASK_STAYS
 
-@cython.locals(j=Py_ssize_t)
-cdef inline bint _occupied(list at, Py_ssize_t i)
-
 @cython.final
 cdef class Rules:
     cdef public tuple cells
@@ -92,7 +89,8 @@ cdef class Rules:
     @cython.locals(seat=Py_ssize_t, players=Py_ssize_t, mask=Py_ssize_t)
     cpdef _end_turn(self, Position pos)
     @cython.locals(
-        i=Py_ssize_t, keep=list, targets=list, cells=tuple, card_at=bytearray, left=Py_ssize_t,
-        at=list, table=bytearray, occupied=bint, stays=int, c=Py_ssize_t,
+        i=Py_ssize_t, shown=list, kept=Py_ssize_t, targets=list, cells=tuple, card_at=bytearray,
+        left=Py_ssize_t, at=list, table=bytearray, occupied=bint, stays=int, c=Py_ssize_t,
+        joker=Py_ssize_t, pile=list, start=Py_ssize_t, removed_at=dict, gone=tuple, j=Py_ssize_t,
     )
     cpdef _replace_cards(self, Position pos)

@@ -139,15 +139,6 @@ def _asked(hook: Any, *args: Any) -> Any:
         return _ASK
 
 
-def _occupied(at: list[int], i: int) -> bool:
-    """Whether a figure stands on cell ``i`` (``at``: each seat's cell): ``i in at``,
-    as a loop that the compiled build runs on C integers."""
-    for j in at:  # noqa: SIM110 - a typed loop, see above
-        if j == i:
-            return True
-    return False
-
-
 def _replaced(
     cells: tuple[Cell, ...],
     targets: tuple[int, ...],
@@ -448,9 +439,13 @@ class Rules:
         if kind is Deck and cards.stacked:  # type: ignore[union-attr]
             k = 0
         else:
-            # rng_below(pos.rng, n); the core's unchecked draw for the usual sizes.
+            # rng_below(pos.rng, n); the core's unchecked draw for the usual sizes (a
+            # statement each: the compiled draw returns a C pair, see _random.pxd).
             n = len(cards.rest if kind is Deck else cards)  # type: ignore[union-attr]
-            pos.rng, k = _below(pos.rng, n) if n < _SMALL else rng_below(pos.rng, n)
+            if n < _SMALL:
+                pos.rng, k = _below(pos.rng, n)
+            else:
+                pos.rng, k = rng_below(pos.rng, n)
         if take:
             return pos.take(index, k)
         if kind is list:
@@ -464,7 +459,10 @@ class Rules:
         """The total of a roll with nothing stacked: one of the equally likely throws."""
         throws = self._throws
         n = len(throws)
-        pos.rng, k = _below(pos.rng, n) if n < _SMALL else rng_below(pos.rng, n)
+        if n < _SMALL:
+            pos.rng, k = _below(pos.rng, n)
+        else:
+            pos.rng, k = rng_below(pos.rng, n)
         total: int = throws[k]
         return total
 
@@ -776,89 +774,98 @@ class Rules:
     def _replace_cards(self, pos: Position) -> None:
         """H-12: replace every face-up card but the Black Joker and those that stay."""
         at = pos.at
-        keep: list[int] = []
-        targets: list[int] = []
-        cells = self.cells
         card_at = pos._card_at
         table = self._stays
-        for i in pos.shown:
+        shown = pos.shown
+        targets: list[int] = []
+        # The cells whose cards stay are moved up in ``shown`` (the position's own list),
+        # in order; the others are the targets.
+        kept = 0
+        for i in shown:
             c = card_at[i]
-            occupied = _occupied(at, i)
+            # ``i in at``, as a loop that the compiled build runs on C integers.
+            occupied = False
+            for j in at:
+                if j == i:
+                    occupied = True
+                    break
             stays = table[(i * 54 + c) << 1 | occupied]
             if stays == _ASK_STAYS:
-                stays = 1 if self.stays_face_up(cells[i], _CARDS[c], occupied) else 0
+                stays = 1 if self.stays_face_up(self.cells[i], _CARDS[c], occupied) else 0
             if stays:
-                keep.append(i)
+                if targets:  # a cell below is left: this one moves up
+                    shown[kept] = i
+                kept += 1
             else:
                 targets.append(i)
-        pos.shown = keep
         if not targets:
             return
-        targets.sort()  # dealing order: by y, then x
-        discarded: list[Card] = []
-        gone: list[Card] = []
-        removed_at: dict[int, Card] = {}
+        del shown[kept:]
+        if len(targets) > 1:
+            targets.sort()  # dealing order: by y, then x
+        cells = self.cells
+        pile = pos.pile()
+        start = len(pile)  # the cards discarded now are those put on from here
+        # The old cards removed from the game, by cell (see _deal), made when there are.
+        removed_at: dict[int, Card] | None = None
         overcome = pos.overcome
-        joker: int | None = None
+        joker = -1
         # Discarding comes before dealing.
         for i in targets:
             c = card_at[i]
-            card = _CARDS[c]
             if c == _RJ:
                 joker = i  # H-10: it goes back in among the new cards
             elif overcome and cells[i] in overcome:
-                gone.append(card)  # an overcome creature's card leaves the game
-                removed_at[i] = card
+                # An overcome creature's card leaves the game.
+                if removed_at is None:
+                    removed_at = {}
+                removed_at[i] = _CARDS[c]
             else:
-                discarded.append(card)
-        if removed_at:
+                pile.append(_CARDS[c])
+        if removed_at is not None:
+            pos.removed = (*pos.removed, *removed_at.values())
             # The overcome creatures replaced are gone (the Red Joker's cell is never
             # among the cells overcome: no creature is met on it, H-9, H-10).
             pos.overcome = overcome.difference([cells[i] for i in removed_at])
         if pos.events is not None:
             # The cells by index, named only if the events are read.
-            pos.events.append((_replaced, cells, tuple(targets), tuple(discarded), tuple(gone)))
-        if discarded:
-            pos.discarded(discarded)
-        if gone:
-            pos.removed = (*pos.removed, *gone)
+            gone = () if removed_at is None else tuple(removed_at.values())
+            pos.events.append((_replaced, cells, tuple(targets), tuple(pile[start:]), gone))
         left = pos.replacement_left
-        if joker is None and left >= len(targets):
+        if joker < 0 and left >= len(targets):
             # The common case: the Replacement deck has enough cards, the new face-down
             # cards all join its pool.
             pos.face_down(targets, pos.pool_count() - 1)
             pos.replacement_left = left - len(targets)
         else:
-            pool_of = pos.flat_pools()
-            self._deal(pos, targets, joker, removed_at, pool_of)
-            pos.set_flat_pools(pool_of)
+            self._deal(pos, targets, joker, {} if removed_at is None else removed_at)
+            pos.pools_anew()
 
     def _deal(
         self,
         pos: Position,
         targets: list[int],
-        joker: int | None,
+        joker: int,
         removed_at: dict[int, Card],
-        pool_of: list[int],
     ) -> None:
         """H-12's deal when the Replacement deck may run out, or H-10's joker goes back in.
 
-        ``removed_at`` holds, by cell, the old cards removed from the game this turn
-        (overcome creatures). When a card is needed and the Replacement deck and the
-        discard pile are both empty, H-12 turns the cell's old card face down where it
-        lies, a card everyone knows. If that card was removed from the game this turn, it
-        is the one. Otherwise it went to the discard pile, which has been shuffled and
-        dealt out in this very deal, so it lies face down on another cell already; the
-        card turned face down is then one removed from the game this turn from a cell
-        that did get a new card, the first in dealing order. There always is one (see
-        the package docstring), so every cell of Haydes keeps a card.
+        ``joker`` is the cell of the Red Joker replaced, -1 for none. ``removed_at`` holds,
+        by cell, the old cards removed from the game this turn (overcome creatures). When a
+        card is needed and the Replacement deck and the discard pile are both empty, H-12
+        turns the cell's old card face down where it lies, a card everyone knows. If that
+        card was removed from the game this turn, it is the one. Otherwise it went to the
+        discard pile, which has been shuffled and dealt out in this very deal, so it lies
+        face down on another cell already; the card turned face down is then one removed
+        from the game this turn from a cell that did get a new card, the first in dealing
+        order. There always is one (see the package docstring), so every cell of Haydes
+        keeps a card.
         """
         cells = self.cells
-        card_at = pos._card_at
         pos._up_frozen = None
         events = pos.events
         pile = list(pos.discard)
-        dealer = Dealer(pos.beliefs, pos.replacement_left, pile)
+        dealer = Dealer(pos, pos.replacement_left, pile)
         removed = list(pos.removed)
         mixes: list[Mix] = []
         dealt: list[int] = []
@@ -881,18 +888,16 @@ class Rules:
                 events.append(TurnedFaceDown(cells[i], card))
             mixes.append(Mix((cells[i],), (card,)))
             dealer.add_mix([])
-            pool_of[i] = MIXED
-            card_at[i] = DOWN
+            pos.face_down([i], MIXED)
 
-        if joker is None:
+        if joker < 0:
             for i in targets:
                 pool = dealer.take()
                 if pool is None:
                     turn_face_down(i)
                 else:
                     dealt.append(i)
-                    pool_of[i] = pool
-                    card_at[i] = DOWN
+                    pos.face_down([i], pool)
         else:
             # H-10: the joker is shuffled in among the new cards, so it lies under one of
             # the replaced cells, nobody knows which: those cells become one mix.
@@ -910,17 +915,14 @@ class Rules:
                 counts[pool] += 1
                 mixed.append(i)
             mixed.sort()
-            for i in mixed:
-                pool_of[i] = MIXED
-                card_at[i] = DOWN
+            pos.face_down(mixed, MIXED)
             mixes.append(Mix(tuple(cells[i] for i in mixed), (_RED_JOKER,)))
             dealer.add_mix(counts)
         if events is not None:
             for size in dealer.reshuffles:
                 events.append(ReplacementReshuffled(size))
-            if joker is not None:
+            if joker >= 0:
                 events.append(JokerShuffledIn(mixes[-1].cells))
-        pos.beliefs = dealer.beliefs
         pos.replacement_left = dealer.left
         pos.discard = tuple(pile)
         pos.removed = tuple(removed)

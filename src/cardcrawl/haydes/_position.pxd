@@ -47,7 +47,7 @@ cdef class Position:
     cdef public object phase
     cdef public object removed
     cdef public Py_ssize_t replacement_left
-    cdef public object rng
+    cdef public unsigned long long rng
     cdef public Py_ssize_t round
     cdef public list shown
     cdef public object stacked_first
@@ -69,7 +69,7 @@ cdef class Position:
     cpdef Py_ssize_t pool_count(self) except -1
     @cython.locals(index=Py_ssize_t, k=Py_ssize_t, card_at=bytearray)
     cpdef face_down(self, list cells, Py_ssize_t pool)
-    cpdef discarded(self, list cards)
+    cpdef list pile(self)
 
 @cython.locals(card_at=bytearray, i=Py_ssize_t)
 cpdef bytearray cards_by_cell(object state)

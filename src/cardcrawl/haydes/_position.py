@@ -376,6 +376,36 @@ class Position:
         unseen[pool] = listed
         return first[k].index
 
+    def add_pool(self, cards: list[Card]) -> int:
+        """A new pool of ``cards``, in every belief (H-12: the discard pile shuffled into
+        a new Replacement deck); its index. Under a single belief kept as lists, the pool
+        is one more list (see :data:`Unseen`), where the beliefs would be made again."""
+        unseen = self._unseen
+        if unseen is not None:
+            unseen.append(sorted([card.index for card in cards]))
+            self._mixed = tuple([(*row, 0) for row in self._mixed])
+            self._beliefs = None
+            return len(unseen) - 1
+        new = Deck.of(cards)
+        beliefs = self.beliefs = tuple(
+            [
+                Belief(b.weight, (*b.unseen, new), tuple([(*row, 0) for row in b.mixed]))
+                for b in self.beliefs
+            ]
+        )
+        return len(beliefs[0].unseen) - 1
+
+    def add_mix(self, counts: list[int]) -> None:
+        """Record, in every belief, how many cells of a new mix each pool fills (``counts``
+        by pool, the pools after them none; H-10, H-12)."""
+        pools = self.pool_count()
+        row = tuple(counts) + (0,) * (pools - len(counts))
+        if self._unseen is not None:
+            self._mixed = (*self._mixed, row)
+            self._beliefs = None
+            return
+        self.beliefs = tuple([Belief(b.weight, b.unseen, (*b.mixed, row)) for b in self.beliefs])
+
     @property
     def seats(self) -> tuple[Figure, ...]:
         """Each player's characteristics and figure, as the state holds them."""
@@ -411,12 +441,12 @@ class Position:
         self._seats_in = None
         self._mask = -1
 
-    def discarded(self, cards: list[Card]) -> None:
-        """Put ``cards`` on the discard pile, in order (H-12)."""
+    def pile(self) -> list[Card]:
+        """The discard pile, as the position's own list, to put cards on in order (H-12)."""
         pile = self.discard
         if type(pile) is tuple:
             pile = self.discard = list(pile)
-        pile.extend(cards)  # type: ignore[union-attr]
+        return pile  # type: ignore[return-value]
 
     def pool_at(self, index: int) -> int:
         """The pool of cell ``index``'s face-down card, ``MIXED`` in a mix, ``FACE_UP``."""
@@ -438,6 +468,13 @@ class Position:
             card_at[index] = DOWN
         self._pools_frozen = None
         self._up_frozen = None
+
+    def pools_anew(self) -> None:
+        """The pools by cell are set anew (H-12: a deal is over): a new list of the same
+        parts, so that a reader that writes only what changed since it last read the
+        position (``cardcrawl.haydes._compact``) reads every cell's pool again."""
+        self._pools = self._pools[:]
+        self._pools_frozen = None
 
     def flat_pools(self) -> list[int]:
         """The pools by cell as one list (face-up cells' entries are stale)."""

@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import bisect
 import operator
-from fractions import Fraction
 from math import gcd, lcm
+from typing import TYPE_CHECKING
 
 from cardcrawl.haydes._state import FACE_UP, MIXED, Belief, HaydesState, Mix, pool_at
 from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
 from cardcrawl.kit._grid import Cell
+
+if TYPE_CHECKING:
+    from cardcrawl.haydes._position import Position
 
 __all__ = ["Dealer", "apply_reveal", "reveal_chances", "reveal_fast_deck"]
 
@@ -74,60 +77,74 @@ def take(deck: Deck, card: Card) -> Deck:
     return taken
 
 
-def _deck_outcomes(deck: Deck) -> list[tuple[Card, Fraction]]:
-    outcomes = deck.outcomes()
-    total = sum(w for _, w in outcomes)
-    return [(card, Fraction(w, total)) for card, w in outcomes]
+def _draws(deck: Deck) -> int:
+    """How many equally likely draws the next card of ``deck`` is one of: the weights of
+    its outcomes add up to this."""
+    return 1 if deck.stacked else len(deck.rest)
 
 
-def _card_odds(deck: Deck, card: Card) -> Fraction:
-    """The chance that the next card drawn from ``deck`` is ``card``."""
+def _copies(deck: Deck, card: Card) -> int:
+    """Of the :func:`_draws` of ``deck``, how many give ``card``."""
     if deck.stacked:
-        return Fraction(deck.stacked[0] == card)
+        return int(deck.stacked[0] == card)
     rest = deck.rest
     low = bisect.bisect_left(rest, card.index, key=_INDEX)
-    high = bisect.bisect_right(rest, card.index, lo=low, key=_INDEX)
-    return Fraction(high - low, len(rest))
+    return bisect.bisect_right(rest, card.index, lo=low, key=_INDEX) - low
 
 
 def _options(
     state: HaydesState, index: int, card: Card | None = None
-) -> list[tuple[Fraction, int, int, Card]]:
-    """Every (probability, belief, source, card) a reveal of cell ``index`` can be; only
-    those of ``card``, if given (the same entries, in the same order, found faster)."""
+) -> list[tuple[int, int, int, Card]]:
+    """Every (weight, belief, source, card) a reveal of cell ``index`` can be; only those
+    of ``card``, if given (the same entries, in the same order, found faster).
+
+    The weights are integers proportional to the options' probabilities: each is the
+    probability times the beliefs' total weight, the size of the cell's mix (1 for a
+    pool's cell) and the least common multiple of the draws of the decks it may come
+    from: one factor for all the options of a reveal, so that their sums and ratios are
+    exact without fractions."""
     beliefs = state.beliefs
-    total = sum(b.weight for b in beliefs)
     pool = pool_at(state, index)
-    options: list[tuple[Fraction, int, int, Card]] = []
+    options: list[tuple[int, int, int, Card]] = []
     if pool >= 0:
+        scale = lcm(*[_draws(belief.unseen[pool]) for belief in beliefs])
         for bi, belief in enumerate(beliefs):
-            pb = Fraction(belief.weight, total)
+            deck = belief.unseen[pool]
+            unit = belief.weight * (scale // _draws(deck))
             if card is not None:
-                p = _card_odds(belief.unseen[pool], card)
-                if p:
-                    options.append((pb * p, bi, pool, card))
+                copies = _copies(deck, card)
+                if copies:
+                    options.append((unit * copies, bi, pool, card))
                 continue
-            for drawn, p in _deck_outcomes(belief.unseen[pool]):
-                options.append((pb * p, bi, pool, drawn))
+            for drawn, w in deck.outcomes():
+                options.append((unit * w, bi, pool, drawn))
         return options
     m = mix_index(state.mixes, state.layout[index])
     mix = state.mixes[m]
-    size = len(mix.cells)
+    scale = lcm(
+        *[
+            _draws(belief.unseen[q])
+            for belief in beliefs
+            for q, count in enumerate(belief.mixed[m])
+            if count
+        ]
+    )
     for bi, belief in enumerate(beliefs):
-        pb = Fraction(belief.weight, total)
         for known in sorted(set(mix.known)):
             if card is None or known == card:
-                options.append((pb * Fraction(mix.known.count(known), size), bi, KNOWN, known))
+                weight = belief.weight * mix.known.count(known) * scale
+                options.append((weight, bi, KNOWN, known))
         for q, count in enumerate(belief.mixed[m]):
             if count:
-                share = pb * Fraction(count, size)
+                deck = belief.unseen[q]
+                unit = belief.weight * count * (scale // _draws(deck))
                 if card is not None:
-                    p = _card_odds(belief.unseen[q], card)
-                    if p:
-                        options.append((share * p, bi, q, card))
+                    copies = _copies(deck, card)
+                    if copies:
+                        options.append((unit * copies, bi, q, card))
                     continue
-                for drawn, p in _deck_outcomes(belief.unseen[q]):
-                    options.append((share * p, bi, q, drawn))
+                for drawn, w in deck.outcomes():
+                    options.append((unit * w, bi, q, drawn))
     return options
 
 
@@ -169,9 +186,8 @@ def _index_outcomes(deck: Deck) -> dict[int, int]:
     return counts
 
 
-def _as_weights(probs: list[Fraction]) -> list[int]:
-    scale = lcm(*(p.denominator for p in probs))
-    weights = [int(p * scale) for p in probs]
+def _as_weights(weights: list[int]) -> list[int]:
+    """Positive integer ``weights`` made the smallest in the same proportions."""
     common = gcd(*weights)
     return [w // common for w in weights]
 
@@ -185,23 +201,24 @@ def reveal_chances(state: HaydesState, index: int) -> tuple[tuple[Card, int], ..
         m = mix_index(state.mixes, state.layout[index])
         belief = state.beliefs[0]
         return _mix_chances(state.mixes[m], belief.mixed[m], belief.unseen)
-    by_card: dict[Card, Fraction] = {}
-    for prob, _, _, card in _options(state, index):
-        by_card[card] = by_card.get(card, Fraction(0)) + prob
+    by_card: dict[Card, int] = {}
+    for weight, _, _, card in _options(state, index):
+        by_card[card] = by_card.get(card, 0) + weight
     cards = sorted(by_card)
     return tuple(zip(cards, _as_weights([by_card[c] for c in cards]), strict=True))
 
 
-def _merge(entries: list[tuple[Fraction, Belief]]) -> tuple[Belief, ...]:
-    """Beliefs with equal contents merged, weights made small coprime integers."""
+def _merge(entries: list[tuple[int, Belief]]) -> tuple[Belief, ...]:
+    """Beliefs with equal contents merged, weights (integers, in proportion to their
+    probabilities) made small coprime integers."""
     if len(entries) == 1:
         # What the general way gives for one entry (of positive probability), at once.
         belief = entries[0][1]
         return (Belief(1, belief.unseen, belief.mixed),)
-    acc: dict[tuple[tuple[Deck, ...], tuple[tuple[int, ...], ...]], Fraction] = {}
-    for prob, belief in entries:
+    acc: dict[tuple[tuple[Deck, ...], tuple[tuple[int, ...], ...]], int] = {}
+    for weight, belief in entries:
         key = (belief.unseen, belief.mixed)
-        acc[key] = acc.get(key, Fraction(0)) + prob
+        acc[key] = acc.get(key, 0) + weight
     keys = list(acc)
     weights = _as_weights([acc[k] for k in keys])
     return tuple(Belief(w, unseen, mixed) for w, (unseen, mixed) in zip(weights, keys, strict=True))
@@ -228,8 +245,8 @@ def apply_reveal(
     cell = state.layout[index]
     options = _options(state, index, card)
     m = mix_index(state.mixes, cell) if pool == MIXED else None
-    entries: list[tuple[Fraction, Belief]] = []
-    for prob, bi, source, _ in options:
+    entries: list[tuple[int, Belief]] = []
+    for weight, bi, source, _ in options:
         belief = beliefs[bi]
         unseen, mixed = belief.unseen, belief.mixed
         if source != KNOWN:
@@ -240,7 +257,7 @@ def apply_reveal(
                 counts = list(mixed[m])
                 counts[source] -= 1
                 mixed = (*mixed[:m], tuple(counts), *mixed[m + 1 :])
-        entries.append((prob, Belief(1, unseen, mixed)))
+        entries.append((weight, Belief(1, unseen, mixed)))
     new_beliefs = _merge(entries)
     mixes = state.mixes
     if m is not None:
@@ -278,15 +295,13 @@ def _tidy_mix(
         for cell in mix.cells:
             pool_of[layout.index(cell)] = pool
     mixes = (*mixes[:m], *mixes[m + 1 :])
-    entries = [
-        (Fraction(b.weight), Belief(1, b.unseen, (*b.mixed[:m], *b.mixed[m + 1 :])))
-        for b in beliefs
-    ]
+    entries = [(b.weight, Belief(1, b.unseen, (*b.mixed[:m], *b.mixed[m + 1 :]))) for b in beliefs]
     return mixes, _merge(entries)
 
 
 class Dealer:
-    """The end-of-turn deal (H-12), one card at a time, on mutable copies of the piles.
+    """The end-of-turn deal (H-12), one card at a time, on a mutable copy of the discard
+    pile, recording what it does in the knowledge of ``holder`` (a working position).
 
     The new cards are dealt face down, so dealing decides no card: a cell dealt from the
     Replacement deck joins the deck's pool. When the deck is empty, the discard pile is
@@ -294,8 +309,8 @@ class Dealer:
     the shuffle's randomness is spent as its cards are turned).
     """
 
-    def __init__(self, beliefs: tuple[Belief, ...], left: int, discard: list[Card]) -> None:
-        self.beliefs = beliefs
+    def __init__(self, holder: Position, left: int, discard: list[Card]) -> None:
+        self.holder = holder
         self.left = left
         self.discard = discard
         self.reshuffles: list[int] = []
@@ -306,23 +321,14 @@ class Dealer:
         if not self.left:
             if not self.discard:
                 return None
-            new = Deck.of(self.discard)
+            self.holder.add_pool(self.discard)
             self.reshuffles.append(len(self.discard))
             self.left = len(self.discard)
             self.discard.clear()
-            self.beliefs = tuple(
-                Belief(
-                    b.weight,
-                    (*b.unseen, new),
-                    tuple((*counts, 0) for counts in b.mixed),
-                )
-                for b in self.beliefs
-            )
         self.left -= 1
-        return len(self.beliefs[0].unseen) - 1
+        pool: int = self.holder.pool_count() - 1
+        return pool
 
     def add_mix(self, counts: list[int]) -> None:
         """Record, in every belief, how many cells of a new mix each pool fills."""
-        pools = len(self.beliefs[0].unseen)
-        row = tuple(counts) + (0,) * (pools - len(counts))
-        self.beliefs = tuple(Belief(b.weight, b.unseen, (*b.mixed, row)) for b in self.beliefs)
+        self.holder.add_mix(counts)
