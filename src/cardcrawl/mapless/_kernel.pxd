@@ -10,6 +10,6 @@ from cardcrawl.mapless._position cimport Position
 
 @cython.locals(
     n=cython.Py_ssize_t, index=cython.Py_ssize_t, decisions=cython.Py_ssize_t,
-    at_exit=cython.Py_ssize_t, cells=list, rules=Rules, position=Position,
+    at_exit=cython.Py_ssize_t, bot=cython.ulonglong, cells=list, rules=Rules, position=Position,
 )
 cpdef _run(game, seed, max_decisions, start, events)

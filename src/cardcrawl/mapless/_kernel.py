@@ -130,7 +130,10 @@ def _run(
             return None  # cut off; or no legal action, which the public path reports
         # RandomBot.choose: rng_below(bot, n), as the decks draw (C integers, compiled).
         n = len(cells)
-        bot, index = _below(bot, n) if n < _SMALL else rng_below(bot, n)
+        if n < _SMALL:  # a statement of its own: compiled, the C pair is unpacked as C
+            bot, index = _below(bot, n)
+        else:
+            bot, index = rng_below(bot, n)
         decisions += 1
         if events is not None:
             events.clear()  # the final state keeps the last step's events only
