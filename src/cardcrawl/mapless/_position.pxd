@@ -63,14 +63,15 @@ cpdef list open_cells(object table, Py_ssize_t touching, object closed, tuple am
 
 @cython.final
 cdef class WorkingDeck:
+    cdef public bint _once
     cdef public list _rest
     cdef public list _stacked
     cdef public object source
 
     cpdef _own(self)
-    @cython.locals(rest=list)
+    @cython.locals(rest=list, cards=tuple, k=Py_ssize_t)
     cpdef tuple draw(self, object rng)
-    @cython.locals(rest=list)
+    @cython.locals(rest=list, cards=tuple, k=Py_ssize_t)
     cpdef take(self, object card)
     cpdef shuffle_in(self, object card)
     cpdef object freeze(self)
