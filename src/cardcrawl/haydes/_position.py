@@ -59,6 +59,8 @@ from cardcrawl.haydes._state import (
     HaydesState,
     Mix,
     Phase,
+    UnseenForm,
+    belief_of,
     flat_pools,
     pool_parts,
 )
@@ -450,21 +452,8 @@ class Position:
 
 
 _new = object.__new__
-# The slots' own setters of a Belief: a frozen class refuses ordinary assignment, and
-# these are the cheapest way around that while a new one is made (as Deck's _make).
-_set_weight = Belief.__dict__["weight"].__set__
-_set_unseen = Belief.__dict__["unseen"].__set__
-_set_mixed = Belief.__dict__["mixed"].__set__
-
-
-def _belief(unseen: tuple[Deck, ...], mixed: tuple[tuple[int, ...], ...]) -> Belief:
-    """``Belief(1, unseen, mixed)``, made without its constructor: a step makes one at
-    every card turned, from values of the right types."""
-    belief: Belief = _new(Belief)
-    _set_weight(belief, 1)
-    _set_unseen(belief, unseen)
-    _set_mixed(belief, mixed)
-    return belief
+#: ``Belief(1, unseen, mixed)``, made without its constructor (see _state.belief_of).
+_belief = belief_of
 
 
 #: A cell's entry in a position's cards by cell, face down, repeated by thaw.
@@ -559,9 +548,7 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     pos._seats_in = None
     pos._mask = -1
     pos.mixes = fields["mixes"]
-    pos._beliefs = fields["beliefs"]
-    pos._unseen = None
-    pos._mixed = ()  # read with _unseen only (see single_pool)
+    _thaw_unseen(pos, fields)
     pos.replacement_left = fields["replacement_left"]
     pos.discard = fields["discard"]
     pos.removed = fields["removed"]
@@ -620,14 +607,43 @@ def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     pools = fields["_pools"]
     pos._pools = list(pools)
     pos._pools_frozen = pools
-    # The unseen cards from the state's decks, as thaw has them: a pool drawn from
-    # again in this step is copied once (a list of its cards, which a rollout keeps,
-    # would be made into a deck again at every freeze).
-    pos._beliefs = fields["beliefs"]
-    pos._unseen = None
+    # The unseen cards from the state's, as thaw has them: a pool drawn from again in
+    # this step is copied once (a list of its cards, which a rollout keeps, would be
+    # made into a tuple again at every freeze).
+    _thaw_unseen(pos, fields)
     pos.events = events
     pos._changed = 0
     pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
+
+
+def _thaw_unseen(pos: Position, fields: dict[str, Any]) -> None:
+    """What the unseen cards can be, read from the fields of a state into ``pos``: the
+    state's beliefs if it holds them, else its single belief as the rules keep one (see
+    cardcrawl.haydes._state), a list of the pools' unseen cards."""
+    beliefs = fields["beliefs"]
+    if type(beliefs) is UnseenForm:
+        unseen, mixed = beliefs
+        pos._beliefs = None
+        pos._unseen = list(unseen)
+        pos._mixed = mixed
+    else:
+        pos._beliefs = beliefs
+        pos._unseen = None
+        pos._mixed = ()  # read with _unseen only (see single_pool)
+
+
+def _unchanged(form: UnseenForm, unseen: list[Unseen], mixed: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether a position's unseen cards, ``unseen`` and ``mixed``, are still those of
+    ``form``, which they were thawed from."""
+    if form[1] is not mixed:
+        return False
+    decks = form[0]
+    if len(decks) != len(unseen):
+        return False
+    for i, deck in enumerate(decks):  # noqa: SIM110 - a loop over C values, compiled
+        if unseen[i] is not deck:
+            return False
+    return True
 
 
 _set = object.__setattr__
@@ -685,8 +701,16 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["_pools"] = pools
     fields["_shown"] = tuple(pos.shown)
     fields["mixes"] = pos.mixes
-    beliefs = pos._beliefs
-    fields["beliefs"] = pos.beliefs if beliefs is None else beliefs
+    unseen = pos._unseen
+    if unseen is None:
+        fields["beliefs"] = pos._beliefs
+    else:
+        # A single belief holds the unseen cards: the state holds the decks of its
+        # pools, the belief made only if read (see cardcrawl.haydes._state); those of
+        # the state thawed, if the step drew no card.
+        thawed = fields["beliefs"]
+        if type(thawed) is not UnseenForm or not _unchanged(thawed, unseen, pos._mixed):
+            fields["beliefs"] = UnseenForm((tuple(map(_deck, unseen)), pos._mixed))
     fields["replacement_left"] = pos.replacement_left
     discard = pos.discard
     fields["discard"] = discard if type(discard) is tuple else tuple(discard)
