@@ -488,8 +488,18 @@ def _figure(cell: Cell | None, charisma: int, endurance: int) -> Figure:
     if figure is None:
         if len(_FIGURES) >= 100_000:
             _FIGURES.clear()
-        figure = _FIGURES[key] = Figure(charisma, endurance, cell)
+        # Made without attrs' constructor, from values of the right types (as _belief).
+        figure = _new(Figure)
+        _set_charisma(figure, charisma)
+        _set_endurance(figure, endurance)
+        _set_cell(figure, cell)
+        _FIGURES[key] = figure
     return figure
+
+
+_set_charisma = Figure.__dict__["charisma"].__set__
+_set_endurance = Figure.__dict__["endurance"].__set__
+_set_cell = Figure.__dict__["cell"].__set__
 
 
 def cards_by_cell(state: HaydesState) -> bytearray:
