@@ -82,11 +82,8 @@ cpdef rethaw(Position pos, object state, object events)
 
 cpdef _thaw_unseen(Position pos, dict fields)
 
-@cython.locals(decks=tuple, i=Py_ssize_t)
-cpdef bint _unchanged(tuple form, list unseen, object mixed) except -1
-
 @cython.locals(changed=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t, at=list, figures=list)
 cpdef tuple _seats(Position pos, tuple old)
 
-@cython.locals(fields=dict)
+@cython.locals(fields=dict, same=bint, i=Py_ssize_t)
 cpdef object freeze(Position pos, object legal_key, object legal)

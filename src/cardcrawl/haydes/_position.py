@@ -61,6 +61,7 @@ from cardcrawl.haydes._state import (
     Phase,
     UnseenForm,
     belief_of,
+    unseen_form,
     flat_pools,
     pool_parts,
 )
@@ -632,28 +633,13 @@ def _thaw_unseen(pos: Position, fields: dict[str, Any]) -> None:
     cardcrawl.haydes._state), a list of the pools' unseen cards."""
     beliefs = fields["beliefs"]
     if type(beliefs) is UnseenForm:
-        unseen, mixed = beliefs
         pos._beliefs = None
-        pos._unseen = list(unseen)
-        pos._mixed = mixed
+        pos._unseen = list(beliefs.unseen)
+        pos._mixed = beliefs.mixed
     else:
         pos._beliefs = beliefs
         pos._unseen = None
         pos._mixed = ()  # read with _unseen only (see single_pool)
-
-
-def _unchanged(form: UnseenForm, unseen: list[Unseen], mixed: tuple[tuple[int, ...], ...]) -> bool:
-    """Whether a position's unseen cards, ``unseen`` and ``mixed``, are still those of
-    ``form``, which they were thawed from."""
-    if form[1] is not mixed:
-        return False
-    decks = form[0]
-    if len(decks) != len(unseen):
-        return False
-    for i, deck in enumerate(decks):  # noqa: SIM110 - a loop over C values, compiled
-        if unseen[i] is not deck:
-            return False
-    return True
 
 
 _set = object.__setattr__
@@ -718,9 +704,16 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         # A single belief holds the unseen cards: the state holds the decks of its
         # pools, the belief made only if read (see cardcrawl.haydes._state); those of
         # the state thawed, if the step drew no card.
-        thawed = fields["beliefs"]
-        if type(thawed) is not UnseenForm or not _unchanged(thawed, unseen, pos._mixed):
-            fields["beliefs"] = UnseenForm((tuple(map(_deck, unseen)), pos._mixed))
+        form = fields["beliefs"]
+        mixed = pos._mixed
+        same = type(form) is UnseenForm and form.mixed is mixed and len(form.unseen) == len(unseen)
+        if same:
+            for i, deck in enumerate(form.unseen):
+                if unseen[i] is not deck:
+                    same = False
+                    break
+        if not same:
+            fields["beliefs"] = unseen_form(tuple(map(_deck, unseen)), mixed)
     fields["replacement_left"] = pos.replacement_left
     discard = pos.discard
     fields["discard"] = discard if type(discard) is tuple else tuple(discard)

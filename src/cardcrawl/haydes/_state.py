@@ -720,18 +720,30 @@ HaydesState.shown = _OtherForm("shown", _shown_of)  # type: ignore[assignment]
 
 # And ``beliefs``. A state frozen from the rules, while a single belief holds the unseen
 # cards (almost always), holds them under ``beliefs`` as the rules keep them: an
-# ``UnseenForm``, the pair of the belief's ``unseen`` (a deck by pool) and ``mixed``. A
-# step that turns a card then makes one small tuple, not a belief and the tuple of it,
-# which are made when ``beliefs`` is first read. The
+# ``UnseenForm``: the belief's ``unseen`` (a deck by pool) and ``mixed``. A step that
+# turns a card then makes one small object, not a belief and the tuple of it, which
+# are made when ``beliefs`` is first read. The
 # form is kept under the field's own name, read through a data descriptor, so that a
 # state's ``__dict__`` never holds a key more (its key table, shared by every state, is
 # full) and a value that the engine's replacer gives ``beliefs`` simply replaces it.
 
 
-class UnseenForm(tuple):  # type: ignore[type-arg]
-    """``(unseen, mixed)``: a single belief as the rules keep it (see above)."""
+class UnseenForm:
+    """A single belief as the rules keep it (see above): its ``unseen`` and ``mixed``.
+    Made with :func:`unseen_form`; never changed."""
 
-    __slots__ = ()
+    __slots__ = ("mixed", "unseen")
+
+    unseen: tuple[Deck, ...]
+    mixed: tuple[tuple[int, ...], ...]
+
+
+def unseen_form(unseen: tuple[Deck, ...], mixed: tuple[tuple[int, ...], ...]) -> UnseenForm:
+    """The :class:`UnseenForm` of ``Belief(1, unseen, mixed)``."""
+    form: UnseenForm = _new(UnseenForm)
+    form.unseen = unseen
+    form.mixed = mixed
+    return form
 
 
 class _Beliefs:
@@ -744,7 +756,7 @@ class _Beliefs:
         fields = state.__dict__
         beliefs = fields["beliefs"]
         if type(beliefs) is UnseenForm:
-            beliefs = fields["beliefs"] = (belief_of(beliefs[0], beliefs[1]),)
+            beliefs = fields["beliefs"] = (belief_of(beliefs.unseen, beliefs.mixed),)
         return beliefs
 
     def __set__(self, state: Any, value: Any) -> None:
