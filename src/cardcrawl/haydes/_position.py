@@ -713,7 +713,7 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
                     same = False
                     break
         if not same:
-            fields["beliefs"] = unseen_form(tuple(map(_deck, unseen)), mixed)
+            fields["beliefs"] = unseen_form(tuple([_deck(u) for u in unseen]), mixed)
     fields["replacement_left"] = pos.replacement_left
     discard = pos.discard
     fields["discard"] = discard if type(discard) is tuple else tuple(discard)

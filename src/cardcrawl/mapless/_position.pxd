@@ -115,5 +115,5 @@ cpdef Position thaw(object state)
 @cython.locals(p=Position)
 cpdef Position setup(object rng, bint explicit_chance, object decks, object table)
 
-@cython.locals(fields=dict)
+@cython.locals(fields=dict, working=WorkingDeck)
 cpdef object freeze(Position p, object events)

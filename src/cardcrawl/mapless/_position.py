@@ -940,17 +940,21 @@ def freeze(p: Position, events: list[Any]) -> MaplessState:
     fields["last_room"] = p.last_room
     # A working deck is replaced by its frozen deck, as the table is: a position kept
     # for the next step (GameBase._keep_position) freezes only what is drawn again.
+    # (``working``, a working deck, is typed for the compiled build: its freeze is a C call.)
     deck = p.narrative
     if type(deck) is WorkingDeck:
-        deck = p.narrative = deck.freeze()
+        working = deck
+        deck = p.narrative = working.freeze()
     fields["narrative"] = deck
     deck = p.mind
     if type(deck) is WorkingDeck:
-        deck = p.mind = deck.freeze()
+        working = deck
+        deck = p.mind = working.freeze()
     fields["mind"] = deck
     deck = p.body
     if type(deck) is WorkingDeck:
-        deck = p.body = deck.freeze()
+        working = deck
+        deck = p.body = working.freeze()
     fields["body"] = deck
     fields["mind_aside"] = p.mind_aside
     fields["body_aside"] = p.body_aside
