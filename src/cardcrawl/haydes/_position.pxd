@@ -71,6 +71,11 @@ cdef class Position:
     cpdef face_down(self, list cells, Py_ssize_t pool)
     cpdef discarded(self, list cards)
 
+# The deck of a pool's unseen cards and a figure, made at every freeze: C calls.
+cpdef object _deck(object cards)
+cdef dict _FIGURES
+cpdef object _figure(object cell, object charisma, object endurance)
+
 @cython.locals(card_at=bytearray, i=Py_ssize_t)
 cpdef bytearray cards_by_cell(object state)
 
