@@ -85,8 +85,6 @@ cpdef Position thaw(object state, dict index, object events=*)
 @cython.locals(fields=dict)
 cpdef rethaw(Position pos, object state, object events)
 
-cpdef _thaw_unseen(Position pos, dict fields)
-
 @cython.locals(changed=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t, at=list, figures=list)
 cpdef tuple _seats(Position pos, tuple old)
 

@@ -61,7 +61,6 @@ from cardcrawl.haydes._state import (
     Phase,
     UnseenForm,
     belief_of,
-    unseen_form,
     flat_pools,
     pool_parts,
 )
@@ -559,7 +558,17 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     pos._seats_in = None
     pos._mask = -1
     pos.mixes = fields["mixes"]
-    _thaw_unseen(pos, fields)
+    # What the unseen cards can be: the state's beliefs if it holds them, else its
+    # single belief as the rules keep one (see cardcrawl.haydes._state).
+    beliefs = fields["beliefs"]
+    if type(beliefs) is UnseenForm:
+        pos._beliefs = None
+        pos._unseen = list(beliefs.unseen)
+        pos._mixed = beliefs.mixed
+    else:
+        pos._beliefs = beliefs
+        pos._unseen = None
+        pos._mixed = ()  # read with _unseen only (see single_pool)
     pos.replacement_left = fields["replacement_left"]
     pos.discard = fields["discard"]
     pos.removed = fields["removed"]
@@ -618,19 +627,9 @@ def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     pools = fields["_pools"]
     pos._pools = list(pools)
     pos._pools_frozen = pools
-    # The unseen cards from the state's, as thaw has them: a pool drawn from again in
+    # The unseen cards from the state's, as thaw reads them: a pool drawn from again in
     # this step is copied once (a list of its cards, which a rollout keeps, would be
-    # made into a tuple again at every freeze).
-    _thaw_unseen(pos, fields)
-    pos.events = events
-    pos._changed = 0
-    pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
-
-
-def _thaw_unseen(pos: Position, fields: dict[str, Any]) -> None:
-    """What the unseen cards can be, read from the fields of a state into ``pos``: the
-    state's beliefs if it holds them, else its single belief as the rules keep one (see
-    cardcrawl.haydes._state), a list of the pools' unseen cards."""
+    # made into a deck again at every freeze).
     beliefs = fields["beliefs"]
     if type(beliefs) is UnseenForm:
         pos._beliefs = None
@@ -639,7 +638,10 @@ def _thaw_unseen(pos: Position, fields: dict[str, Any]) -> None:
     else:
         pos._beliefs = beliefs
         pos._unseen = None
-        pos._mixed = ()  # read with _unseen only (see single_pool)
+        pos._mixed = ()
+    pos.events = events
+    pos._changed = 0
+    pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
 
 
 _set = object.__setattr__
@@ -713,7 +715,12 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
                     same = False
                     break
         if not same:
-            fields["beliefs"] = unseen_form(tuple([_deck(u) for u in unseen]), mixed)
+            # A pool not drawn from holds its deck already (_deck's first case, without
+            # the call).
+            made: UnseenForm = _new(UnseenForm)
+            made.unseen = tuple([u if type(u) is Deck else _deck(u) for u in unseen])
+            made.mixed = mixed
+            fields["beliefs"] = made
     fields["replacement_left"] = pos.replacement_left
     discard = pos.discard
     fields["discard"] = discard if type(discard) is tuple else tuple(discard)

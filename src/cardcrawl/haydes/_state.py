@@ -730,20 +730,12 @@ HaydesState.shown = _OtherForm("shown", _shown_of)  # type: ignore[assignment]
 
 class UnseenForm:
     """A single belief as the rules keep it (see above): its ``unseen`` and ``mixed``.
-    Made with :func:`unseen_form`; never changed."""
+    Made by the working position's freeze, its two slots set at once; never changed."""
 
     __slots__ = ("mixed", "unseen")
 
     unseen: tuple[Deck, ...]
     mixed: tuple[tuple[int, ...], ...]
-
-
-def unseen_form(unseen: tuple[Deck, ...], mixed: tuple[tuple[int, ...], ...]) -> UnseenForm:
-    """The :class:`UnseenForm` of ``Belief(1, unseen, mixed)``."""
-    form: UnseenForm = _new(UnseenForm)
-    form.unseen = unseen
-    form.mixed = mixed
-    return form
 
 
 class _Beliefs:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from operator import itemgetter
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any, ClassVar, TypeVar
 
 from cardcrawl.core._engine import GameBase, events_of_log, replacer
@@ -105,6 +105,7 @@ def _actions(phase: Phase, cells: list[Cell]) -> tuple[Action, ...]:
         actions: tuple[Action, ...] = itemgetter(*cells)(table)
         return actions
     return (table[cells[0]],) if cells else ()
+
 
 _evolve = replacer(MaplessState)
 
