@@ -16,6 +16,7 @@ from cardcrawl.bots import RandomBot
 from cardcrawl.mapless import Phase
 from cardcrawl.mapless._kernel import MaplessKernel
 from cardcrawl.mapless._position import (
+    WorkingDeck,
     WorkingGrid,
     empty_around,
     empty_neighbours,
@@ -171,3 +172,30 @@ def test_a_position_on_a_board_freezes_into_the_state_of_one_by_dicts() -> None:
             frozen = freeze(on_board, list(state.events))
             assert frozen == state
             assert frozen.table.frontier == state.table.frontier
+
+
+@pytest.mark.parametrize("stacked", ["", "5S 9C"])
+def test_a_working_deck_draws_as_a_deck_draws_first_frozen_then_by_lists(stacked: str) -> None:
+    """Whatever form a working deck holds its cards in (the next frozen deck after its
+    first draw or take, its own lists after that), it draws exactly as ``Deck.draw``
+    and takes as ``Deck.take``, and the frozen deck it was made from never changes."""
+    cards = cardcrawl.parse_cards("2S 3S 5S 7S 9C JC KC KD")
+    top = cardcrawl.parse_cards(stacked) if stacked else []
+    source = cardcrawl.Deck.stacked_on(top, cardcrawl.Deck.of(cards))
+    kept = copy.deepcopy(source)
+    for seed in range(20):
+        rng = random.Random(seed)
+        working, deck, state = WorkingDeck.of(source), source, rng.getrandbits(64)
+        while deck:
+            if rng.random() < 0.3:
+                card = rng.choice([c for c, _ in deck.outcomes()])
+                working.take(card)
+                deck = deck.take(card)
+            else:
+                card, deck, expected = deck.draw(state)
+                drawn, state = working.draw(state)
+                assert (drawn, state) == (card, expected)
+            assert working.freeze() == deck
+            assert len(working) == len(deck)
+            assert working.cards == deck.cards
+        assert source == kept

@@ -71,6 +71,11 @@ cdef class Position:
     cpdef face_down(self, list cells, Py_ssize_t pool)
     cpdef list pile(self)
 
+# The deck of a pool's unseen cards and a figure, made at every freeze: C calls.
+cpdef object _deck(object cards)
+cdef dict _FIGURES
+cpdef object _figure(object cell, object charisma, object endurance)
+
 @cython.locals(card_at=bytearray, i=Py_ssize_t)
 cpdef bytearray cards_by_cell(object state)
 
@@ -83,5 +88,5 @@ cpdef rethaw(Position pos, object state, object events)
 @cython.locals(changed=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t, at=list, figures=list)
 cpdef tuple _seats(Position pos, tuple old)
 
-@cython.locals(fields=dict)
+@cython.locals(fields=dict, same=bint, i=Py_ssize_t)
 cpdef object freeze(Position pos, object legal_key, object legal)

@@ -59,6 +59,8 @@ from cardcrawl.haydes._state import (
     HaydesState,
     Mix,
     Phase,
+    UnseenForm,
+    belief_of,
     flat_pools,
     pool_parts,
 )
@@ -487,21 +489,8 @@ class Position:
 
 
 _new = object.__new__
-# The slots' own setters of a Belief: a frozen class refuses ordinary assignment, and
-# these are the cheapest way around that while a new one is made (as Deck's _make).
-_set_weight = Belief.__dict__["weight"].__set__
-_set_unseen = Belief.__dict__["unseen"].__set__
-_set_mixed = Belief.__dict__["mixed"].__set__
-
-
-def _belief(unseen: tuple[Deck, ...], mixed: tuple[tuple[int, ...], ...]) -> Belief:
-    """``Belief(1, unseen, mixed)``, made without its constructor: a step makes one at
-    every card turned, from values of the right types."""
-    belief: Belief = _new(Belief)
-    _set_weight(belief, 1)
-    _set_unseen(belief, unseen)
-    _set_mixed(belief, mixed)
-    return belief
+#: ``Belief(1, unseen, mixed)``, made without its constructor (see _state.belief_of).
+_belief = belief_of
 
 
 #: A cell's entry in a position's cards by cell, face down, repeated by thaw.
@@ -536,8 +525,18 @@ def _figure(cell: Cell | None, charisma: int, endurance: int) -> Figure:
     if figure is None:
         if len(_FIGURES) >= 100_000:
             _FIGURES.clear()
-        figure = _FIGURES[key] = Figure(charisma, endurance, cell)
+        # Made without attrs' constructor, from values of the right types (as _belief).
+        figure = _new(Figure)
+        _set_charisma(figure, charisma)
+        _set_endurance(figure, endurance)
+        _set_cell(figure, cell)
+        _FIGURES[key] = figure
     return figure
+
+
+_set_charisma = Figure.__dict__["charisma"].__set__
+_set_endurance = Figure.__dict__["endurance"].__set__
+_set_cell = Figure.__dict__["cell"].__set__
 
 
 def cards_by_cell(state: HaydesState) -> bytearray:
@@ -596,9 +595,17 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     pos._seats_in = None
     pos._mask = -1
     pos.mixes = fields["mixes"]
-    pos._beliefs = fields["beliefs"]
-    pos._unseen = None
-    pos._mixed = ()  # read with _unseen only (see single_pool)
+    # What the unseen cards can be: the state's beliefs if it holds them, else its
+    # single belief as the rules keep one (see cardcrawl.haydes._state).
+    beliefs = fields["beliefs"]
+    if type(beliefs) is UnseenForm:
+        pos._beliefs = None
+        pos._unseen = list(beliefs.unseen)
+        pos._mixed = beliefs.mixed
+    else:
+        pos._beliefs = beliefs
+        pos._unseen = None
+        pos._mixed = ()  # read with _unseen only (see single_pool)
     pos.replacement_left = fields["replacement_left"]
     pos.discard = fields["discard"]
     pos.removed = fields["removed"]
@@ -657,11 +664,18 @@ def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     pools = fields["_pools"]
     pos._pools = list(pools)
     pos._pools_frozen = pools
-    # The unseen cards from the state's decks, as thaw has them: a pool drawn from
-    # again in this step is copied once (a list of its cards, which a rollout keeps,
-    # would be made into a deck again at every freeze).
-    pos._beliefs = fields["beliefs"]
-    pos._unseen = None
+    # The unseen cards from the state's, as thaw reads them: a pool drawn from again in
+    # this step is copied once (a list of its cards, which a rollout keeps, would be
+    # made into a deck again at every freeze).
+    beliefs = fields["beliefs"]
+    if type(beliefs) is UnseenForm:
+        pos._beliefs = None
+        pos._unseen = list(beliefs.unseen)
+        pos._mixed = beliefs.mixed
+    else:
+        pos._beliefs = beliefs
+        pos._unseen = None
+        pos._mixed = ()
     pos.events = events
     pos._changed = 0
     pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
@@ -722,8 +736,28 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["_pools"] = pools
     fields["_shown"] = tuple(pos.shown)
     fields["mixes"] = pos.mixes
-    beliefs = pos._beliefs
-    fields["beliefs"] = pos.beliefs if beliefs is None else beliefs
+    unseen = pos._unseen
+    if unseen is None:
+        fields["beliefs"] = pos._beliefs
+    else:
+        # A single belief holds the unseen cards: the state holds the decks of its
+        # pools, the belief made only if read (see cardcrawl.haydes._state); those of
+        # the state thawed, if the step drew no card.
+        form = fields["beliefs"]
+        mixed = pos._mixed
+        same = type(form) is UnseenForm and form.mixed is mixed and len(form.unseen) == len(unseen)
+        if same:
+            for i, deck in enumerate(form.unseen):
+                if unseen[i] is not deck:
+                    same = False
+                    break
+        if not same:
+            # A pool not drawn from holds its deck already (_deck's first case, without
+            # the call).
+            made: UnseenForm = _new(UnseenForm)
+            made.unseen = tuple([u if type(u) is Deck else _deck(u) for u in unseen])
+            made.mixed = mixed
+            fields["beliefs"] = made
     fields["replacement_left"] = pos.replacement_left
     discard = pos.discard
     fields["discard"] = discard if type(discard) is tuple else tuple(discard)

@@ -563,8 +563,8 @@ class HaydesState(MemoState):
         return _notation_repr(self, observed=False)
 
     def __getstate__(self) -> dict[str, Any]:
-        # A pickle holds the events and the shown cells themselves, never the rules'
-        # form of them (see below).
+        # A pickle holds the events, the shown cells and the beliefs themselves, never
+        # the rules' form of them (see below).
         fields = super().__getstate__()
         if "_log" in fields:
             fields["events"] = self.events
@@ -572,6 +572,8 @@ class HaydesState(MemoState):
         if "_shown" in fields:
             fields["shown"] = self.shown
             del fields["_shown"]
+        if type(fields["beliefs"]) is UnseenForm:
+            fields["beliefs"] = self.beliefs
         return fields
 
     def card_at(self, cell: Cell) -> Card | None:
@@ -714,9 +716,65 @@ HaydesState.events = _OtherForm("events", _events_of)  # type: ignore[assignment
 # And ``shown`` (a tuple of cells), which a state frozen from the rules holds as the
 # indices of its cells (``_shown``), as the rules keep them.
 HaydesState.shown = _OtherForm("shown", _shown_of)  # type: ignore[assignment]
-#: The entries of a state's ``__dict__`` that are not fields: the rules' form of the
-#: by-cell fields and of ``shown``, and a step's log of its events.
-RULES_FORM = frozenset({"_up", "_pools", "_shown", "_log"})
+
+
+# And ``beliefs``. A state frozen from the rules, while a single belief holds the unseen
+# cards (almost always), holds them under ``beliefs`` as the rules keep them: an
+# ``UnseenForm``: the belief's ``unseen`` (a deck by pool) and ``mixed``. A step that
+# turns a card then makes one small object, not a belief and the tuple of it, which
+# are made when ``beliefs`` is first read. The
+# form is kept under the field's own name, read through a data descriptor, so that a
+# state's ``__dict__`` never holds a key more (its key table, shared by every state, is
+# full) and a value that the engine's replacer gives ``beliefs`` simply replaces it.
+
+
+class UnseenForm:
+    """A single belief as the rules keep it (see above): its ``unseen`` and ``mixed``.
+    Made by the working position's freeze, its two slots set at once; never changed."""
+
+    __slots__ = ("mixed", "unseen")
+
+    unseen: tuple[Deck, ...]
+    mixed: tuple[tuple[int, ...], ...]
+
+
+class _Beliefs:
+    """``HaydesState.beliefs``: the state's beliefs, made from its ``UnseenForm`` the
+    first time they are read, then kept in its ``__dict__`` in their place."""
+
+    def __get__(self, state: Any, owner: Any = None) -> Any:
+        if state is None:
+            return self
+        fields = state.__dict__
+        beliefs = fields["beliefs"]
+        if type(beliefs) is UnseenForm:
+            beliefs = fields["beliefs"] = (belief_of(beliefs.unseen, beliefs.mixed),)
+        return beliefs
+
+    def __set__(self, state: Any, value: Any) -> None:
+        # Only the constructor sets a field (with object.__setattr__; the frozen class
+        # refuses any other assignment): as it would without this descriptor.
+        state.__dict__["beliefs"] = value
+
+
+HaydesState.beliefs = _Beliefs()  # type: ignore[assignment]
+
+_new = object.__new__
+# The slots' own setters of a Belief: a frozen class refuses ordinary assignment, and
+# these are the cheapest way around that while a new one is made (as Deck's _make).
+_set_weight = Belief.__dict__["weight"].__set__
+_set_unseen = Belief.__dict__["unseen"].__set__
+_set_mixed = Belief.__dict__["mixed"].__set__
+
+
+def belief_of(unseen: tuple[Deck, ...], mixed: tuple[tuple[int, ...], ...]) -> Belief:
+    """``Belief(1, unseen, mixed)``, made without its constructor, from values of the
+    right types: the rules make one whenever the unseen cards change."""
+    belief: Belief = _new(Belief)
+    _set_weight(belief, 1)
+    _set_unseen(belief, unseen)
+    _set_mixed(belief, mixed)
+    return belief
 
 
 @attrs.frozen

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any, ClassVar, TypeVar
 
 from cardcrawl.core._engine import GameBase, events_of_log, replacer
@@ -95,6 +96,19 @@ class _Interned(dict[Cell, _A]):
 _DRAWS = tuple(Draw(Card(i)) for i in range(52))
 _PLACES: _Interned[Place] = _Interned(Place)
 _MOVES: _Interned[Move] = _Interned(Move)
+
+
+def _actions(phase: Phase, cells: list[Cell]) -> tuple[Action, ...]:
+    """The decisions of ``phase`` (a player's) on ``cells``, in their order: the interned
+    actions, looked up in one C call (an ``itemgetter`` of several keys gives a tuple)."""
+    if phase is _PLACE_EXIT:
+        return tuple([PlaceExit(c) for c in cells])
+    table = _PLACES if phase is _PLACE else _MOVES
+    if len(cells) > 1:
+        actions: tuple[Action, ...] = itemgetter(*cells)(table)
+        return actions
+    return (table[cells[0]],) if cells else ()
+
 
 _evolve = replacer(MaplessState)
 
@@ -260,14 +274,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         state = freeze(position, events)
         cells = position.choices
         if cells is not None:
-            phase = position.phase
-            if phase is _PLACE:
-                legal: tuple[Action, ...] = tuple(map(_PLACES.__getitem__, cells))
-            elif phase is _MOVE:
-                legal = tuple(map(_MOVES.__getitem__, cells))
-            else:
-                legal = tuple(PlaceExit(c) for c in cells)
-            state._memo[self._legal_key] = legal
+            state._memo[self._legal_key] = _actions(position.phase, cells)
             if keep:
                 position.choices = None  # asked again by the next step, as if thawed
                 self._keep_position(state, position)
@@ -288,13 +295,7 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         return TERMINAL if phase is _OVER else CHANCE
 
     def _decisions(self, state: MaplessState) -> tuple[Action, ...]:
-        phase = state.phase
-        cells = self._decision_cells(state)
-        if phase is _MOVE:
-            return tuple(map(_MOVES.__getitem__, cells))
-        if phase is _PLACE:
-            return tuple(map(_PLACES.__getitem__, cells))
-        return tuple(PlaceExit(c) for c in cells)
+        return _actions(state.phase, self._decision_cells(state))
 
     def _decision_cells(self, view: MaplessState | Position) -> list[Cell]:
         """The cells of the decision a state or position waits on, as the hooks give them."""

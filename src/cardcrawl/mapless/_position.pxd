@@ -71,14 +71,15 @@ cpdef list open_cells(object table, Py_ssize_t touching, object closed, object a
 
 @cython.final
 cdef class WorkingDeck:
+    cdef public bint _once
     cdef public list _rest
     cdef public list _stacked
     cdef public object source
 
     cpdef _own(self)
-    @cython.locals(rest=list)
+    @cython.locals(rest=list, cards=tuple, k=Py_ssize_t)
     cpdef tuple draw(self, object rng)
-    @cython.locals(rest=list)
+    @cython.locals(rest=list, cards=tuple, k=Py_ssize_t)
     cpdef take(self, object card)
     cpdef shuffle_in(self, object card)
     cpdef object freeze(self)
@@ -122,5 +123,5 @@ cpdef Position thaw(object state)
 @cython.locals(p=Position)
 cpdef Position setup(object rng, bint explicit_chance, object decks, object table)
 
-@cython.locals(fields=dict)
+@cython.locals(fields=dict, working=WorkingDeck)
 cpdef object freeze(Position p, object events)

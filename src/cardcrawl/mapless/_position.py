@@ -35,7 +35,7 @@ import attrs
 
 from cardcrawl.core._random import _below
 from cardcrawl.kit._cards import Card
-from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._deck import Deck, _make
 from cardcrawl.kit._grid import _NEIGHBOURS, Cell, Grid, _shared_cell, neighbours
 from cardcrawl.mapless._state import Ending, MaplessState, Phase
 
@@ -600,7 +600,10 @@ class WorkingDeck:
     It draws exactly as :meth:`cardcrawl.Deck.draw` does (the stacked top first, else
     index ``rng_below(len(rest))`` of the rest sorted by card index), and reads as a
     :class:`~cardcrawl.Deck` does. Until something is drawn it only holds the frozen
-    deck it was made from (``source``), which freezing then shares.
+    deck it was made from (``source``), which freezing then shares. Its first draw (or
+    take) makes the next frozen deck at once, one copy of the cards, which freezing
+    shares too: a public step draws about once from a deck. From the second on it
+    keeps lists, changed in place: a rollout draws many times from one working deck.
 
     Examples:
         >>> from cardcrawl import Deck, parse_cards
@@ -611,18 +614,20 @@ class WorkingDeck:
         (True, True)
     """
 
-    __slots__ = ("_rest", "_stacked", "source")
+    __slots__ = ("_once", "_rest", "_stacked", "source")
 
     def __init__(self, stacked: list[Card], rest: list[Card], source: Deck | None) -> None:
         self._stacked = stacked
         self._rest = rest
         self.source = source
+        self._once = True
 
     @classmethod
     def of(cls, deck: Deck) -> WorkingDeck:
         """A working copy of ``deck`` (made lazily: its lists at the first change)."""
         working: WorkingDeck = cls.__new__(cls)
         working.source = deck
+        working._once = False  # nothing drawn yet: the first draw makes a frozen deck
         return working
 
     @classmethod
@@ -652,7 +657,19 @@ class WorkingDeck:
 
     def draw(self, rng: int) -> tuple[Card, int]:
         """Draw the next card with the generator state ``rng``: ``(card, new_rng)``."""
-        if self.source is not None:
+        source = self.source
+        if source is not None:
+            if not self._once:
+                # The first draw: the deck after it, frozen, in one copy of the cards.
+                self._once = True
+                stacked = source.stacked
+                if stacked:
+                    self.source = _make(stacked[1:], source.rest)
+                    return stacked[0], rng
+                cards = source.rest
+                rng, k = _below(rng, len(cards))
+                self.source = _make((), cards[:k] + cards[k + 1 :])
+                return cards[k], rng
             self._own()
         if self._stacked:
             return self._stacked.pop(0), rng
@@ -662,6 +679,18 @@ class WorkingDeck:
 
     def take(self, card: Card) -> None:
         """Take ``card``, a possible next draw (an outcome of :meth:`outcomes`)."""
+        source = self.source
+        if source is not None and not self._once:
+            # The first: the deck after it, frozen, as draw makes it.
+            self._once = True
+            stacked = source.stacked
+            if stacked:
+                self.source = _make(stacked[1:], source.rest)
+                return
+            cards = source.rest
+            k = bisect_left(cards, card.index, key=_INDEX)
+            self.source = _make((), cards[:k] + cards[k + 1 :])
+            return
         self._own()
         if self._stacked:
             self._stacked.pop(0)
@@ -964,7 +993,12 @@ def freeze(p: Position, events: list[Any]) -> MaplessState:
     """
     table = p.table
     if type(table) is WorkingGrid:
-        table = p.table = Grid._build(table._cards, table.frontier)
+        # Grid._build, written out (a call less at every placement).
+        grid: Grid = _new(Grid)
+        grid._cards = table._cards
+        grid._frontier = table._frontier if table.board is None else table.frontier
+        grid._hash = None
+        table = p.table = grid
     # A copy of a state's own dict shares its table of keys: a third of the memory
     # of a dict built afresh, for every state a game keeps.
     fields = _FIELDS.copy()
@@ -975,17 +1009,21 @@ def freeze(p: Position, events: list[Any]) -> MaplessState:
     fields["last_room"] = p.last_room
     # A working deck is replaced by its frozen deck, as the table is: a position kept
     # for the next step (GameBase._keep_position) freezes only what is drawn again.
+    # (``working``, a working deck, is typed for the compiled build: its freeze is a C call.)
     deck = p.narrative
     if type(deck) is WorkingDeck:
-        deck = p.narrative = deck.freeze()
+        working = deck
+        deck = p.narrative = working.freeze()
     fields["narrative"] = deck
     deck = p.mind
     if type(deck) is WorkingDeck:
-        deck = p.mind = deck.freeze()
+        working = deck
+        deck = p.mind = working.freeze()
     fields["mind"] = deck
     deck = p.body
     if type(deck) is WorkingDeck:
-        deck = p.body = deck.freeze()
+        working = deck
+        deck = p.body = working.freeze()
     fields["body"] = deck
     fields["mind_aside"] = p.mind_aside
     fields["body_aside"] = p.body_aside
