@@ -66,10 +66,8 @@ cdef class Rules:
     cpdef object sample(self, Position pos)
     cpdef settle(self, Position pos)
     cpdef apply(self, Position pos, object action)
-    @cython.locals(kind=Py_ssize_t)
-    cpdef play(self, Position pos, Py_ssize_t code)
-    @cython.locals(kind=Py_ssize_t, seat=Py_ssize_t)
-    cpdef decide(self, Position pos, Py_ssize_t code)
+    @cython.locals(kind=Py_ssize_t, seat=Py_ssize_t, card=Py_ssize_t)
+    cpdef play(self, Position pos, Py_ssize_t code, bint resolve=*)
     @cython.locals(index=Py_ssize_t, k=Py_ssize_t, n=Py_ssize_t)
     cpdef Py_ssize_t _drawn(self, Position pos, bint take) except? -2
     @cython.locals(n=Py_ssize_t, k=Py_ssize_t, throws=tuple)

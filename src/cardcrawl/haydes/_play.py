@@ -488,7 +488,7 @@ class Rules:
         # hottest branches read its fields unchecked.
         phase = pos.phase
         if phase is _TURN or phase is _ENCOUNTER:
-            self.decide(pos, self.code_of(action))
+            self.play(pos, self.code_of(action), False)
         elif phase is _REVEAL:
             self._revealed(pos, action.card.index, False)  # type: ignore[union-attr]
         elif phase is _ROLL:
@@ -503,28 +503,10 @@ class Rules:
             pos.stacked_first = None
             self._begin_turn(pos)
 
-    def play(self, pos: Position, code: int) -> None:
-        """Apply the legal decision ``code`` (see :meth:`legal_entry`) to ``pos`` and
-        resolve the chance event it leads to, as :meth:`settle` does."""
-        self.decide(pos, code)
-        phase = pos.phase
-        if phase is _REVEAL or phase is _ROLL:
-            if pos.explicit_chance:
-                self.settle(pos)
-            elif phase is _REVEAL:
-                card = self._drawn(pos, True)
-                if card < 0:
-                    self.settle(pos)
-                else:
-                    self._revealed(pos, card, True)
-            elif pos.stacked_rolls:
-                self.settle(pos)
-            else:
-                self._rolled(pos, self._thrown(pos))
-
-    def decide(self, pos: Position, code: int) -> None:
-        """Apply the legal decision ``code`` to ``pos``, up to the chance event it
-        leads to, if any."""
+    def play(self, pos: Position, code: int, resolve: bool = True) -> None:
+        """Apply the legal decision ``code`` (see :meth:`legal_entry`) to ``pos`` and, if
+        ``resolve``, the chance event it leads to, as :meth:`settle` does; else ``pos``
+        is left waiting for that event."""
         kind = code & 7
         if kind < _K_STEP:
             # H-6: a move onto a face-down card, announced first; then the card is
@@ -539,6 +521,13 @@ class Rules:
             pos.aim = aim
             pos.aimed = code
             pos.phase = _REVEAL
+            if not resolve:
+                return
+            card = -1 if pos.explicit_chance else self._drawn(pos, True)
+            if card < 0:
+                self.settle(pos)
+            else:
+                self._revealed(pos, card, True)
         elif kind == _K_END:
             self._end_turn(pos)
         elif kind == _K_STEP:
@@ -547,6 +536,12 @@ class Rules:
             # H-8: the creature faced with a characteristic; then the roll.
             pos.chosen = _CHARACTERISTICS[code >> 3]
             pos.phase = _ROLL
+            if not resolve:
+                return
+            if pos.explicit_chance or pos.stacked_rolls:
+                self.settle(pos)
+            else:
+                self._rolled(pos, self._thrown(pos))
 
     # ------------------------------------------------------------ turns
     def _begin_turn(self, pos: Position) -> None:
@@ -575,7 +570,7 @@ class Rules:
     def _revealed(self, pos: Position, c: int, drawn: bool) -> None:
         """The card aimed at turned out to be card ``c`` (an index), taken out of its
         pool already if ``drawn``."""
-        aimed = pos.aimed  # the code of the move (see decide)
+        aimed = pos.aimed  # the code of the move (see play)
         index = aimed >> 3
         lower = aimed & 1
         card = _CARDS[c]
