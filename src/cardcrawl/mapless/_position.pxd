@@ -104,7 +104,7 @@ cdef class Position:
     cdef public object player
     cdef public bint ran_dry
     cdef public object refused
-    cdef public object rng
+    cdef public unsigned long long rng
     cdef public object spade
     cdef public bint spade_left_exit
     cdef public object table
