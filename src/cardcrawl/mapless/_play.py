@@ -278,7 +278,7 @@ class Rules:
                 # Sampled play may draw the ♥A while the Exit may not open (M-10): the
                 # rules shuffle it back, narrate it and draw again, so what comes out
                 # is distributed exactly as the outcomes of explicit play say.
-                card, p.rng = deck.draw(p.rng)
+                card = deck.draw(p)
             self.drawn(p, card, ev)
 
     def outcomes(self, p: Position, deck: WorkingDeck) -> tuple[tuple[Card, int], ...]:

@@ -69,6 +69,8 @@ cpdef list empty_neighbours(object table, object cell)
                y=Py_ssize_t, frontier=dict)
 cpdef list open_cells(object table, Py_ssize_t touching, object closed, object among=*)
 
+cdef class Position
+
 @cython.final
 cdef class WorkingDeck:
     cdef public list _rest
@@ -76,8 +78,8 @@ cdef class WorkingDeck:
     cdef public object source
 
     cpdef _own(self)
-    @cython.locals(rest=list)
-    cpdef tuple draw(self, object rng)
+    @cython.locals(rest=list, rng=cython.ulonglong, k=Py_ssize_t)
+    cpdef object draw(self, Position p)
     @cython.locals(rest=list)
     cpdef take(self, object card)
     cpdef shuffle_in(self, object card)
