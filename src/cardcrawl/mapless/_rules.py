@@ -239,7 +239,8 @@ def exit_candidates(table: Grid) -> list[Cell]:
             farthest = d
     cells = []
     for cell in frontier_cells(table):
-        dx, dy = cell[0] - ex, cell[1] - ey
+        x, y = cell  # compiled, two C integers: no integer made for the distance
+        dx, dy = x - ex, y - ey
         if (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy) > farthest:
             cells.append(cell)  # one farther than the farthest card: no farther can touch
     cells.sort()
