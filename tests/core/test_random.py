@@ -14,7 +14,7 @@ from cardcrawl import (
     rng_from_seed,
     rng_next,
 )
-from cardcrawl.core._seeds import derived_seeds
+from cardcrawl.core._seeds import derived_seed, derived_seeds
 
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -156,3 +156,14 @@ def test_the_kernels_bot_seeds_at_the_edges_of_64_bits(seed: int) -> None:
     # The compiled build adds and multiplies on 64-bit words: it must wrap exactly where
     # the Python source masks.
     assert derived_seeds(seed, 8) == [rng_derive(seed, key) for key in range(8)]
+
+
+@given(st.integers(0, MASK), st.integers(0, 2**70))
+def test_a_simulation_s_game_seeds_are_rng_derive_s(seed: int, key: int) -> None:
+    assert derived_seed(seed, key) == rng_derive(seed, key)
+
+
+@pytest.mark.parametrize("seed", [0, 1, MASK, MASK - GAMMA, MASK - GAMMA + 1, GAMMA])
+@pytest.mark.parametrize("key", [0, 7, 8, MASK, MASK + 1, 2**64 + 2**63])
+def test_a_simulation_s_game_seeds_at_the_edges_of_64_bits(seed: int, key: int) -> None:
+    assert derived_seed(seed, key) == rng_derive(seed, key)

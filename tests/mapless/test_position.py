@@ -24,6 +24,7 @@ from cardcrawl.mapless._position import (
     laid_neighbours,
     open_cells,
     put_card,
+    setup,
     thaw,
 )
 from cardcrawl.mapless._rules import _CORRIDOR
@@ -183,6 +184,7 @@ def test_a_working_deck_draws_as_a_deck_draws_first_frozen_then_by_lists(stacked
     top = cardcrawl.parse_cards(stacked) if stacked else []
     source = cardcrawl.Deck.stacked_on(top, cardcrawl.Deck.of(cards))
     kept = copy.deepcopy(source)
+    position = setup(0, False, dict.fromkeys(("narrative", "mind", "body"), source), cardcrawl.Grid())
     for seed in range(20):
         rng = random.Random(seed)
         working, deck, state = WorkingDeck.of(source), source, rng.getrandbits(64)
@@ -193,7 +195,9 @@ def test_a_working_deck_draws_as_a_deck_draws_first_frozen_then_by_lists(stacked
                 deck = deck.take(card)
             else:
                 card, deck, expected = deck.draw(state)
-                drawn, state = working.draw(state)
+                position.rng = state  # the draw moves the position's generator on
+                drawn = working.draw(position)
+                state = position.rng
                 assert (drawn, state) == (card, expected)
             assert working.freeze() == deck
             assert len(working) == len(deck)

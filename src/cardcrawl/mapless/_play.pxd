@@ -48,7 +48,7 @@ cdef class Rules:
 
     cpdef object decision_cells(self, object view)
     cpdef object placement(self, object view, object card)
-    cpdef object placement_at(self, object view, object card, object table, object closed,
+    cpdef object placement_at(self, object view, Py_ssize_t index, object table, object closed,
                               object last_room)
     cpdef act(self, Position p, object action, list ev)
     cpdef decide(self, Position p, object cell, list ev)

@@ -218,14 +218,14 @@ class Rules:
         """Where ``card`` may go in a state or position, as the stock ``placement_cells``
         says (M-4, M-5): a corridor where the ``corridor_cells`` hook says, any other
         card where ``room_cells`` says."""
-        return self.placement_at(view, card, view.table, view.closed, view.last_room)
+        return self.placement_at(view, card.index, view.table, view.closed, view.last_room)
 
     def placement_at(
-        self, view: Any, card: Card, table: Any, closed: frozenset[Cell], last_room: Cell | None
+        self, view: Any, index: int, table: Any, closed: frozenset[Cell], last_room: Cell | None
     ) -> list[Cell]:
-        """:meth:`placement`, given the fields of ``view`` that the stock hooks read (a
-        position's, which the compiled rules read as C)."""
-        if self.corridor[card.index]:
+        """:meth:`placement`, given the card's index and the fields of ``view`` that the
+        stock hooks read (a position's, which the compiled rules read as C)."""
+        if self.corridor[index]:
             if self.stock_corridor:
                 return corridor_cells(table, closed, last_room)
             return self.corridor_cells(view)
@@ -278,7 +278,7 @@ class Rules:
                 # Sampled play may draw the ♥A while the Exit may not open (M-10): the
                 # rules shuffle it back, narrate it and draw again, so what comes out
                 # is distributed exactly as the outcomes of explicit play say.
-                card, p.rng = deck.draw(p.rng)
+                card = deck.draw(p)
             self.drawn(p, card, ev)
 
     def outcomes(self, p: Position, deck: WorkingDeck) -> tuple[tuple[Card, int], ...]:
@@ -342,7 +342,7 @@ class Rules:
                 p.choices = candidates
             return
         if self.stock_placement:
-            cells = self.placement_at(p, card, p.table, p.closed, p.last_room)
+            cells = self.placement_at(p, index, p.table, p.closed, p.last_room)
         else:
             cells = self.placement_cells(p, card)
         if not cells:

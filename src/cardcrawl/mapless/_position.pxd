@@ -69,6 +69,8 @@ cpdef list empty_neighbours(object table, object cell)
                y=Py_ssize_t, frontier=dict)
 cpdef list open_cells(object table, Py_ssize_t touching, object closed, object among=*)
 
+cdef class Position
+
 @cython.final
 cdef class WorkingDeck:
     cdef public bint _once
@@ -77,8 +79,8 @@ cdef class WorkingDeck:
     cdef public object source
 
     cpdef _own(self)
-    @cython.locals(rest=list, cards=tuple, k=Py_ssize_t)
-    cpdef tuple draw(self, object rng)
+    @cython.locals(rest=list, cards=tuple, rng=cython.ulonglong, k=Py_ssize_t)
+    cpdef object draw(self, Position p)
     @cython.locals(rest=list, cards=tuple, k=Py_ssize_t)
     cpdef take(self, object card)
     cpdef shuffle_in(self, object card)
@@ -105,7 +107,7 @@ cdef class Position:
     cdef public object player
     cdef public bint ran_dry
     cdef public object refused
-    cdef public object rng
+    cdef public unsigned long long rng
     cdef public object spade
     cdef public bint spade_left_exit
     cdef public object table

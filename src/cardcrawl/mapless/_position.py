@@ -608,9 +608,10 @@ class WorkingDeck:
     Examples:
         >>> from cardcrawl import Deck, parse_cards
         >>> deck = Deck.of(parse_cards("2S 3S 4S"))
-        >>> working = WorkingDeck.of(deck)
-        >>> card, rng = working.draw(7)
-        >>> (card, rng) == deck.sample(7), working.freeze() == deck.take(card)
+        >>> p = setup(7, False, dict.fromkeys(("narrative", "mind", "body"), deck), Grid())
+        >>> working = p.drawing()
+        >>> card = working.draw(p)
+        >>> (card, p.rng) == deck.sample(7), working.freeze() == deck.take(card)
         (True, True)
     """
 
@@ -655,8 +656,9 @@ class WorkingDeck:
         source = self.source
         return self._rest if source is None else source.rest
 
-    def draw(self, rng: int) -> tuple[Card, int]:
-        """Draw the next card with the generator state ``rng``: ``(card, new_rng)``."""
+    def draw(self, p: Position) -> Card:
+        """Draw the next card with the generator of the position ``p``, moved on in
+        place (compiled, a C word: no tuple or integer made)."""
         source = self.source
         if source is not None:
             if not self._once:
@@ -665,17 +667,19 @@ class WorkingDeck:
                 stacked = source.stacked
                 if stacked:
                     self.source = _make(stacked[1:], source.rest)
-                    return stacked[0], rng
+                    return stacked[0]
                 cards = source.rest
-                rng, k = _below(rng, len(cards))
+                rng, k = _below(p.rng, len(cards))  # a statement of its own (a C pair)
+                p.rng = rng
                 self.source = _make((), cards[:k] + cards[k + 1 :])
-                return cards[k], rng
+                return cards[k]
             self._own()
         if self._stacked:
-            return self._stacked.pop(0), rng
+            return self._stacked.pop(0)
         rest = self._rest
-        rng, k = _below(rng, len(rest))
-        return rest.pop(k), rng
+        rng, k = _below(p.rng, len(rest))  # a statement of its own: compiled, a C pair
+        p.rng = rng
+        return rest.pop(k)
 
     def take(self, card: Card) -> None:
         """Take ``card``, a possible next draw (an outcome of :meth:`outcomes`)."""

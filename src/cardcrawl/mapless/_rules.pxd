@@ -22,8 +22,8 @@ cpdef list room_cells(object table, object closed)
                y=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, d=Py_ssize_t)
 cpdef list exit_candidates(object table)
 
-@cython.locals(x=Py_ssize_t, y=Py_ssize_t, dx=Py_ssize_t, dy=Py_ssize_t, sx=Py_ssize_t,
-               sy=Py_ssize_t)
+@cython.locals(x=Py_ssize_t, y=Py_ssize_t, px=Py_ssize_t, py=Py_ssize_t, dx=Py_ssize_t,
+               dy=Py_ssize_t, sx=Py_ssize_t, sy=Py_ssize_t)
 cpdef object stalker_step(object stalker, object player, object forbidden=*)
 
 cdef Py_ssize_t _SPADE_STALKER_INDEX

@@ -239,7 +239,8 @@ def exit_candidates(table: Grid) -> list[Cell]:
             farthest = d
     cells = []
     for cell in frontier_cells(table):
-        dx, dy = cell[0] - ex, cell[1] - ey
+        x, y = cell  # compiled, two C integers: no integer made for the distance
+        dx, dy = x - ex, y - ey
         if (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy) > farthest:
             cells.append(cell)  # one farther than the farthest card: no farther can touch
     cells.sort()
@@ -270,8 +271,9 @@ def stalker_step(stalker: Cell, player: Cell, forbidden: Cell | None = None) -> 
         (0, 0)
     """
     x, y = stalker
-    dx = player[0] - x
-    dy = player[1] - y
+    px, py = player  # compiled, C integers: no integer made for the gaps
+    dx = px - x
+    dy = py - y
     sx = (dx > 0) - (dx < 0)  # the signs, written out: this runs every turn
     sy = (dy > 0) - (dy < 0)
     if (dy if dy >= 0 else -dy) >= (dx if dx >= 0 else -dx):

@@ -31,8 +31,9 @@ from cardcrawl.bots._base import (
 from cardcrawl.bots._random_bot import RandomBot
 from cardcrawl.core._engine import GameBase
 from cardcrawl.core._protocol import CHANCE, TERMINAL
-from cardcrawl.core._random import rng_derive, rng_from_seed
+from cardcrawl.core._random import rng_from_seed
 from cardcrawl.core._registry import _set_slot_deprecated, tools_for
+from cardcrawl.core._seeds import derived_seed
 from cardcrawl.errors import CardcrawlError, OptionsError, short_repr
 from cardcrawl.simulate._results import (
     FORFEIT,
@@ -419,7 +420,7 @@ class _Job:
         kernel_figures = None if kernel is None else _figures_of(game)
 
         def play(index: int) -> GameResult:
-            seed = rng_derive(master, index)
+            seed = derived_seed(master, index)  # rng_derive's, for a checked seed
             if kernel is not None:
                 played = kernel.summary(seed, max_decisions, kernel_figures)
                 if played is not None:
