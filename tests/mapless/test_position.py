@@ -184,7 +184,9 @@ def test_a_working_deck_draws_as_a_deck_draws_first_frozen_then_by_lists(stacked
     top = cardcrawl.parse_cards(stacked) if stacked else []
     source = cardcrawl.Deck.stacked_on(top, cardcrawl.Deck.of(cards))
     kept = copy.deepcopy(source)
-    position = setup(0, False, dict.fromkeys(("narrative", "mind", "body"), source), cardcrawl.Grid())
+    position = setup(
+        0, False, dict.fromkeys(("narrative", "mind", "body"), source), cardcrawl.Grid()
+    )
     for seed in range(20):
         rng = random.Random(seed)
         working, deck, state = WorkingDeck.of(source), source, rng.getrandbits(64)
