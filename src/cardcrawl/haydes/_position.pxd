@@ -79,6 +79,8 @@ cpdef object _figure(object cell, object charisma, object endurance)
 @cython.locals(card_at=bytearray, i=Py_ssize_t)
 cpdef bytearray cards_by_cell(object state)
 
+cdef _hold_unseen(Position pos, object beliefs)
+
 @cython.locals(pos=Position, at=list, charisma=list, endurance=list, shown=list, fields=dict)
 cpdef Position thaw(object state, dict index, object events=*)
 

@@ -549,6 +549,20 @@ def cards_by_cell(state: HaydesState) -> bytearray:
     return card_at
 
 
+def _hold_unseen(pos: Position, beliefs: Any) -> None:
+    """What the unseen cards can be, held as a state holds them: its beliefs if it
+    holds them, else its single belief as the rules keep one (see
+    cardcrawl.haydes._state)."""
+    if type(beliefs) is UnseenForm:
+        pos._beliefs = None
+        pos._unseen = list(beliefs.unseen)
+        pos._mixed = beliefs.mixed
+    else:
+        pos._beliefs = beliefs
+        pos._unseen = None
+        pos._mixed = ()  # read with _unseen only (see single_pool)
+
+
 def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = None) -> Position:
     """A working position of ``state``, which stays as it is.
 
@@ -595,17 +609,7 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     pos._seats_in = None
     pos._mask = -1
     pos.mixes = fields["mixes"]
-    # What the unseen cards can be: the state's beliefs if it holds them, else its
-    # single belief as the rules keep one (see cardcrawl.haydes._state).
-    beliefs = fields["beliefs"]
-    if type(beliefs) is UnseenForm:
-        pos._beliefs = None
-        pos._unseen = list(beliefs.unseen)
-        pos._mixed = beliefs.mixed
-    else:
-        pos._beliefs = beliefs
-        pos._unseen = None
-        pos._mixed = ()  # read with _unseen only (see single_pool)
+    _hold_unseen(pos, fields["beliefs"])
     pos.replacement_left = fields["replacement_left"]
     pos.discard = fields["discard"]
     pos.removed = fields["removed"]
@@ -667,15 +671,7 @@ def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     # The unseen cards from the state's, as thaw reads them: a pool drawn from again in
     # this step is copied once (a list of its cards, which a rollout keeps, would be
     # made into a deck again at every freeze).
-    beliefs = fields["beliefs"]
-    if type(beliefs) is UnseenForm:
-        pos._beliefs = None
-        pos._unseen = list(beliefs.unseen)
-        pos._mixed = beliefs.mixed
-    else:
-        pos._beliefs = beliefs
-        pos._unseen = None
-        pos._mixed = ()
+    _hold_unseen(pos, fields["beliefs"])
     pos.events = events
     pos._changed = 0
     pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0

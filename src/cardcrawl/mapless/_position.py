@@ -171,21 +171,19 @@ class Board:
             stamp = 1
         self.stamp = stamp
         marks = self.marks
-        for x, y in cells:
-            x += _OFFSET
-            y += _OFFSET
-            if 0 <= x < _SIDE and 0 <= y < _SIDE:
-                marks[x * _SIDE + y] = stamp
+        for cell in cells:
+            code = _code_inside(cell, 0)
+            if code >= 0:
+                marks[code] = stamp
         self.marked = cells
 
     def mark_more(self, cells: Iterable[Cell], marked: frozenset[Cell]) -> None:
         """Mark the cells ``cells`` too, the marks now telling the set ``marked``."""
         marks, stamp = self.marks, self.stamp
-        for x, y in cells:
-            x += _OFFSET
-            y += _OFFSET
-            if 0 <= x < _SIDE and 0 <= y < _SIDE:
-                marks[x * _SIDE + y] = stamp
+        for cell in cells:
+            code = _code_inside(cell, 0)
+            if code >= 0:
+                marks[code] = stamp
         self.marked = marked
 
     def frontier_dict(self) -> dict[Cell, int]:
@@ -195,6 +193,17 @@ class Board:
             touching, cells = self.touching, _CELL_OF
             frontier = self.frontier = {cells[c]: touching[c] for c in self.front}
         return frontier
+
+
+def _code_inside(cell: Cell, margin: int) -> int:
+    """The code of ``cell`` if it lies at least ``margin`` cells inside the board's
+    window (so that its neighbours, ``margin`` deep, have codes too), else -1."""
+    x, y = cell
+    x += _OFFSET
+    y += _OFFSET
+    if margin <= x < _SIDE - margin and margin <= y < _SIDE - margin:
+        return x * _SIDE + y
+    return -1
 
 
 def _search(codes: list[int], code: int) -> int:
@@ -351,11 +360,8 @@ def open_cells(
                 return cells
             laid = board.cards
             for cell in among:
-                x, y = cell
-                x += _OFFSET
-                y += _OFFSET
-                if 0 <= x < _SIDE and 0 <= y < _SIDE:
-                    code = x * _SIDE + y
+                code = _code_inside(cell, 0)
+                if code >= 0:
                     n = counts[code]
                     if (
                         n
@@ -441,12 +447,8 @@ def empty_around(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[list[Ce
     if type(table) is WorkingGrid:
         board = table.board
         if board is not None:
-            x, y = cell
-            x += _OFFSET
-            y += _OFFSET
-            # The neighbours' own neighbours inside the window too.
-            if 1 < x < _SIDE - 2 and 1 < y < _SIDE - 2:
-                code = x * _SIDE + y
+            code = _code_inside(cell, 2)  # the neighbours' own neighbours inside too
+            if code >= 0:
                 laid = board.cards
                 # A board holds each card's index plus one, 0 for an empty cell.
                 index = laid[code]
@@ -521,11 +523,9 @@ def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
     if type(table) is WorkingGrid:
         board = table.board
         if board is not None:
-            x, y = cell
-            x += _OFFSET
-            y += _OFFSET
-            if 0 < x < _SIDE - 1 and 0 < y < _SIDE - 1:
-                return _empty_at(board.cards, x * _SIDE + y)
+            code = _code_inside(cell, 1)
+            if code >= 0:
+                return _empty_at(board.cards, code)
     empty = []
     cards = table.cards
     around = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
@@ -561,11 +561,8 @@ def laid_neighbours(table: Grid, cell: Cell) -> list[Cell]:
     if type(table) is WorkingGrid:
         board = table.board
         if board is not None:
-            x, y = cell
-            x += _OFFSET
-            y += _OFFSET
-            if 0 < x < _SIDE - 1 and 0 < y < _SIDE - 1:
-                code = x * _SIDE + y
+            code = _code_inside(cell, 1)
+            if code >= 0:
                 on, cell_of = board.cards, _CELL_OF
                 # In sorted order, as the codes are.
                 if on[code - _SIDE]:
