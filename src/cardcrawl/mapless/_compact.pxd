@@ -8,6 +8,7 @@ from cardcrawl.encoding._compact cimport RowWriter
 from cardcrawl.mapless._position cimport Position
 
 cpdef _piece(bytearray out, Py_ssize_t at, object piece)
+@cython.locals(n=Py_ssize_t, j=Py_ssize_t)
 cdef bint _grew(object old, object pile) except -1
 
 @cython.final

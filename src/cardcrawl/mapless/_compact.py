@@ -368,8 +368,12 @@ class MaplessRowWriter(RowWriter):
 
 
 def _grew(old: Any, pile: Any) -> bool:
-    """Whether ``pile`` is ``old`` with cards added after them."""
-    return len(pile) > len(old) and pile[: len(old)] == old
+    """Whether ``pile`` is ``old`` with cards added after them: the same card objects
+    first (a pile made anew of equal cards counts as replaced, and is written whole)."""
+    n = len(old)
+    if len(pile) <= n:
+        return False
+    return all(pile[j] is old[j] for j in range(n))
 
 
 def _piece(out: bytearray, at: int, piece: Cell | None) -> None:
