@@ -379,7 +379,11 @@ def _grew(old: Any, pile: Any) -> bool:
     n = len(old)
     if len(pile) <= n:
         return False
-    return all(pile[j] is old[j] for j in range(n))
+    # A loop, not all() over a generator, which the compiled build would make as one.
+    for j in range(n):  # noqa: SIM110
+        if pile[j] is not old[j]:
+            return False
+    return True
 
 
 def _piece(out: bytearray, at: int, piece: Cell | None) -> None:
