@@ -8,6 +8,7 @@ from cardcrawl.encoding._compact cimport RowWriter
 from cardcrawl.mapless._position cimport Position
 
 cpdef _piece(bytearray out, Py_ssize_t at, object piece)
+@cython.locals(n=Py_ssize_t, j=Py_ssize_t)
 cdef bint _grew(object old, object pile) except -1
 
 @cython.final
@@ -35,6 +36,7 @@ cdef class MaplessRowWriter(RowWriter):
         where=Py_ssize_t, xs=Py_ssize_t, ys=Py_ssize_t, k=Py_ssize_t, laid=Py_ssize_t,
         at=Py_ssize_t, turn=Py_ssize_t, changed=bint, piles=list, kept=list, pieces=list,
         new=Py_ssize_t, j=Py_ssize_t, first=Py_ssize_t, small=list, c=Py_ssize_t,
-        place=Py_ssize_t,
+        place=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t, off=Py_ssize_t, in_deck=Py_ssize_t,
+        on_table=Py_ssize_t,
     )
     cpdef _write(self, Position pos, bytearray out, Py_ssize_t offset)

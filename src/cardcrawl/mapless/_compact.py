@@ -272,6 +272,8 @@ class MaplessRowWriter(RowWriter):
 
     def _write(self, pos: Position, out: bytearray, offset: int) -> None:
         where, xs, ys = offset + self._where, offset + self._x, offset + self._y
+        # The bytes written, as locals (C integers in the compiled build).
+        off, in_deck, on_table = _OFF, _DECK, _TABLE
         if pos is not self._pos:
             out[offset : offset + self._size] = self._zero
             self._pos = pos
@@ -298,11 +300,11 @@ class MaplessRowWriter(RowWriter):
                 if old is not None:
                     if k >= 4:
                         c = old.index
-                        out[where + c] = _DECK
+                        out[where + c] = in_deck
                     elif not _grew(old, pile):
                         for card in old:
                             c = card.index
-                            out[where + c] = _DECK
+                            out[where + c] = in_deck
         table = pos.table._cards
         laid = len(table)
         if table is not self._table or laid < self._laid:
@@ -312,9 +314,11 @@ class MaplessRowWriter(RowWriter):
             # The cards laid since the last row: the last ones in the table's order.
             for cell, card in reversed(table.items()):
                 k = card.index
-                out[where + k] = _TABLE
-                out[xs + k] = cell[0] + _OFF
-                out[ys + k] = cell[1] + _OFF
+                x = cell[0]
+                y = cell[1]
+                out[where + k] = on_table
+                out[xs + k] = x + off
+                out[ys + k] = y + off
                 new -= 1
                 if not new:
                     break
@@ -355,8 +359,10 @@ class MaplessRowWriter(RowWriter):
         out[at + 3] = turn & 255
         player = pos.player
         if player is not small[2]:
-            out[offset + self._player] = player[0] + _OFF
-            out[offset + self._player + 1] = player[1] + _OFF
+            x = player[0]
+            y = player[1]
+            out[offset + self._player] = x + off
+            out[offset + self._player + 1] = y + off
             small[2] = player
         pieces = self._pieces
         for k, piece in enumerate((pos.last_room, pos.exit_cell, pos.spade, pos.club)):
@@ -368,8 +374,16 @@ class MaplessRowWriter(RowWriter):
 
 
 def _grew(old: Any, pile: Any) -> bool:
-    """Whether ``pile`` is ``old`` with cards added after them."""
-    return len(pile) > len(old) and pile[: len(old)] == old
+    """Whether ``pile`` is ``old`` with cards added after them: the same card objects
+    first (a pile made anew of equal cards counts as replaced, and is written whole)."""
+    n = len(old)
+    if len(pile) <= n:
+        return False
+    # A loop, not all() over a generator, which the compiled build would make as one.
+    for j in range(n):  # noqa: SIM110
+        if pile[j] is not old[j]:
+            return False
+    return True
 
 
 def _piece(out: bytearray, at: int, piece: Cell | None) -> None:

@@ -13,9 +13,12 @@ cdef class MaplessNumbering:
     cdef Py_ssize_t _place
     cdef Py_ssize_t _exit
     cdef Py_ssize_t _move
-    cdef dict _number
+    cdef Py_ssize_t _radius
+    cdef Py_ssize_t _side
+    cdef list _numbers
     cdef public tuple cells
 
-    @cython.locals(first=Py_ssize_t, k=Py_ssize_t, numbers=list, number=dict, column=dict)
+    @cython.locals(first=Py_ssize_t, r=Py_ssize_t, side=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t,
+                   numbers=list, every=list)
     cpdef tuple numbers(self, Position pos)
     cpdef play(self, Position pos, object cell)

@@ -182,7 +182,13 @@ class MaplessNumbering:
     """
 
     def __init__(self, working: MaplessWorking, encoding: Any) -> None:
-        from cardcrawl.mapless._encoding import _CELLS, _KIND_INDEX, number_cell
+        from cardcrawl.mapless._encoding import (
+            _CELLS,
+            _KIND_INDEX,
+            MAPLESS_RADIUS,
+            MAPLESS_SIDE,
+            number_cell,
+        )
 
         self._working = working
         self._game = working.game
@@ -190,13 +196,15 @@ class MaplessNumbering:
         self._place = _KIND_INDEX[Place] * _CELLS
         self._exit = _KIND_INDEX[PlaceExit] * _CELLS
         self._move = _KIND_INDEX[Move] * _CELLS
-        square = [number_cell(k) for k in range(_CELLS)]
-        # The number of each cell, by x then y: ints hash and compare faster than cells.
-        self._number: dict[int, dict[int, int]] = {}
-        for k, (x, y) in enumerate(square):
-            self._number.setdefault(x, {})[y] = k
+        self._radius: int = MAPLESS_RADIUS
+        self._side: int = MAPLESS_SIDE
+        # Every action number, made once: numbering a cell picks its number here rather
+        # than making a new int (the compiled build's C arithmetic would).
+        self._numbers: list[int] = list(range(len(_KIND_INDEX) * _CELLS))
         #: The cell of each action number.
-        self.cells: tuple[Cell, ...] = tuple(square) * len(_KIND_INDEX)
+        self.cells: tuple[Cell, ...] = tuple(number_cell(k) for k in range(_CELLS)) * len(
+            _KIND_INDEX
+        )
 
     def numbers(self, pos: Position) -> tuple[list[int], tuple[Cell, ...]]:
         """The action numbers of the legal decisions of ``pos``, in the order of
@@ -211,16 +219,17 @@ class MaplessNumbering:
         # Phases compared by identity (hashing an enum member is a Python-level call).
         phase = pos.phase
         first = self._place if phase is _PLACE else self._move if phase is _MOVE else self._exit
-        number = self._number
+        r, side, every = self._radius, self._side, self._numbers
         numbers: list[int] = []
         for cell in cells:
-            column = number.get(cell[0])
-            k = -1 if column is None else column.get(cell[1], -1)
-            if k < 0:
+            x = cell[0]
+            y = cell[1]
+            if not (-r <= x <= r and -r <= y <= r):
                 raise EncodingError(
                     f"the cell {cell!r} lies outside the square the encoding numbers"
                 )
-            numbers.append(first + k)
+            # The encoding's cell_number, over the cell's ints.
+            numbers.append(every[first + (x + r) * side + (y + r)])
         return numbers, self.cells
 
     def play(self, pos: Position, cell: Cell) -> None:
