@@ -88,7 +88,7 @@ cdef class Rules:
     cpdef _end_turn(self, Position pos)
     @cython.locals(
         i=Py_ssize_t, shown=list, kept=Py_ssize_t, targets=list, cells=tuple, card_at=bytearray,
-        left=Py_ssize_t, at=list, table=bytearray, occupied=bint, stays=int, c=Py_ssize_t,
-        joker=Py_ssize_t, pile=list, start=Py_ssize_t, removed_at=dict, gone=tuple, j=Py_ssize_t,
+        left=Py_ssize_t, at=list, table=bytearray, stays=int, c=Py_ssize_t,
+        joker=Py_ssize_t, pile=list, start=Py_ssize_t, removed_at=dict, gone=tuple,
     )
     cpdef _replace_cards(self, Position pos)

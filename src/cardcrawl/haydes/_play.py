@@ -84,7 +84,7 @@ from cardcrawl.haydes._events import (
     TurnStarted,
 )
 from cardcrawl.haydes._position import Position
-from cardcrawl.haydes._state import DOWN, MIXED, Aim, Ending, Mix, Phase
+from cardcrawl.haydes._state import DOWN, MIXED, POOL_MASK, POOL_SHIFT, Aim, Ending, Mix, Phase
 from cardcrawl.haydes._unseen import Dealer, apply_reveal, reveal_chances
 from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
@@ -432,6 +432,26 @@ class Rules:
         cell under a single belief, and taken out of the pool if ``take``; else -1,
         nothing changed (see :meth:`sample`)."""
         index = pos.aimed >> 3
+        unseen = pos._unseen
+        if unseen is not None:
+            # A rollout's usual draw: a pool's card indices, kept as a list (see
+            # Position.listed), taken as Position.take takes one from a list, without
+            # the two calls that find it (plain_unseen's case of a single belief).
+            pool = pos._pools[index >> POOL_SHIFT][index & POOL_MASK]
+            if pool >= 0 and pos._card_at[index] == DOWN:
+                listed = unseen[pool]
+                if type(listed) is list:
+                    n = len(listed)
+                    if n < _SMALL:
+                        pos.rng, k = _below(pos.rng, n)
+                    else:
+                        pos.rng, k = rng_below(pos.rng, n)
+                    if take:
+                        pos._beliefs = None
+                        taken: int = listed.pop(k)
+                        return taken
+                    card: int = listed[k]
+                    return card
         cards = pos.plain_unseen(index)
         if cards is None:
             return -1
@@ -449,7 +469,7 @@ class Rules:
         if take:
             return pos.take(index, k)
         if kind is list:
-            card: int = cards[k]  # type: ignore[assignment, index]
+            card = cards[k]  # type: ignore[assignment, index]
             return card  # a pool's card indices, sorted (see Position.draw)
         if kind is Deck:
             cards = cards.stacked if cards.stacked else cards.rest  # type: ignore[union-attr]
@@ -573,7 +593,6 @@ class Rules:
         aimed = pos.aimed  # the code of the move (see play)
         index = aimed >> 3
         lower = aimed & 1
-        card = _CARDS[c]
         seat = pos.current
         at = pos.at
         here = at[seat]
@@ -589,12 +608,12 @@ class Rules:
         events = pos.events
         if events is not None:
             cell = self.cells[index]
-            events.append((Revealed, cell, card, _GUESSES[lower], values[from_card], correct))
+            events.append((Revealed, cell, _CARDS[c], _GUESSES[lower], values[from_card], correct))
         # What the players know of the face-down cards (see cardcrawl.haydes._unseen):
         # almost always one draw from one pool.
-        if not drawn and not pos.draw(index, card):
+        if not drawn and not pos.draw(index, _CARDS[c]):
             pool_of = pos.flat_pools()
-            pos.mixes, pos.beliefs = apply_reveal(pos, index, card, pool_of)  # type: ignore[arg-type]
+            pos.mixes, pos.beliefs = apply_reveal(pos, index, _CARDS[c], pool_of)  # type: ignore[arg-type]
             pos.set_flat_pools(pool_of)
         pos._card_at[index] = c
         pos._up_frozen = None
@@ -777,29 +796,25 @@ class Rules:
         # in order; the others are the targets.
         kept = 0
         for i in shown:
-            c = card_at[i]
-            # ``i in at``, as a loop that the compiled build runs on C integers.
-            occupied = False
-            for j in at:
-                if j == i:
-                    occupied = True
-                    break
-            stays = table[(i * 54 + c) << 1 | occupied]
-            if stays == _ASK_STAYS:
-                stays = 1 if self.stays_face_up(self.cells[i], _CARDS[c], occupied) else 0
-            if stays:
+            # By (cell, card, whether a figure stands there): 1 stays, 0 is replaced,
+            # _ASK_STAYS asks the hook.
+            stays = table[(i * 54 + card_at[i]) << 1 | (i in at)]
+            if stays != 1 and (
+                stays == 0 or not self.stays_face_up(self.cells[i], _CARDS[card_at[i]], i in at)
+            ):
+                targets.append(i)
+            else:
                 if targets:  # a cell below is left: this one moves up
                     shown[kept] = i
                 kept += 1
-            else:
-                targets.append(i)
         if not targets:
             return
         del shown[kept:]
         if len(targets) > 1:
             targets.sort()  # dealing order: by y, then x
         cells = self.cells
-        pile = pos.pile()
+        discard = pos.discard
+        pile = discard if type(discard) is list else pos.pile()
         start = len(pile)  # the cards discarded now are those put on from here
         # The old cards removed from the game, by cell (see _deal), made when there are.
         removed_at: dict[int, Card] | None = None
@@ -830,7 +845,8 @@ class Rules:
         if joker < 0 and left >= len(targets):
             # The common case: the Replacement deck has enough cards, the new face-down
             # cards all join its pool.
-            pos.face_down(targets, pos.pool_count() - 1)
+            unseen = pos._unseen
+            pos.face_down(targets, (pos.pool_count() if unseen is None else len(unseen)) - 1)
             pos.replacement_left = left - len(targets)
         else:
             self._deal(pos, targets, joker, {} if removed_at is None else removed_at)
