@@ -13,7 +13,7 @@ from cardcrawl.haydes._position cimport Position
 cdef Py_ssize_t _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE
 cdef Py_ssize_t _MAX_PROBES
 # Card indices and the core draw's limit, C constants here.
-cdef Py_ssize_t _RJ, _BJ, _SMALL, DOWN
+cdef Py_ssize_t _RJ, _BJ, _SMALL, DOWN, _NCARDS
 # The module's shared values, read as C references rather than looked up by name.
 cdef object _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER, _RED_JOKER, _END, _ASK
 cdef object _LOWER, _CHARISMA
@@ -55,6 +55,7 @@ cdef class Rules:
     cdef public bytes _ranks
     cdef public Py_ssize_t _nv
     cdef public tuple _correct
+    cdef public tuple _verdicts
     cdef public tuple _escapes
     cdef public tuple _fights
     cdef public tuple _nexts
@@ -76,7 +77,7 @@ cdef class Rules:
     cpdef _begin_turn(self, Position pos)
     @cython.locals(
         aimed=Py_ssize_t, index=Py_ssize_t, seat=Py_ssize_t, from_card=Py_ssize_t,
-        nv=Py_ssize_t, lower=Py_ssize_t, at=list, here=Py_ssize_t, ranks=bytes, values=tuple,
+        lower=Py_ssize_t, at=list, values=tuple,
     )
     cpdef _revealed(self, Position pos, Py_ssize_t c, bint drawn)
     @cython.locals(seat=Py_ssize_t, c=Py_ssize_t)

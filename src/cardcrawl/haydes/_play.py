@@ -101,6 +101,7 @@ _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER = (
     Phase.OVER,
 )
 _CARDS = standard_deck(jokers=True)
+_NCARDS = len(_CARDS)
 _RED_JOKER = Card.RED_JOKER
 _RJ = _RED_JOKER.index
 _BJ = Card.BLACK_JOKER.index
@@ -262,6 +263,15 @@ class Rules:
             for g in guesses
             for f in distinct
             for v in distinct
+        )
+        # The same by (guess is lower, the card moved from, the card turned), as card
+        # indices: a turned card's verdict is one look-up.
+        ranks = self._ranks
+        self._verdicts: tuple[Any, ...] = tuple(
+            self._correct[(g * nv + ranks[f]) * nv + ranks[v]]
+            for g in range(2)
+            for f in range(_NCARDS)
+            for v in range(_NCARDS)
         )
         self._escapes: tuple[Any, ...] = tuple(
             _asked(self.is_escape, g, f) for g in guesses for f in distinct
@@ -595,20 +605,18 @@ class Rules:
         lower = aimed & 1
         seat = pos.current
         at = pos.at
-        here = at[seat]
-        from_card = pos._card_at[here]  # the card the figure stands on
-        ranks = self._ranks
-        nv = self._nv
-        correct = self._correct[(lower * nv + ranks[from_card]) * nv + ranks[c]]
-        values = self.values
+        from_card = pos._card_at[at[seat]]  # the card the figure stands on
+        correct = self._verdicts[(lower * _NCARDS + from_card) * _NCARDS + c]
         if correct is _ASK:
+            values = self.values
             correct = self.guess_is_correct(_GUESSES[lower], values[from_card], values[c])
         pos.guesses += 1
         pos.correct += correct
         events = pos.events
         if events is not None:
             cell = self.cells[index]
-            events.append((Revealed, cell, _CARDS[c], _GUESSES[lower], values[from_card], correct))
+            value = self.values[from_card]
+            events.append((Revealed, cell, _CARDS[c], _GUESSES[lower], value, correct))
         # What the players know of the face-down cards (see cardcrawl.haydes._unseen):
         # almost always one draw from one pool.
         if not drawn and not pos.draw(index, _CARDS[c]):
@@ -621,9 +629,9 @@ class Rules:
         pos.aim = None
         pos.aimed = -1
         if c == _RJ:
-            escape = self._escapes[lower * nv + ranks[from_card]]
+            escape = self._escapes[lower * self._nv + self._ranks[from_card]]
             if escape is _ASK:
-                escape = self.is_escape(_GUESSES[lower], values[from_card])
+                escape = self.is_escape(_GUESSES[lower], self.values[from_card])
             if escape:
                 # H-9: the player escapes and wins.
                 if events is not None:
