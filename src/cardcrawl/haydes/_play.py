@@ -443,47 +443,39 @@ class Rules:
         nothing changed (see :meth:`sample`)."""
         index = pos.aimed >> 3
         unseen = pos._unseen
-        if unseen is not None:
-            # A rollout's usual draw: a pool's card indices, kept as a list (see
-            # Position.listed), taken as Position.take takes one from a list, without
-            # the two calls that find it (plain_unseen's case of a single belief).
+        cards: Any
+        if unseen is None:
+            cards = pos.plain_unseen(index)
+        else:
+            # plain_unseen's case of the unseen cards held by pool, read here: a card is
+            # turned at almost every move.
             pool = pos._pools[index >> POOL_SHIFT][index & POOL_MASK]
-            if pool >= 0 and pos._card_at[index] == DOWN:
-                listed = unseen[pool]
-                if type(listed) is list:
-                    n = len(listed)
-                    if n < _SMALL:
-                        pos.rng, k = _below(pos.rng, n)
-                    else:
-                        pos.rng, k = rng_below(pos.rng, n)
-                    if take:
-                        pos._beliefs = None
-                        taken: int = listed.pop(k)
-                        return taken
-                    card: int = listed[k]
-                    return card
-        cards = pos.plain_unseen(index)
+            cards = None if pool < 0 or pos._card_at[index] != DOWN else unseen[pool]
         if cards is None:
             return -1
         kind = type(cards)
-        if kind is Deck and cards.stacked:  # type: ignore[union-attr]
+        if kind is Deck and cards.stacked:
             k = 0
         else:
             # rng_below(pos.rng, n); the core's unchecked draw for the usual sizes (a
             # statement each: the compiled draw returns a C pair, see _random.pxd).
-            n = len(cards.rest if kind is Deck else cards)  # type: ignore[union-attr]
+            n = len(cards.rest if kind is Deck else cards)
             if n < _SMALL:
                 pos.rng, k = _below(pos.rng, n)
             else:
                 pos.rng, k = rng_below(pos.rng, n)
+        if kind is list:
+            # A pool's card indices, sorted (see Position.draw), as a rollout keeps
+            # them: taken as Position.take takes one, without finding the pool again.
+            if take:
+                pos._beliefs = None
+            card: int = cards.pop(k) if take else cards[k]
+            return card
         if take:
             return pos.take(index, k)
-        if kind is list:
-            card = cards[k]  # type: ignore[assignment, index]
-            return card  # a pool's card indices, sorted (see Position.draw)
         if kind is Deck:
-            cards = cards.stacked if cards.stacked else cards.rest  # type: ignore[union-attr]
-        return cards[k].index  # type: ignore[union-attr, index]
+            cards = cards.stacked if cards.stacked else cards.rest
+        return cards[k].index  # type: ignore[no-any-return]
 
     def _thrown(self, pos: Position) -> int:
         """The total of a roll with nothing stacked: one of the equally likely throws."""
