@@ -14,6 +14,9 @@ cdef Py_ssize_t _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _
 cdef Py_ssize_t _MAX_PROBES
 # Card indices and the core draw's limit, C constants here.
 cdef Py_ssize_t _RJ, _BJ, _SMALL, DOWN, _NCARDS
+# The parts of the pools by cell (cardcrawl.haydes._state), C constants here.
+cdef Py_ssize_t POOL_SHIFT, POOL_MASK
+cdef bint _COMPILED
 # The module's shared values, read as C references rather than looked up by name.
 cdef object _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER, _RED_JOKER, _END, _ASK
 cdef object _LOWER, _CHARISMA
@@ -69,7 +72,10 @@ cdef class Rules:
     cpdef apply(self, Position pos, object action)
     @cython.locals(kind=Py_ssize_t, seat=Py_ssize_t, card=Py_ssize_t)
     cpdef play(self, Position pos, Py_ssize_t code, bint resolve=*)
-    @cython.locals(index=Py_ssize_t, k=Py_ssize_t, n=Py_ssize_t)
+    @cython.locals(
+        index=Py_ssize_t, k=Py_ssize_t, n=Py_ssize_t, pool=Py_ssize_t, unseen=list, listed=list,
+        card=Py_ssize_t,
+    )
     cpdef Py_ssize_t _drawn(self, Position pos, bint take) except? -2
     @cython.locals(n=Py_ssize_t, k=Py_ssize_t, throws=tuple)
     cpdef object _thrown(self, Position pos)
@@ -77,7 +83,7 @@ cdef class Rules:
     cpdef _begin_turn(self, Position pos)
     @cython.locals(
         aimed=Py_ssize_t, index=Py_ssize_t, seat=Py_ssize_t, from_card=Py_ssize_t,
-        lower=Py_ssize_t, at=list, values=tuple,
+        lower=Py_ssize_t, at=list, here=Py_ssize_t, values=tuple,
     )
     cpdef _revealed(self, Position pos, Py_ssize_t c, bint drawn)
     @cython.locals(seat=Py_ssize_t, c=Py_ssize_t)
@@ -89,7 +95,7 @@ cdef class Rules:
     cpdef _end_turn(self, Position pos)
     @cython.locals(
         i=Py_ssize_t, shown=list, kept=Py_ssize_t, targets=list, cells=tuple, card_at=bytearray,
-        left=Py_ssize_t, at=list, table=bytearray, stays=int, c=Py_ssize_t,
-        joker=Py_ssize_t, pile=list, start=Py_ssize_t, removed_at=dict, gone=tuple,
+        left=Py_ssize_t, at=list, table=bytearray, occupied=bint, stays=int, c=Py_ssize_t,
+        joker=Py_ssize_t, pile=list, start=Py_ssize_t, removed_at=dict, gone=tuple, j=Py_ssize_t,
     )
     cpdef _replace_cards(self, Position pos)
