@@ -146,7 +146,20 @@ def _is_compiled(factory: Any) -> bool:
 
 
 def _is_extension(module: Any) -> bool:
-    # Loaded from a shared library (Cython's and mypyc's alike) rather than from its
-    # .py source.
-    path = getattr(module, "__file__", None) or ""
+    return runs_compiled(getattr(module, "__file__", None) or "")
+
+
+def runs_compiled(path: str) -> bool:
+    """Whether the module loaded from ``path`` (its ``__file__``) runs compiled: loaded
+    from a shared library, Cython's or mypyc's alike, rather than from its ``.py``
+    source. A module that picks between two equal forms of the same work by build asks
+    this with its own ``__file__``.
+
+    Examples:
+        >>> runs_compiled("cardcrawl/core/_engine.py")
+        False
+        >>> import importlib.machinery
+        >>> runs_compiled("_engine" + importlib.machinery.EXTENSION_SUFFIXES[0])
+        True
+    """
     return path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))

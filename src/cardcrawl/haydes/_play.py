@@ -44,9 +44,9 @@ Examples:
 
 from __future__ import annotations
 
-import importlib.machinery
 from typing import Any
 
+from cardcrawl.core._compiled import runs_compiled
 from cardcrawl.core._random import _SMALL, _below, rng_below, rng_choice_weighted
 from cardcrawl.haydes._actions import (
     Action,
@@ -122,7 +122,7 @@ _K_HIGHER, _K_LOWER, _K_TUYBE_HIGHER, _K_TUYBE_LOWER, _K_STEP, _K_END, _K_CHOOSE
 _MAX_PROBES = 63
 #: Whether this module runs compiled (a few lines read C integers faster in a loop of
 #: their own than through a Python operation, see Rules._replace_cards).
-_COMPILED = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+_COMPILED = runs_compiled(__file__)
 # TurnStarted events are kept for reuse up to this round only: a game without a round
 # limit could otherwise grow the table without bound.
 _INTERNED_ROUNDS = 1000
