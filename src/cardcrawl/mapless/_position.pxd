@@ -26,16 +26,26 @@ cdef class Board:
     cdef public dict grid
     cdef public dict frontier
 
-    @cython.locals(cards=bytearray, touching=bytearray, front=list, at=Py_ssize_t,
+    @cython.locals(cards=cython.p_uchar, touching=cython.p_uchar, front=list, at=Py_ssize_t,
                    n=Py_ssize_t, code=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t,
                    value=Py_ssize_t)
     cpdef bint lay(self, object cell, object card) except -1
-    @cython.locals(marks=bytearray, code=Py_ssize_t, stamp=Py_ssize_t)
+    @cython.locals(marks=cython.p_uchar, code=Py_ssize_t, stamp=Py_ssize_t)
     cpdef mark(self, object cells)
-    @cython.locals(marks=bytearray, code=Py_ssize_t, stamp=Py_ssize_t)
+    @cython.locals(marks=cython.p_uchar, code=Py_ssize_t, stamp=Py_ssize_t)
     cpdef mark_more(self, object cells, object marked)
-    @cython.locals(frontier=dict, touching=bytearray, cells=tuple)
+    @cython.locals(frontier=dict, touching=cython.p_uchar, cells=tuple)
     cpdef dict frontier_dict(self)
+    @cython.locals(cards=cython.p_uchar, touching=cython.p_uchar, code=Py_ssize_t)
+    cpdef clear(self)
+
+cdef list _SPARE_BOARDS
+cdef Py_ssize_t _SPARE_LIMIT
+
+cdef Board _new_board()
+
+@cython.locals(board=Board)
+cpdef release_board(object table)
 
 @cython.locals(low=Py_ssize_t, high=Py_ssize_t, middle=Py_ssize_t, value=Py_ssize_t)
 cdef inline Py_ssize_t _search(list codes, Py_ssize_t code)
@@ -52,19 +62,19 @@ cpdef object closed_with(object table, object closed, object cells)
 @cython.locals(board=Board, cell_of=tuple, code=Py_ssize_t)
 cpdef object frontier_cells(object table)
 
-@cython.locals(board=Board, around=list, code=Py_ssize_t, index=Py_ssize_t, laid=bytearray, cards=dict, near=tuple)
+@cython.locals(board=Board, around=list, code=Py_ssize_t, index=Py_ssize_t, laid=cython.p_uchar, cards=dict, near=tuple)
 cpdef list empty_around(object table, object cell, object kinds)
 
 @cython.locals(empty=list, cell_of=tuple)
-cdef inline list _empty_at(bytearray laid, Py_ssize_t code)
+cdef inline list _empty_at(unsigned char* laid, Py_ssize_t code)
 
-@cython.locals(board=Board, laid=list, code=Py_ssize_t, on=bytearray, cell_of=tuple, around=tuple)
+@cython.locals(board=Board, laid=list, code=Py_ssize_t, on=cython.p_uchar, cell_of=tuple, around=tuple)
 cpdef list laid_neighbours(object table, object cell)
 
 @cython.locals(board=Board, empty=list, code=Py_ssize_t, cards=dict, around=tuple)
 cpdef list empty_neighbours(object table, object cell)
 
-@cython.locals(board=Board, cells=list, counts=bytearray, marks=bytearray, laid=bytearray,
+@cython.locals(board=Board, cells=list, counts=cython.p_uchar, marks=cython.p_uchar, laid=cython.p_uchar,
                cell_of=tuple, code=Py_ssize_t, stamp=Py_ssize_t, frontier=dict)
 cpdef list open_cells(object table, Py_ssize_t touching, object closed, object among=*)
 

@@ -52,6 +52,7 @@ __all__ = [
     "laid_neighbours",
     "open_cells",
     "put_card",
+    "release_board",
     "setup",
     "thaw",
 ]
@@ -186,6 +187,23 @@ class Board:
                 marks[code] = stamp
         self.marked = marked
 
+    def clear(self) -> None:
+        """Take every card off: the board reads as a new one, its arrays zeroed only
+        where cards lay (see :func:`release_board`)."""
+        cards, touching = self.cards, self.touching
+        for cell in self.grid:
+            code = _code_inside(cell, 1)  # a card lies on the board with its neighbours
+            cards[code] = 0
+            touching[code] = 0
+            touching[code - _SIDE] = 0
+            touching[code - 1] = 0
+            touching[code + 1] = 0
+            touching[code + _SIDE] = 0
+        self.front = []
+        self.grid = {}
+        self.frontier = None
+        self.mark(frozenset())  # a stamp of its own: no cell is marked
+
     def frontier_dict(self) -> dict[Cell, int]:
         """The grid's frontier, as a grid keeps it: made once after each card."""
         frontier = self.frontier
@@ -193,6 +211,44 @@ class Board:
             touching, cells = self.touching, _CELL_OF
             frontier = self.frontier = {cells[c]: touching[c] for c in self.front}
         return frontier
+
+
+# Boards given back by rollouts that are over (release_board), cleared, for the next
+# ones: a board's arrays are then made, and zeroed whole, once per board rather than
+# once per game. A few: a process plays one rollout at a time, or one per thread.
+_SPARE_BOARDS: list[Board] = []
+_SPARE_LIMIT = 4
+
+
+def _new_board() -> Board:
+    """An empty board: a spare one if there is one."""
+    if _SPARE_BOARDS:
+        return _SPARE_BOARDS.pop()
+    return Board({})
+
+
+def release_board(table: Grid) -> None:
+    """Give the board of ``table``, a working grid on one whose game is over and which
+    nothing reads any more, to the next rollout (see :meth:`Position.board_table`).
+
+    The grid is left unusable: only a rollout that keeps nothing of its position (a
+    simulation's summary) gives its board back.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> grid = WorkingGrid.copy_of(Grid({(0, 0): Card.parse("AD")}), board=True)
+        >>> release_board(grid)
+        >>> again = WorkingGrid.copy_of(Grid({(5, 5): Card.parse("AS")}), board=True)
+        >>> sorted(again.frontier) == sorted(Grid({(5, 5): Card.parse("AS")}).frontier)
+        True
+    """
+    if type(table) is WorkingGrid:
+        board = table.board
+        if board is not None:
+            table.board = None
+            if len(_SPARE_BOARDS) < _SPARE_LIMIT:
+                board.clear()
+                _SPARE_BOARDS.append(board)
 
 
 def _code_inside(cell: Cell, margin: int) -> int:
@@ -251,7 +307,7 @@ class WorkingGrid(Grid):
         working.board = None
         cards = grid._cards
         if board:
-            on_board = Board({})
+            on_board = _new_board()
             for cell, card in cards.items():
                 if not on_board.lay(cell, card):
                     break
