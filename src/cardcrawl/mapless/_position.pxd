@@ -1,9 +1,11 @@
 # Cython's augmenting declarations for the compiled build of _position.py (hatch_build.py).
 # The module's source is the pure-Python one; this makes Position, WorkingDeck and Board
 # extension types whose attributes are C fields, so that the rules (_play.pxd) read and
-# write them directly, and a board's byte arrays are indexed as C. A field is typed only where it only ever holds one type (the
-# flags, the turn, a working deck's lists); every other field is any object, as in the
-# Python source, since a hook's attrs.evolve may give it whatever a state holds.
+# write them directly, and a board's byte arrays are read and written through C pointers
+# (unsigned char*: no bound check and no object per cell, every code indexed lying in the
+# board's window). A field is typed only where it only ever holds one type (the flags,
+# the turn, a working deck's lists); every other field is any object, as in the Python
+# source, since a hook's attrs.evolve may give it whatever a state holds.
 # A deck draws through the core generator's _below, called as C (core/_random.pxd).
 import cython
 
@@ -29,7 +31,7 @@ cdef class Board:
     @cython.locals(cards=cython.p_uchar, touching=cython.p_uchar, front=list, at=Py_ssize_t,
                    n=Py_ssize_t, code=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t,
                    value=Py_ssize_t)
-    cpdef bint lay(self, object cell, object card) except -1
+    cpdef bint lay(self, object cell, object card, Py_ssize_t index) except -1
     @cython.locals(marks=cython.p_uchar, code=Py_ssize_t, stamp=Py_ssize_t)
     cpdef mark(self, object cells)
     @cython.locals(marks=cython.p_uchar, code=Py_ssize_t, stamp=Py_ssize_t)
@@ -54,7 +56,7 @@ cdef inline Py_ssize_t _search(list codes, Py_ssize_t code)
 cdef inline Py_ssize_t _code_inside(object cell, Py_ssize_t margin)
 
 @cython.locals(board=Board, cards=dict, frontier=dict, cache=dict, around=tuple)
-cpdef put_card(object table, object cell, object card)
+cpdef put_card(object table, object cell, object card, Py_ssize_t index=*)
 
 @cython.locals(board=Board)
 cpdef object closed_with(object table, object closed, object cells)

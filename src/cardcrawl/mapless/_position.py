@@ -123,9 +123,9 @@ class Board:
         self.grid = grid
         self.frontier = None
 
-    def lay(self, cell: Cell, card: Card) -> bool:
-        """Lay ``card`` on the empty ``cell``; False, and nothing laid, if it does not
-        fit on the board."""
+    def lay(self, cell: Cell, card: Card, index: int) -> bool:
+        """Lay ``card``, of card index ``index``, on the empty ``cell``; False, and
+        nothing laid, if it does not fit on the board."""
         x, y = cell
         if not (_LOW <= x <= _HIGH and _LOW <= y <= _HIGH):
             return False
@@ -133,7 +133,7 @@ class Board:
         self.frontier = None
         code = (x + _OFFSET) * _SIDE + y + _OFFSET
         cards = self.cards
-        cards[code] = card.index + 1
+        cards[code] = index + 1
         front = self.front
         at = _search(front, code)
         if at < len(front):
@@ -309,7 +309,7 @@ class WorkingGrid(Grid):
         if board:
             on_board = _new_board()
             for cell, card in cards.items():
-                if not on_board.lay(cell, card):
+                if not on_board.lay(cell, card, card.index):
                     break
             else:
                 working._cards = working.cards = on_board.grid
@@ -346,15 +346,17 @@ class WorkingGrid(Grid):
         raise TypeError("a working grid changes: it has no hash")
 
 
-def put_card(table: WorkingGrid, cell: Cell, card: Card) -> None:
+def put_card(table: WorkingGrid, cell: Cell, card: Card, index: int = -1) -> None:
     """Lay ``card`` on the empty ``cell`` of the working grid ``table``, keeping its
     frontier, or its board (:meth:`WorkingGrid.put`; the compiled build calls this as C).
+    ``index`` is the card's index if the caller has read it (a card's attribute is a
+    Python look-up even compiled), else -1.
 
     A card that does not fit on the board moves the grid off it, to a frontier dict.
     """
     board = table.board
     if board is not None:
-        if board.lay(cell, card):
+        if board.lay(cell, card, card.index if index < 0 else index):
             return
         table._frontier = board.frontier_dict()  # off the board: a dict from now on
         table.board = None
