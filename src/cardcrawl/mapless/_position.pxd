@@ -67,7 +67,9 @@ cpdef object frontier_cells(object table)
 @cython.locals(board=Board, around=list, code=Py_ssize_t, index=Py_ssize_t, laid=cython.p_uchar, cards=dict, near=tuple)
 cpdef list empty_around(object table, object cell, object kinds)
 
-@cython.locals(empty=list, cell_of=tuple)
+cdef list _EMPTY_ROWS
+
+@cython.locals(empty=list, cell_of=tuple, row=list, way=Py_ssize_t)
 cdef inline list _empty_at(unsigned char* laid, Py_ssize_t code)
 
 @cython.locals(board=Board, laid=list, code=Py_ssize_t, on=cython.p_uchar, cell_of=tuple, around=tuple)

@@ -490,7 +490,7 @@ def empty_around(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[list[Ce
     :func:`~cardcrawl.neighbours`) that holds a card of the kind ``kinds`` tells by card
     index, its empty neighbours, sorted (asked by M-6,
     :func:`cardcrawl.mapless.newly_closed`): a board's read by cell code, with no cell
-    hashed.
+    hashed, in lists it shares from one call to the next (read them, never change them).
 
     Examples:
         >>> from cardcrawl import Card, Grid
@@ -549,19 +549,41 @@ def empty_around(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[list[Ce
     return around
 
 
+# The lists _empty_at gives, each made once: by cell code, a row of the sixteen ways
+# its four neighbours may be empty or not (None until asked for).
+_EMPTY_ROWS: list[list[list[Cell] | None] | None] = [None] * (_SIDE * _SIDE)
+
+
 def _empty_at(laid: bytearray, code: int) -> list[Cell]:
     """The empty neighbours of the cell of ``code`` on a board whose cards are ``laid``,
-    sorted (as the codes are)."""
-    empty = []
-    cell_of = _CELL_OF
+    sorted (as the codes are): one list for each cell and each way its neighbours lie,
+    made once and shared (a rollout asks for them at every placement), which the
+    callers only read."""
+    way = 0
     if not laid[code - _SIDE]:
-        empty.append(cell_of[code - _SIDE])
+        way |= 1
     if not laid[code - 1]:
-        empty.append(cell_of[code - 1])
+        way |= 2
     if not laid[code + 1]:
-        empty.append(cell_of[code + 1])
+        way |= 4
     if not laid[code + _SIDE]:
-        empty.append(cell_of[code + _SIDE])
+        way |= 8
+    row = _EMPTY_ROWS[code]
+    if row is None:
+        row = _EMPTY_ROWS[code] = [None] * 16
+    empty = row[way]
+    if empty is None:
+        cell_of = _CELL_OF
+        empty = []
+        if way & 1:
+            empty.append(cell_of[code - _SIDE])
+        if way & 2:
+            empty.append(cell_of[code - 1])
+        if way & 4:
+            empty.append(cell_of[code + 1])
+        if way & 8:
+            empty.append(cell_of[code + _SIDE])
+        row[way] = empty
     return empty
 
 
@@ -583,7 +605,7 @@ def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
         if board is not None:
             code = _code_inside(cell, 1)
             if code >= 0:
-                return _empty_at(board.cards, code)
+                return _empty_at(board.cards, code)[:]  # a list of the caller's own
     empty = []
     cards = table.cards
     around = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
