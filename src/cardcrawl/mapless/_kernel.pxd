@@ -6,7 +6,7 @@ import cython
 
 from cardcrawl.core._random cimport _below
 from cardcrawl.mapless._play cimport Rules
-from cardcrawl.mapless._position cimport Position
+from cardcrawl.mapless._position cimport Position, release_board
 
 @cython.locals(
     n=cython.Py_ssize_t, index=cython.Py_ssize_t, decisions=cython.Py_ssize_t,

@@ -29,7 +29,7 @@ from cardcrawl.core._tools import Figures
 from cardcrawl.mapless._events import MaplessEvent
 from cardcrawl.mapless._figures import MaplessFigures
 from cardcrawl.mapless._game import _STOCK_HOOKS, MaplessHouse
-from cardcrawl.mapless._position import BOARDS, Position, freeze, thaw
+from cardcrawl.mapless._position import BOARDS, Position, freeze, release_board, thaw
 from cardcrawl.mapless._state import MaplessState, Phase
 
 __all__ = ["MaplessKernel", "figures_of", "rollout_kernel"]
@@ -95,8 +95,11 @@ class MaplessKernel:
         # The figures read the final position as they would its state.
         kept = None if figures is None else figures_of(game, position, at_exit)
         if self.stock_outcome:
-            return game._outcome(position), decisions, kept
-        return game.outcome(freeze(position, [])), decisions, kept
+            outcome = game._outcome(position)
+        else:
+            outcome = game.outcome(freeze(position, []))
+        release_board(position.table)  # nothing reads the position any more
+        return outcome, decisions, kept
 
 
 def _run(

@@ -362,8 +362,8 @@ class Rules:
         table = p.table
         if type(table) is not WorkingGrid:
             table = p.working_table()
-        put_card(table, cell, card)
         index = card.index
+        put_card(table, cell, card, index)
         if ev is not None:
             ev.append((CardPlaced, card, cell, self.game._dread_lines[index]))
         closing = newly_closed(table, cell, self.corridor)  # M-6
@@ -385,7 +385,7 @@ class Rules:
         self, p: Position, cell: Cell, candidates: Sequence[Cell], ev: Events | None
     ) -> None:
         table = p.working_table()
-        put_card(table, cell, EXIT)
+        put_card(table, cell, EXIT, _EXIT_INDEX)
         if ev is not None:
             ev.append(ExitPlaced(cell, tuple(candidates), self.game._dread_lines[_EXIT_INDEX]))
         # The Exit may lie on a closed cell, which it reopens; it may close others (M-6).

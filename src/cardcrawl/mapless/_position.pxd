@@ -1,9 +1,11 @@
 # Cython's augmenting declarations for the compiled build of _position.py (hatch_build.py).
 # The module's source is the pure-Python one; this makes Position, WorkingDeck and Board
 # extension types whose attributes are C fields, so that the rules (_play.pxd) read and
-# write them directly, and a board's byte arrays are indexed as C. A field is typed only where it only ever holds one type (the
-# flags, the turn, a working deck's lists); every other field is any object, as in the
-# Python source, since a hook's attrs.evolve may give it whatever a state holds.
+# write them directly, and a board's byte arrays are read and written through C pointers
+# (unsigned char*: no bound check and no object per cell, every code indexed lying in the
+# board's window). A field is typed only where it only ever holds one type (the flags,
+# the turn, a working deck's lists); every other field is any object, as in the Python
+# source, since a hook's attrs.evolve may give it whatever a state holds.
 # A deck draws through the core generator's _below, called as C (core/_random.pxd).
 import cython
 
@@ -26,16 +28,26 @@ cdef class Board:
     cdef public dict grid
     cdef public dict frontier
 
-    @cython.locals(cards=bytearray, touching=bytearray, front=list, at=Py_ssize_t,
+    @cython.locals(cards=cython.p_uchar, touching=cython.p_uchar, front=list, at=Py_ssize_t,
                    n=Py_ssize_t, code=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t,
                    value=Py_ssize_t)
-    cpdef bint lay(self, object cell, object card) except -1
-    @cython.locals(marks=bytearray, code=Py_ssize_t, stamp=Py_ssize_t)
+    cpdef bint lay(self, object cell, object card, Py_ssize_t index) except -1
+    @cython.locals(marks=cython.p_uchar, code=Py_ssize_t, stamp=Py_ssize_t)
     cpdef mark(self, object cells)
-    @cython.locals(marks=bytearray, code=Py_ssize_t, stamp=Py_ssize_t)
+    @cython.locals(marks=cython.p_uchar, code=Py_ssize_t, stamp=Py_ssize_t)
     cpdef mark_more(self, object cells, object marked)
-    @cython.locals(frontier=dict, touching=bytearray, cells=tuple)
+    @cython.locals(frontier=dict, touching=cython.p_uchar, cells=tuple)
     cpdef dict frontier_dict(self)
+    @cython.locals(cards=cython.p_uchar, touching=cython.p_uchar, code=Py_ssize_t)
+    cpdef clear(self)
+
+cdef list _SPARE_BOARDS
+cdef Py_ssize_t _SPARE_LIMIT
+
+cdef Board _new_board()
+
+@cython.locals(board=Board)
+cpdef release_board(object table)
 
 @cython.locals(low=Py_ssize_t, high=Py_ssize_t, middle=Py_ssize_t, value=Py_ssize_t)
 cdef inline Py_ssize_t _search(list codes, Py_ssize_t code)
@@ -44,7 +56,7 @@ cdef inline Py_ssize_t _search(list codes, Py_ssize_t code)
 cdef inline Py_ssize_t _code_inside(object cell, Py_ssize_t margin)
 
 @cython.locals(board=Board, cards=dict, frontier=dict, cache=dict, around=tuple)
-cpdef put_card(object table, object cell, object card)
+cpdef put_card(object table, object cell, object card, Py_ssize_t index=*)
 
 @cython.locals(board=Board)
 cpdef object closed_with(object table, object closed, object cells)
@@ -52,19 +64,21 @@ cpdef object closed_with(object table, object closed, object cells)
 @cython.locals(board=Board, cell_of=tuple, code=Py_ssize_t)
 cpdef object frontier_cells(object table)
 
-@cython.locals(board=Board, around=list, code=Py_ssize_t, index=Py_ssize_t, laid=bytearray, cards=dict, near=tuple)
+@cython.locals(board=Board, around=list, code=Py_ssize_t, index=Py_ssize_t, laid=cython.p_uchar, cards=dict, near=tuple)
 cpdef list empty_around(object table, object cell, object kinds)
 
-@cython.locals(empty=list, cell_of=tuple)
-cdef inline list _empty_at(bytearray laid, Py_ssize_t code)
+cdef list _EMPTY_ROWS
 
-@cython.locals(board=Board, laid=list, code=Py_ssize_t, on=bytearray, cell_of=tuple, around=tuple)
+@cython.locals(empty=list, cell_of=tuple, row=list, way=Py_ssize_t)
+cdef inline list _empty_at(unsigned char* laid, Py_ssize_t code)
+
+@cython.locals(board=Board, laid=list, code=Py_ssize_t, on=cython.p_uchar, cell_of=tuple, around=tuple)
 cpdef list laid_neighbours(object table, object cell)
 
 @cython.locals(board=Board, empty=list, code=Py_ssize_t, cards=dict, around=tuple)
 cpdef list empty_neighbours(object table, object cell)
 
-@cython.locals(board=Board, cells=list, counts=bytearray, marks=bytearray, laid=bytearray,
+@cython.locals(board=Board, cells=list, counts=cython.p_uchar, marks=cython.p_uchar, laid=cython.p_uchar,
                cell_of=tuple, code=Py_ssize_t, stamp=Py_ssize_t, frontier=dict)
 cpdef list open_cells(object table, Py_ssize_t touching, object closed, object among=*)
 

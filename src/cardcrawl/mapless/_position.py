@@ -25,7 +25,6 @@ ask the same questions of every grid, so each rule is stated once over either fo
 
 from __future__ import annotations
 
-import importlib.machinery
 import operator
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
@@ -33,6 +32,7 @@ from typing import Any
 
 import attrs
 
+from cardcrawl.core._compiled import runs_compiled
 from cardcrawl.core._random import _below
 from cardcrawl.kit._cards import Card
 from cardcrawl.kit._deck import Deck, _make
@@ -52,6 +52,7 @@ __all__ = [
     "laid_neighbours",
     "open_cells",
     "put_card",
+    "release_board",
     "setup",
     "thaw",
 ]
@@ -84,7 +85,7 @@ _CODES = tuple(range(_SIDE * _SIDE))
 #: reads a board's arrays as C. Interpreted, a byte array's arithmetic costs more than the
 #: dict operations it saves, so a rollout keeps the grid's dicts there; both forms answer
 #: the same rule functions (the tests play both in either build).
-BOARDS = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+BOARDS = runs_compiled(__file__)
 
 
 class Board:
@@ -122,9 +123,9 @@ class Board:
         self.grid = grid
         self.frontier = None
 
-    def lay(self, cell: Cell, card: Card) -> bool:
-        """Lay ``card`` on the empty ``cell``; False, and nothing laid, if it does not
-        fit on the board."""
+    def lay(self, cell: Cell, card: Card, index: int) -> bool:
+        """Lay ``card``, of card index ``index``, on the empty ``cell``; False, and
+        nothing laid, if it does not fit on the board."""
         x, y = cell
         if not (_LOW <= x <= _HIGH and _LOW <= y <= _HIGH):
             return False
@@ -132,7 +133,7 @@ class Board:
         self.frontier = None
         code = (x + _OFFSET) * _SIDE + y + _OFFSET
         cards = self.cards
-        cards[code] = card.index + 1
+        cards[code] = index + 1
         front = self.front
         at = _search(front, code)
         if at < len(front):
@@ -186,6 +187,23 @@ class Board:
                 marks[code] = stamp
         self.marked = marked
 
+    def clear(self) -> None:
+        """Take every card off: the board reads as a new one, its arrays zeroed only
+        where cards lay (see :func:`release_board`)."""
+        cards, touching = self.cards, self.touching
+        for cell in self.grid:
+            code = _code_inside(cell, 1)  # a card lies on the board with its neighbours
+            cards[code] = 0
+            touching[code] = 0
+            touching[code - _SIDE] = 0
+            touching[code - 1] = 0
+            touching[code + 1] = 0
+            touching[code + _SIDE] = 0
+        self.front = []
+        self.grid = {}
+        self.frontier = None
+        self.mark(frozenset())  # a stamp of its own: no cell is marked
+
     def frontier_dict(self) -> dict[Cell, int]:
         """The grid's frontier, as a grid keeps it: made once after each card."""
         frontier = self.frontier
@@ -193,6 +211,47 @@ class Board:
             touching, cells = self.touching, _CELL_OF
             frontier = self.frontier = {cells[c]: touching[c] for c in self.front}
         return frontier
+
+
+# Boards given back by rollouts that are over (release_board), cleared, for the next
+# ones: a board's arrays are then made, and zeroed whole, once per board rather than
+# once per game. A few: a process plays one rollout at a time, or one per thread.
+_SPARE_BOARDS: list[Board] = []
+_SPARE_LIMIT = 4
+
+
+def _new_board() -> Board:
+    """An empty board: a spare one if there is one."""
+    try:
+        # One call, not a test and then a pop: another thread may take the last spare
+        # between the two.
+        return _SPARE_BOARDS.pop()
+    except IndexError:
+        return Board({})
+
+
+def release_board(table: Grid) -> None:
+    """Give the board of ``table``, a working grid on one whose game is over and which
+    nothing reads any more, to the next rollout (see :meth:`Position.board_table`).
+
+    The grid is left unusable: only a rollout that keeps nothing of its position (a
+    simulation's summary) gives its board back.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> grid = WorkingGrid.copy_of(Grid({(0, 0): Card.parse("AD")}), board=True)
+        >>> release_board(grid)
+        >>> again = WorkingGrid.copy_of(Grid({(5, 5): Card.parse("AS")}), board=True)
+        >>> sorted(again.frontier) == sorted(Grid({(5, 5): Card.parse("AS")}).frontier)
+        True
+    """
+    if type(table) is WorkingGrid:
+        board = table.board
+        if board is not None:
+            table.board = None
+            if len(_SPARE_BOARDS) < _SPARE_LIMIT:
+                board.clear()
+                _SPARE_BOARDS.append(board)
 
 
 def _code_inside(cell: Cell, margin: int) -> int:
@@ -251,9 +310,9 @@ class WorkingGrid(Grid):
         working.board = None
         cards = grid._cards
         if board:
-            on_board = Board({})
+            on_board = _new_board()
             for cell, card in cards.items():
-                if not on_board.lay(cell, card):
+                if not on_board.lay(cell, card, card.index):
                     break
             else:
                 working._cards = working.cards = on_board.grid
@@ -290,15 +349,17 @@ class WorkingGrid(Grid):
         raise TypeError("a working grid changes: it has no hash")
 
 
-def put_card(table: WorkingGrid, cell: Cell, card: Card) -> None:
+def put_card(table: WorkingGrid, cell: Cell, card: Card, index: int = -1) -> None:
     """Lay ``card`` on the empty ``cell`` of the working grid ``table``, keeping its
     frontier, or its board (:meth:`WorkingGrid.put`; the compiled build calls this as C).
+    ``index`` is the card's index if the caller has read it (a card's attribute is a
+    Python look-up even compiled), else -1.
 
     A card that does not fit on the board moves the grid off it, to a frontier dict.
     """
     board = table.board
     if board is not None:
-        if board.lay(cell, card):
+        if board.lay(cell, card, card.index if index < 0 else index):
             return
         table._frontier = board.frontier_dict()  # off the board: a dict from now on
         table.board = None
@@ -432,7 +493,7 @@ def empty_around(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[list[Ce
     :func:`~cardcrawl.neighbours`) that holds a card of the kind ``kinds`` tells by card
     index, its empty neighbours, sorted (asked by M-6,
     :func:`cardcrawl.mapless.newly_closed`): a board's read by cell code, with no cell
-    hashed.
+    hashed, in lists it shares from one call to the next (read them, never change them).
 
     Examples:
         >>> from cardcrawl import Card, Grid
@@ -491,19 +552,41 @@ def empty_around(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[list[Ce
     return around
 
 
+# The lists _empty_at gives, each made once: by cell code, a row of the sixteen ways
+# its four neighbours may be empty or not (None until asked for).
+_EMPTY_ROWS: list[list[list[Cell] | None] | None] = [None] * (_SIDE * _SIDE)
+
+
 def _empty_at(laid: bytearray, code: int) -> list[Cell]:
     """The empty neighbours of the cell of ``code`` on a board whose cards are ``laid``,
-    sorted (as the codes are)."""
-    empty = []
-    cell_of = _CELL_OF
+    sorted (as the codes are): one list for each cell and each way its neighbours lie,
+    made once and shared (a rollout asks for them at every placement), which the
+    callers only read."""
+    way = 0
     if not laid[code - _SIDE]:
-        empty.append(cell_of[code - _SIDE])
+        way |= 1
     if not laid[code - 1]:
-        empty.append(cell_of[code - 1])
+        way |= 2
     if not laid[code + 1]:
-        empty.append(cell_of[code + 1])
+        way |= 4
     if not laid[code + _SIDE]:
-        empty.append(cell_of[code + _SIDE])
+        way |= 8
+    row = _EMPTY_ROWS[code]
+    if row is None:
+        row = _EMPTY_ROWS[code] = [None] * 16
+    empty = row[way]
+    if empty is None:
+        cell_of = _CELL_OF
+        empty = []
+        if way & 1:
+            empty.append(cell_of[code - _SIDE])
+        if way & 2:
+            empty.append(cell_of[code - 1])
+        if way & 4:
+            empty.append(cell_of[code + 1])
+        if way & 8:
+            empty.append(cell_of[code + _SIDE])
+        row[way] = empty
     return empty
 
 
@@ -525,7 +608,7 @@ def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
         if board is not None:
             code = _code_inside(cell, 1)
             if code >= 0:
-                return _empty_at(board.cards, code)
+                return _empty_at(board.cards, code)[:]  # a list of the caller's own
     empty = []
     cards = table.cards
     around = _NEIGHBOURS.get(cell)  # the grid's cache, read directly (see put_card)
