@@ -728,9 +728,17 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["layout"] = pos.layout
     # The properties' own values where they hold them (a property is a Python call).
     up = pos._up_frozen
-    fields["_up"] = pos._up if up is None else up
+    if up is None:
+        fields["_up"] = pos._up
+        fields["_shown"] = tuple(pos.shown)
+    else:
+        # No card was turned or replaced since the state was thawed (a rule that does
+        # either sets ``_up_frozen`` to None): the cells shown are that state's too,
+        # kept if it holds them in the rules' form.
+        fields["_up"] = up
+        shown = fields.get("_shown")
+        fields["_shown"] = tuple(pos.shown) if shown is None else shown
     fields["_pools"] = pools
-    fields["_shown"] = tuple(pos.shown)
     fields["mixes"] = pos.mixes
     unseen = pos._unseen
     if unseen is None:
