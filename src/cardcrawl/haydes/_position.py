@@ -554,9 +554,10 @@ def _hold_unseen(pos: Position, beliefs: Any) -> None:
     holds them, else its single belief as the rules keep one (see
     cardcrawl.haydes._state)."""
     if type(beliefs) is UnseenForm:
+        form: UnseenForm = beliefs
         pos._beliefs = None
-        pos._unseen = list(beliefs.unseen)
-        pos._mixed = beliefs.mixed
+        pos._unseen = list(form.unseen)
+        pos._mixed = form.mixed
     else:
         pos._beliefs = beliefs
         pos._unseen = None
@@ -749,16 +750,19 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         # the state thawed, if the step drew no card.
         form = fields["beliefs"]
         mixed = pos._mixed
-        same = type(form) is UnseenForm and form.mixed is mixed and len(form.unseen) == len(unseen)
-        if same:
-            for i, deck in enumerate(form.unseen):
-                if unseen[i] is not deck:
-                    same = False
-                    break
+        same = False
+        if type(form) is UnseenForm:
+            old: UnseenForm = form
+            same = old.mixed is mixed and len(old.unseen) == len(unseen)
+            if same:
+                for i, deck in enumerate(old.unseen):
+                    if unseen[i] is not deck:
+                        same = False
+                        break
         if not same:
             # A pool not drawn from holds its deck already (_deck's first case, without
             # the call).
-            made: UnseenForm = _new(UnseenForm)
+            made: UnseenForm = UnseenForm.__new__(UnseenForm)
             made.unseen = tuple([u if type(u) is Deck else _deck(u) for u in unseen])
             made.mixed = mixed
             fields["beliefs"] = made
