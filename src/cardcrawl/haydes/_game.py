@@ -77,6 +77,53 @@ _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER = (
 )
 
 
+# The public step's frame: functions of the module rather than methods, so that the
+# compiled build calls the rules and the position's functions in them as C (see
+# _game.pxd), where a method of the game's class, a Python class that variants
+# subclass, would call them through Python attribute look-ups.
+
+
+def advance(game: EscapeFromHaydes, state: HaydesState, action: Action) -> HaydesState:
+    """``game.step(state, action)`` once ``action`` is checked: the working position of
+    ``state`` played by the rules and frozen into the new state.
+
+    The position is the one ``state`` was frozen from, if ``game`` still keeps it (see
+    :func:`~cardcrawl.core._engine.keep_position`) and no other step has taken it over:
+    made the working position of ``state`` again, without reading the state afresh.
+    Else the state is thawed.
+    """
+    pos = take_position(game._spare, state._memo)
+    if pos is None:
+        pos = thaw(state, game._index, [])
+    else:
+        rethaw(pos, state, [])
+    rules = game._rules
+    phase = pos.phase
+    if phase is _TURN or phase is _ENCOUNTER:
+        rules.play(pos, rules.code_of(action))
+    else:
+        rules.apply(pos, action)
+        rules.settle(pos)
+    return frozen(game, rules, pos, True)
+
+
+def frozen(game: EscapeFromHaydes, rules: Rules, pos: Position, keep: bool) -> HaydesState:
+    """The state of ``pos``, its legal actions known already; with ``keep`` (the public
+    step's own positions, which nothing changes afterwards), ``pos`` is kept for the
+    next step from the state (see :func:`advance`)."""
+    phase = pos.phase
+    if phase is _TURN or phase is _ENCOUNTER:
+        legal = rules.legal_entry(pos.at[pos.current], phase, pos._card_at)[0]
+        state = freeze(pos, game._legal_key, legal)
+        if keep:
+            # Without what the next step makes afresh anyway: this step's events,
+            # and the lists of unseen cards (read from the state's beliefs again).
+            pos.events = pos._unseen = None
+            keep_position(game._spare, state._memo, pos)
+        return state
+    return freeze(pos, game._legal_key, None)
+
+
 class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     """Escape from Haydes, 1-4 players: guess your way over face-down cards to the Red Joker.
 
@@ -423,8 +470,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._rules.settle(pos)
         return pos
 
-    def _advance(self, state: HaydesState, action: Action) -> HaydesState:
-        return advance(self, state, action)
+    # The engine's step, once the action is checked, is the module's step frame itself
+    # (a function, bound as a method: no call more at every step).
+    _advance = advance
 
     def _apply(self, state: HaydesState, action: Action, events: list[Any]) -> HaydesState:
         # One rule step, its chance left unsettled; the engine's own _advance and _begin,
@@ -763,53 +811,6 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         if phase is _ROLL and state.chosen not in creature.allowed:
             return ["the characteristic chosen is not one this creature may be faced with"]
         return []
-
-
-# The public step's frame: functions of the module rather than methods, so that the
-# compiled build calls the rules and the position's functions in them as C (see
-# _game.pxd), where a method of the game's class, a Python class that variants
-# subclass, would call them through Python attribute look-ups.
-
-
-def advance(game: EscapeFromHaydes, state: HaydesState, action: Action) -> HaydesState:
-    """``game.step(state, action)`` once ``action`` is checked: the working position of
-    ``state`` played by the rules and frozen into the new state.
-
-    The position is the one ``state`` was frozen from, if ``game`` still keeps it (see
-    :func:`~cardcrawl.core._engine.keep_position`) and no other step has taken it over:
-    made the working position of ``state`` again, without reading the state afresh.
-    Else the state is thawed.
-    """
-    pos = take_position(game._spare, state._memo)
-    if pos is None:
-        pos = thaw(state, game._index, [])
-    else:
-        rethaw(pos, state, [])
-    rules = game._rules
-    phase = pos.phase
-    if phase is _TURN or phase is _ENCOUNTER:
-        rules.play(pos, rules.code_of(action))
-    else:
-        rules.apply(pos, action)
-        rules.settle(pos)
-    return frozen(game, rules, pos, True)
-
-
-def frozen(game: EscapeFromHaydes, rules: Rules, pos: Position, keep: bool) -> HaydesState:
-    """The state of ``pos``, its legal actions known already; with ``keep`` (the public
-    step's own positions, which nothing changes afterwards), ``pos`` is kept for the
-    next step from the state (see :func:`advance`)."""
-    phase = pos.phase
-    if phase is _TURN or phase is _ENCOUNTER:
-        legal = rules.legal_entry(pos.at[pos.current], phase, pos._card_at)[0]
-        state = freeze(pos, game._legal_key, legal)
-        if keep:
-            # Without what the next step makes afresh anyway: this step's events,
-            # and the lists of unseen cards (read from the state's beliefs again).
-            pos.events = pos._unseen = None
-            keep_position(game._spare, state._memo, pos)
-        return state
-    return freeze(pos, game._legal_key, None)
 
 
 def _stacked_rolls(value: Any) -> tuple[int, ...]:

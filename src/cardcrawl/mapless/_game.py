@@ -153,6 +153,46 @@ _HOOKS = frozenset(
 )  # fmt: skip
 
 
+# The public step's frame: functions of the module rather than methods, so that the
+# compiled build calls the rules' steps and the position's thaw and freeze in them as
+# C (see _game.pxd), where a method of the game's class, a Python class that variants
+# subclass, would call them through Python attribute look-ups.
+
+
+def advance(game: MaplessHouse, state: MaplessState, action: Action) -> MaplessState:
+    """``game.step(state, action)`` once ``action`` is checked: the working position of
+    ``state`` played by the rules and frozen into the new state.
+
+    The position is the one ``state`` was frozen from, if ``game`` still keeps it (see
+    :func:`~cardcrawl.core._engine.keep_position`) and no other step has taken it over:
+    freezing shares only immutable values with the state, so the position is the
+    state's working position already. Else the state is thawed.
+    """
+    position = take_position(game._spare, state._memo)
+    if position is None:
+        position = thaw(state)
+    events: Events = []
+    rules = game._rules
+    rules.act(position, action, events)
+    rules.resolve(position, events)
+    return frozen(game, position, events, True)
+
+
+def frozen(game: MaplessHouse, position: Position, events: Events, keep: bool) -> MaplessState:
+    """The state of ``position``, its legal actions filled in when the rules know them
+    (the cells the hooks gave for the decision it waits on); with ``keep`` (the public
+    step's own positions, which nothing changes afterwards), ``position`` is kept for
+    the next step from the state (see :func:`advance`)."""
+    cells = position.choices
+    if cells is None:
+        return freeze(position, events)
+    state = freeze(position, events, game._legal_key, _actions(position.phase, cells))
+    if keep:
+        position.choices = None  # asked again by the next step, as if thawed
+        keep_position(game._spare, state._memo, position)
+    return state
+
+
 class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
     """The Mapless House, solo: build the house card by card, then reach the Exit.
 
@@ -282,8 +322,9 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         self._resolve(position, events)
         return self._frozen(position, events, keep=True)
 
-    def _advance(self, state: MaplessState, action: Action) -> MaplessState:
-        return advance(self, state, action)
+    # The engine's step, once the action is checked, is the module's step frame itself
+    # (a function, bound as a method: no call more at every step).
+    _advance = advance
 
     def _frozen(self, position: Position, events: Events, keep: bool = False) -> MaplessState:
         """The state of ``position``, its legal actions filled in when the rules know
@@ -854,43 +895,3 @@ def _misplaced_cards(state: MaplessState) -> list[str]:
     if state.spade_left_exit and state.exit_cell is None:
         problems.append("the ♠A cannot have left an Exit that is not placed")
     return problems
-
-
-# The public step's frame: functions of the module rather than methods, so that the
-# compiled build calls the rules' steps and the position's thaw and freeze in them as
-# C (see _game.pxd), where a method of the game's class, a Python class that variants
-# subclass, would call them through Python attribute look-ups.
-
-
-def advance(game: MaplessHouse, state: MaplessState, action: Action) -> MaplessState:
-    """``game.step(state, action)`` once ``action`` is checked: the working position of
-    ``state`` played by the rules and frozen into the new state.
-
-    The position is the one ``state`` was frozen from, if ``game`` still keeps it (see
-    :func:`~cardcrawl.core._engine.keep_position`) and no other step has taken it over:
-    freezing shares only immutable values with the state, so the position is the
-    state's working position already. Else the state is thawed.
-    """
-    position = take_position(game._spare, state._memo)
-    if position is None:
-        position = thaw(state)
-    events: Events = []
-    rules = game._rules
-    rules.act(position, action, events)
-    rules.resolve(position, events)
-    return frozen(game, position, events, True)
-
-
-def frozen(game: MaplessHouse, position: Position, events: Events, keep: bool) -> MaplessState:
-    """The state of ``position``, its legal actions filled in when the rules know them
-    (the cells the hooks gave for the decision it waits on); with ``keep`` (the public
-    step's own positions, which nothing changes afterwards), ``position`` is kept for
-    the next step from the state (see :func:`advance`)."""
-    cells = position.choices
-    if cells is None:
-        return freeze(position, events)
-    state = freeze(position, events, game._legal_key, _actions(position.phase, cells))
-    if keep:
-        position.choices = None  # asked again by the next step, as if thawed
-        keep_position(game._spare, state._memo, position)
-    return state
