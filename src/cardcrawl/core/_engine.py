@@ -32,7 +32,16 @@ from cardcrawl.errors import (
 )
 from cardcrawl.kit._cards import Card
 
-__all__ = ["FORMAT_VERSION", "GameBase", "MemoState", "events_of_log", "memo", "replacer"]
+__all__ = [
+    "FORMAT_VERSION",
+    "GameBase",
+    "MemoState",
+    "events_of_log",
+    "keep_position",
+    "memo",
+    "replacer",
+    "take_position",
+]
 
 # Numbers each game object, for the key its legal actions are kept under (see __init__).
 _GAME_NUMBERS = itertools.count()
@@ -804,29 +813,15 @@ class GameBase(
         (a batch of games played in turns on one game object finds theirs), and a
         state never holds one. The freeze must have given the state nothing of the
         position that the rules change in place, or the game's step must copy it when
-        it takes the position over.
+        it takes the position over. (A game's own step frame may call
+        :func:`keep_position` with its ``_spare`` and the state's memo instead.)
         """
-        memo = state._memo  # type: ignore[attr-defined]
-        spare = self._spare
-        spare[id(memo)] = (memo, position)
-        if len(spare) > KEPT_POSITIONS:
-            # The oldest goes; another thread may have taken or dropped it meanwhile.
-            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
-                del spare[next(iter(spare))]
+        keep_position(self._spare, state._memo, position)  # type: ignore[attr-defined]
 
     def _kept_position(self, state: S) -> Any:
         """The position kept by :meth:`_keep_position` for ``state``, taken over (no
-        other call gets it: taking is one atomic dict operation), or ``None``.
-
-        A state is known by its memo, a dict no other state ever shares (states made
-        from it by ``reseed``, ``evolve`` or a copy have their own); a memo kept is
-        held, so that no other dict can take its identity while it is kept.
-        """
-        memo = state._memo  # type: ignore[attr-defined]
-        kept = self._spare.pop(id(memo), None)
-        if kept is None or kept[0] is not memo:
-            return None
-        return kept[1]
+        other call gets it), or ``None`` (see :func:`take_position`)."""
+        return take_position(self._spare, state._memo)  # type: ignore[attr-defined]
 
     def describe(self, state: S) -> str:
         """What ``state`` waits for, in words (a decision, a chance event, or nothing).
@@ -897,6 +892,40 @@ class GameBase(
 
     def _parse_error(self, text: str, forms: str) -> ParseError:
         return ParseError(f"{text!r} is not an action of {self.name}: expected {forms}")
+
+
+def keep_position(
+    spare: dict[int, tuple[dict[str, Any], Any]], memo: dict[str, Any], position: Any
+) -> None:
+    """Keep ``position`` in a game's ``spare`` for the state whose memo is ``memo``
+    (see :meth:`GameBase._keep_position`): the oldest of more than
+    :data:`KEPT_POSITIONS` goes.
+
+    Example:
+        >>> spare, memo = {}, {}
+        >>> keep_position(spare, memo, "position")
+        >>> take_position(spare, memo), take_position(spare, memo)
+        ('position', None)
+    """
+    spare[id(memo)] = (memo, position)
+    if len(spare) > KEPT_POSITIONS:
+        # The oldest goes; another thread may have taken or dropped it meanwhile.
+        with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+            del spare[next(iter(spare))]
+
+
+def take_position(spare: dict[int, tuple[dict[str, Any], Any]], memo: dict[str, Any]) -> Any:
+    """The position kept in ``spare`` for the state whose memo is ``memo``, taken over
+    (no other call gets it: taking is one atomic dict operation), or ``None``.
+
+    A state is known by its memo, a dict no other state ever shares (states made from
+    it by ``reseed``, ``evolve`` or a copy have their own); a memo kept is held, so
+    that no other dict can take its identity while it is kept.
+    """
+    kept = spare.pop(id(memo), None)
+    if kept is None or kept[0] is not memo:
+        return None
+    return kept[1]
 
 
 def _listed(action: Any, actions: tuple[Any, ...]) -> bool:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from cardcrawl.core._engine import GameBase, events_of_log
+from cardcrawl.core._engine import GameBase, events_of_log, keep_position, take_position
 from cardcrawl.core._notation import MAX_COUNT
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_from_seed
@@ -75,6 +75,53 @@ _TURN, _ENCOUNTER, _REVEAL, _ROLL, _FIRST, _OVER = (
     Phase.FIRST,
     Phase.OVER,
 )
+
+
+# The public step's frame: functions of the module rather than methods, so that the
+# compiled build calls the rules and the position's functions in them as C (see
+# _game.pxd), where a method of the game's class, a Python class that variants
+# subclass, would call them through Python attribute look-ups.
+
+
+def advance(game: EscapeFromHaydes, state: HaydesState, action: Action) -> HaydesState:
+    """``game.step(state, action)`` once ``action`` is checked: the working position of
+    ``state`` played by the rules and frozen into the new state.
+
+    The position is the one ``state`` was frozen from, if ``game`` still keeps it (see
+    :func:`~cardcrawl.core._engine.keep_position`) and no other step has taken it over:
+    made the working position of ``state`` again, without reading the state afresh.
+    Else the state is thawed.
+    """
+    pos = take_position(game._spare, state._memo)
+    if pos is None:
+        pos = thaw(state, game._index, [])
+    else:
+        rethaw(pos, state, [])
+    rules = game._rules
+    phase = pos.phase
+    if phase is _TURN or phase is _ENCOUNTER:
+        rules.play(pos, rules.code_of(action))
+    else:
+        rules.apply(pos, action)
+        rules.settle(pos)
+    return frozen(game, rules, pos, True)
+
+
+def frozen(game: EscapeFromHaydes, rules: Rules, pos: Position, keep: bool) -> HaydesState:
+    """The state of ``pos``, its legal actions known already; with ``keep`` (the public
+    step's own positions, which nothing changes afterwards), ``pos`` is kept for the
+    next step from the state (see :func:`advance`)."""
+    phase = pos.phase
+    if phase is _TURN or phase is _ENCOUNTER:
+        legal = rules.legal_entry(pos.at[pos.current], phase, pos._card_at)[0]
+        state = freeze(pos, game._legal_key, legal)
+        if keep:
+            # Without what the next step makes afresh anyway: this step's events,
+            # and the lists of unseen cards (read from the state's beliefs again).
+            pos.events = pos._unseen = None
+            keep_position(game._spare, state._memo, pos)
+        return state
+    return freeze(pos, game._legal_key, None)
 
 
 class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
@@ -423,24 +470,9 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
         self._rules.settle(pos)
         return pos
 
-    def _advance(self, state: HaydesState, action: Action) -> HaydesState:
-        # The position ``state`` was frozen from, if this game still keeps it (see
-        # GameBase._keep_position) and no other step has taken it over: made the
-        # working position of ``state`` again, without reading the state afresh.
-        # Else the state is thawed.
-        pos = self._kept_position(state)
-        if pos is None:
-            pos = thaw(state, self._index, [])
-        else:
-            rethaw(pos, state, [])
-        rules = self._rules
-        phase = pos.phase
-        if phase is _TURN or phase is _ENCOUNTER:
-            rules.play(pos, rules.code_of(action))
-        else:
-            rules.apply(pos, action)
-            rules.settle(pos)
-        return self._frozen(pos, keep=True)
+    # The engine's step, once the action is checked, is the module's step frame itself
+    # (a function, bound as a method: no call more at every step).
+    _advance = advance
 
     def _apply(self, state: HaydesState, action: Action, events: list[Any]) -> HaydesState:
         # One rule step, its chance left unsettled; the engine's own _advance and _begin,
@@ -454,18 +486,8 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
     def _frozen(self, pos: Position, keep: bool = False) -> HaydesState:
         """The state of ``pos``, its legal actions known already; with ``keep`` (the
         public step's own positions, which nothing changes afterwards), ``pos`` is kept
-        for the next step from the state (see _advance)."""
-        phase = pos.phase
-        if phase is _TURN or phase is _ENCOUNTER:
-            legal = self._rules.legal_entry(pos.at[pos.current], phase, pos._card_at)[0]
-            state = freeze(pos, self._legal_key, legal)
-            if keep:
-                # Without what the next step makes afresh anyway: this step's events,
-                # and the lists of unseen cards (read from the state's beliefs again).
-                pos.events = pos._unseen = None
-                self._keep_position(state, pos)
-            return state
-        return freeze(pos, self._legal_key, None)
+        for the next step from the state (see :func:`advance`)."""
+        return frozen(self, self._rules, pos, keep)
 
     def _to_move(self, state: HaydesState) -> int:
         # Identity tests: hashing an enum member is a Python-level call, and this is hot.

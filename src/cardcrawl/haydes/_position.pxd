@@ -6,6 +6,8 @@
 # the Python source.
 import cython
 
+from cardcrawl.haydes._state cimport UnseenForm
+
 # The parts of the pools by cell (cardcrawl.haydes._state) and a face-down cell's card,
 # C constants here.
 cdef Py_ssize_t POOL_SHIFT, POOL_MASK, DOWN
@@ -79,6 +81,7 @@ cpdef object _figure(object cell, object charisma, object endurance)
 @cython.locals(card_at=bytearray, i=Py_ssize_t)
 cpdef bytearray cards_by_cell(object state)
 
+@cython.locals(form=UnseenForm)
 cdef _hold_unseen(Position pos, object beliefs)
 
 @cython.locals(pos=Position, at=list, charisma=list, endurance=list, shown=list, fields=dict)
@@ -90,5 +93,5 @@ cpdef rethaw(Position pos, object state, object events)
 @cython.locals(changed=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t, at=list, figures=list)
 cpdef tuple _seats(Position pos, tuple old)
 
-@cython.locals(fields=dict, same=bint, i=Py_ssize_t)
+@cython.locals(fields=dict, same=bint, i=Py_ssize_t, old=UnseenForm, made=UnseenForm)
 cpdef object freeze(Position pos, object legal_key, object legal)

@@ -554,9 +554,10 @@ def _hold_unseen(pos: Position, beliefs: Any) -> None:
     holds them, else its single belief as the rules keep one (see
     cardcrawl.haydes._state)."""
     if type(beliefs) is UnseenForm:
+        form: UnseenForm = beliefs
         pos._beliefs = None
-        pos._unseen = list(beliefs.unseen)
-        pos._mixed = beliefs.mixed
+        pos._unseen = list(form.unseen)
+        pos._mixed = form.mixed
     else:
         pos._beliefs = beliefs
         pos._unseen = None
@@ -728,9 +729,17 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["layout"] = pos.layout
     # The properties' own values where they hold them (a property is a Python call).
     up = pos._up_frozen
-    fields["_up"] = pos._up if up is None else up
+    if up is None:
+        fields["_up"] = pos._up
+        fields["_shown"] = tuple(pos.shown)
+    else:
+        # No card was turned or replaced since the state was thawed (a rule that does
+        # either sets ``_up_frozen`` to None): the cells shown are that state's too,
+        # kept if it holds them in the rules' form.
+        fields["_up"] = up
+        shown = fields.get("_shown")
+        fields["_shown"] = tuple(pos.shown) if shown is None else shown
     fields["_pools"] = pools
-    fields["_shown"] = tuple(pos.shown)
     fields["mixes"] = pos.mixes
     unseen = pos._unseen
     if unseen is None:
@@ -741,16 +750,19 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         # the state thawed, if the step drew no card.
         form = fields["beliefs"]
         mixed = pos._mixed
-        same = type(form) is UnseenForm and form.mixed is mixed and len(form.unseen) == len(unseen)
-        if same:
-            for i, deck in enumerate(form.unseen):
-                if unseen[i] is not deck:
-                    same = False
-                    break
+        same = False
+        if type(form) is UnseenForm:
+            old: UnseenForm = form
+            same = old.mixed is mixed and len(old.unseen) == len(unseen)
+            if same:
+                for i, deck in enumerate(old.unseen):
+                    if unseen[i] is not deck:
+                        same = False
+                        break
         if not same:
             # A pool not drawn from holds its deck already (_deck's first case, without
             # the call).
-            made: UnseenForm = _new(UnseenForm)
+            made: UnseenForm = UnseenForm.__new__(UnseenForm)
             made.unseen = tuple([u if type(u) is Deck else _deck(u) for u in unseen])
             made.mixed = mixed
             fields["beliefs"] = made

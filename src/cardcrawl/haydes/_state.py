@@ -730,7 +730,8 @@ HaydesState.shown = _OtherForm("shown", _shown_of)  # type: ignore[assignment]
 
 class UnseenForm:
     """A single belief as the rules keep it (see above): its ``unseen`` and ``mixed``.
-    Made by the working position's freeze, its two slots set at once; never changed."""
+    Made by the working position's freeze, its two slots set at once; never changed.
+    (An extension type in the compiled build, whose fields the freeze sets as C.)"""
 
     __slots__ = ("mixed", "unseen")
 

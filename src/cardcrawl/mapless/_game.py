@@ -7,12 +7,13 @@ rulings (``M-x``) of the project's normative reading, RULINGS.md.
 from __future__ import annotations
 
 import functools
+import importlib.machinery
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any, ClassVar, TypeVar
 
-from cardcrawl.core._engine import GameBase, events_of_log, replacer
+from cardcrawl.core._engine import GameBase, events_of_log, keep_position, replacer, take_position
 from cardcrawl.core._notation import MAX_COUNT
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
 from cardcrawl.core._random import rng_from_seed
@@ -100,14 +101,43 @@ _MOVES: _Interned[Move] = _Interned(Move)
 
 def _actions(phase: Phase, cells: list[Cell]) -> tuple[Action, ...]:
     """The decisions of ``phase`` (a player's) on ``cells``, in their order: the interned
-    actions, looked up in one C call (an ``itemgetter`` of several keys gives a tuple)."""
+    actions. Interpreted, they are looked up in one C call (an ``itemgetter`` of several
+    keys gives a tuple); compiled, by each cell's place in a window of cells around the
+    Entrance, read as C, with no cell hashed (a cell outside it is looked up by hash)."""
     if phase is _PLACE_EXIT:
         return tuple([PlaceExit(c) for c in cells])
     table = _PLACES if phase is _PLACE else _MOVES
+    if _COMPILED:
+        window = _PLACES_AT if phase is _PLACE else _MOVES_AT
+        found = []
+        for cell in cells:
+            x, y = cell
+            x += _OFFSET
+            y += _OFFSET
+            if 0 <= x < _SIDE and 0 <= y < _SIDE:
+                code = x * _SIDE + y
+                action = window[code]
+                if action is None:
+                    action = window[code] = table[cell]
+            else:
+                action = table[cell]
+            found.append(action)
+        return tuple(found)
     if len(cells) > 1:
         actions: tuple[Action, ...] = itemgetter(*cells)(table)
         return actions
     return (table[cells[0]],) if cells else ()
+
+
+#: Whether this module runs compiled (see :func:`_actions`).
+_COMPILED = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+# The window of cells whose interned actions _actions reads by place, compiled: the
+# cells (x, y) with x and y from -_OFFSET to _SIDE - _OFFSET - 1, each at
+# (x + _OFFSET) * _SIDE + y + _OFFSET, filled as they are first asked for.
+_SIDE = 64
+_OFFSET = 32
+_PLACES_AT: list[Action | None] = [None] * (_SIDE * _SIDE)
+_MOVES_AT: list[Action | None] = [None] * (_SIDE * _SIDE)
 
 
 _evolve = replacer(MaplessState)
@@ -121,6 +151,46 @@ _HOOKS = frozenset(
         "encounter_total", "stalker_step", "club_arrival", "score",
     }
 )  # fmt: skip
+
+
+# The public step's frame: functions of the module rather than methods, so that the
+# compiled build calls the rules' steps and the position's thaw and freeze in them as
+# C (see _game.pxd), where a method of the game's class, a Python class that variants
+# subclass, would call them through Python attribute look-ups.
+
+
+def advance(game: MaplessHouse, state: MaplessState, action: Action) -> MaplessState:
+    """``game.step(state, action)`` once ``action`` is checked: the working position of
+    ``state`` played by the rules and frozen into the new state.
+
+    The position is the one ``state`` was frozen from, if ``game`` still keeps it (see
+    :func:`~cardcrawl.core._engine.keep_position`) and no other step has taken it over:
+    freezing shares only immutable values with the state, so the position is the
+    state's working position already. Else the state is thawed.
+    """
+    position = take_position(game._spare, state._memo)
+    if position is None:
+        position = thaw(state)
+    events: Events = []
+    rules = game._rules
+    rules.act(position, action, events)
+    rules.resolve(position, events)
+    return frozen(game, position, events, True)
+
+
+def frozen(game: MaplessHouse, position: Position, events: Events, keep: bool) -> MaplessState:
+    """The state of ``position``, its legal actions filled in when the rules know them
+    (the cells the hooks gave for the decision it waits on); with ``keep`` (the public
+    step's own positions, which nothing changes afterwards), ``position`` is kept for
+    the next step from the state (see :func:`advance`)."""
+    cells = position.choices
+    if cells is None:
+        return freeze(position, events)
+    state = freeze(position, events, game._legal_key, _actions(position.phase, cells))
+    if keep:
+        position.choices = None  # asked again by the next step, as if thawed
+        keep_position(game._spare, state._memo, position)
+    return state
 
 
 class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
@@ -252,33 +322,16 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
         self._resolve(position, events)
         return self._frozen(position, events, keep=True)
 
-    def _advance(self, state: MaplessState, action: Action) -> MaplessState:
-        # The position ``state`` was frozen from, if this game still keeps it (see
-        # GameBase._keep_position) and no other step has taken it over: freezing
-        # shares only immutable values with the state, so the position is the
-        # state's working position already. Else the state is thawed.
-        position = self._kept_position(state)
-        if position is None:
-            position = thaw(state)
-        events: Events = []
-        rules = self._rules  # its steps called at once: the hot path of every step
-        rules.act(position, action, events)
-        rules.resolve(position, events)
-        return self._frozen(position, events, keep=True)
+    # The engine's step, once the action is checked, is the module's step frame itself
+    # (a function, bound as a method: no call more at every step).
+    _advance = advance
 
     def _frozen(self, position: Position, events: Events, keep: bool = False) -> MaplessState:
         """The state of ``position``, its legal actions filled in when the rules know
         them (the cells the hooks gave for the decision it waits on); with ``keep``
         (the public step's own positions, which nothing changes afterwards),
-        ``position`` is kept for the next step from the state (see _advance)."""
-        state = freeze(position, events)
-        cells = position.choices
-        if cells is not None:
-            state._memo[self._legal_key] = _actions(position.phase, cells)
-            if keep:
-                position.choices = None  # asked again by the next step, as if thawed
-                self._keep_position(state, position)
-        return state
+        ``position`` is kept for the next step from the state (see :func:`advance`)."""
+        return frozen(self, position, events, keep)
 
     # ---------------------------------------------------- protocol hooks
     def is_terminal(self, state: MaplessState) -> bool:

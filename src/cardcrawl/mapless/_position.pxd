@@ -139,4 +139,4 @@ cpdef Position thaw(object state)
 cpdef Position setup(object rng, bint explicit_chance, object decks, object table)
 
 @cython.locals(fields=dict, working=WorkingDeck)
-cpdef object freeze(Position p, object events)
+cpdef object freeze(Position p, object events, object legal_key=*, object legal=*)

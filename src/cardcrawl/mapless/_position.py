@@ -1067,10 +1067,13 @@ del _FIELDS["events"]
 _FIELDS["_log"] = ()
 
 
-def freeze(p: Position, events: list[Any]) -> MaplessState:
+def freeze(
+    p: Position, events: list[Any], legal_key: str | None = None, legal: Any = None
+) -> MaplessState:
     """The state of position ``p`` with the events ``events``, a step's log of them
     (events, and tuples of an event's class and values: see
-    :func:`cardcrawl.core._engine.events_of_log`).
+    :func:`cardcrawl.core._engine.events_of_log`), and, with ``legal_key``, its legal
+    actions ``legal`` kept in its memo under that key.
 
     The position stays usable: its table and decks, if they were working ones, are now
     the frozen ones of the state, and a later placement or draw copies them first.
@@ -1125,7 +1128,7 @@ def freeze(p: Position, events: list[Any]) -> MaplessState:
     fields["rng"] = p.rng
     fields["explicit_chance"] = p.explicit_chance
     fields["_log"] = tuple(events)
-    fields["_memo"] = {}
+    fields["_memo"] = {} if legal_key is None else {legal_key: legal}
     state: MaplessState = _new(MaplessState)
     _set(state, "__dict__", fields)
     return state
