@@ -538,23 +538,25 @@ class Rules:
         if kind < _K_STEP:
             # H-6: a move onto a face-down card, announced first; then the card is
             # turned, a chance event.
-            aim = self._aims[code >> 3][kind]
             events = pos.events
             if events is not None:
                 # Logged, made into the event when read (see Position).
+                aim = self._aims[code >> 3][kind]
                 seat = pos.current
                 source = self.cells[pos.at[seat]]
                 events.append((Announced, seat, source, aim.cell, aim.guess, aim.tuybe))
-            pos.aim = aim
-            pos.aimed = code
+            pos.aimed = code  # what _drawn and _revealed read
+            if resolve and not pos.explicit_chance:
+                card = self._drawn(pos, True)
+                if card >= 0:
+                    # Turned at once: no state sees the move aimed, and _revealed sets
+                    # the phase and the aim that follow.
+                    self._revealed(pos, card, True)
+                    return
+            pos.aim = self._aims[code >> 3][kind]
             pos.phase = _REVEAL
-            if not resolve:
-                return
-            card = -1 if pos.explicit_chance else self._drawn(pos, True)
-            if card < 0:
+            if resolve:
                 self.settle(pos)
-            else:
-                self._revealed(pos, card, True)
         elif kind == _K_END:
             self._end_turn(pos)
         elif kind == _K_STEP:
