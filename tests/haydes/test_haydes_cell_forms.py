@@ -153,8 +153,9 @@ def _slots(position: Position) -> dict[str, Any]:
 
 
 _SLOTS = (
-    "_beliefs", "_card_at", "_changed", "_mask", "_mixed", "_pools", "_pools_frozen", "_seats_in",
-    "_thawed", "_unseen", "_unshown", "_up_frozen", "aim", "aimed", "at", "charisma",
+    "_began_on", "_beliefs", "_card_at", "_changed", "_mask", "_mixed", "_pools",
+    "_pools_frozen", "_seats_in", "_stood", "_thawed", "_unseen", "_unshown", "_up_frozen",
+    "aim", "aimed", "at", "charisma",
     "chosen", "correct", "current", "discard", "encounters", "ending", "endurance",
     "events", "explicit_chance", "first", "frozen_seats", "guesses", "layout", "mixes",
     "overcame", "overcome", "phase", "removed", "replacement_left", "rng", "round", "shown",
@@ -205,3 +206,43 @@ def test_a_copy_of_a_position_is_its_own(game: EscapeFromHaydes) -> None:
         if escaped and seed >= 3:
             break
     assert escaped  # a copy keeps the winner
+
+
+class _Courtly(EscapeFromHaydes):
+    """Court cards stay face up too (H-12 changed): figures step onto cards that stayed
+    with nobody on them, and leave them staying."""
+
+    def stays_face_up(self, cell: Any, card: Any, occupied: bool) -> bool:
+        return occupied or (not card.is_joker and card.rank >= 11)
+
+
+@pytest.mark.parametrize(
+    "game",
+    [*GAMES, _Courtly(cardcrawl.load("escape-from-haydes", players=4, max_rounds=30).options)],
+    ids=lambda g: type(g).__name__ + str(g.options.players),
+)
+def test_the_end_of_a_turn_asks_again_what_can_change(game: EscapeFromHaydes) -> None:
+    """H-12 asks again only the cells shown this turn and the cell the player's figure
+    left (``Position._stood``, ``_began_on``): a position that asks every cell shown
+    plays each decision the same."""
+    rules = game._rules
+    ends = 0
+    for seed in range(12):
+        position = game._started(rng_from_seed(seed), False, {}, None, listed=seed % 2 == 1)
+        choose = random.Random(seed).choice
+        while position.phase is not Phase.OVER:
+            asking_all = position.copy()
+            asking_all._stood = 0
+            code = choose(
+                rules.legal_entry(position.at[position.current], position.phase, position._card_at)[
+                    1
+                ]
+            )
+            turns = position.turns
+            rules.play(position, code)
+            rules.play(asking_all, code)
+            ends += position.turns != turns
+            mine, theirs = _slots(position), _slots(asking_all)
+            del mine["_stood"], theirs["_stood"]
+            assert mine == theirs
+    assert ends > 50

@@ -582,7 +582,7 @@ class Rules:
             began = self._began[seat]
             started = began[round_] if round_ < len(began) else self._turn_started(seat, round_)
             events.append(started)
-        i = pos.at[seat]
+        i = pos._began_on = pos.at[seat]  # a cell it may leave (see _replace_cards)
         c = pos._card_at[i]  # a figure stands on a face-up card
         if self.creatures[c] is not None and self.cells[i] not in pos.overcome:
             # H-8: a held player faces the creature again before anything else.
@@ -682,6 +682,7 @@ class Rules:
         if pos.events is not None:
             pos.events.append((Moved, seat, self.cells[pos.at[seat]], cell))
         pos.at[seat] = index
+        pos._stood = 0  # onto a card that may have stayed: every one is asked again
         pos.frozen_seats = None
         pos._changed |= 1 << seat  # the figure to make again (see freeze)
         if self.creatures[c] is not None and cell not in pos.overcome:
@@ -800,10 +801,21 @@ class Rules:
         table = self._stays
         shown = pos.shown
         targets: list[int] = []
-        # The cells whose cards stay are moved up in ``shown`` (the position's own list),
-        # in order; the others are the targets.
-        kept = 0
-        for i in shown:
+        # The first ``pos._stood`` cells shown stayed at the end of the last turn and
+        # still hold their cards. Since then only this turn's player has moved, from the
+        # cell it began the turn on (``pos._began_on``) onto cells shown this turn (a
+        # step onto a card shown before sets ``_stood`` to 0): a verdict on those cards
+        # can have changed only on that first cell, asked again with the cells shown
+        # this turn.
+        stood = pos._stood
+        if stood > 1:  # else the slice saves nothing: all are asked
+            asked = shown[stood:]
+            began = pos._began_on
+            if began >= 0 and began != at[pos.current] and began in shown:
+                asked.append(began)
+        else:
+            asked = shown
+        for i in asked:
             # Whether a figure stands there: ``i in at``, which the compiled build runs
             # faster as a loop on C integers, and Python as one test.
             if _COMPILED:
@@ -821,13 +833,13 @@ class Rules:
                 stays == 0 or not self.stays_face_up(self.cells[i], _CARDS[card_at[i]], occupied)
             ):
                 targets.append(i)
-            else:
-                if targets:  # a cell below is left: this one moves up
-                    shown[kept] = i
-                kept += 1
+        if targets:
+            # The cells whose cards stay keep their order in ``shown``.
+            for i in targets:
+                shown.remove(i)
+        pos._stood = len(shown)
         if not targets:
             return
-        del shown[kept:]
         if len(targets) > 1:
             targets.sort()  # dealing order: by y, then x
         cells = self.cells

@@ -52,6 +52,8 @@ cdef class Position:
     cdef public unsigned long long rng
     cdef public Py_ssize_t round
     cdef public list shown
+    cdef public Py_ssize_t _stood
+    cdef public Py_ssize_t _began_on
     cdef public object stacked_first
     cdef public object stacked_rolls
     cdef public Py_ssize_t turns

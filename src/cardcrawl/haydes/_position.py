@@ -102,7 +102,10 @@ class Position:
     :meth:`~cardcrawl.haydes._play.Rules.code_of`), -1 for none. ``_unshown`` holds the
     face-up cells that ``shown`` does not (the Black Joker's), so that the face-up
     cards by cell index (:attr:`_up`, as a state holds them) are made from a few cells,
-    on any board. The counters are what
+    on any board. ``_stood`` counts the first cells of ``shown`` that stayed at the
+    end of the last turn, and ``_began_on`` is the cell the player's figure began this
+    turn on (-1 for none or not known): the rules' end of a turn asks again only the
+    cells whose cards could change (see ``Rules._replace_cards``). The counters are what
     a simulation reports of a game (see :class:`~cardcrawl.haydes.HaydesFigures`): the
     rules count as they go, so a rollout needs no events to report them.
 
@@ -112,6 +115,7 @@ class Position:
     """
 
     __slots__ = (
+        "_began_on",
         "_beliefs",
         "_card_at",
         "_changed",
@@ -120,6 +124,7 @@ class Position:
         "_pools",
         "_pools_frozen",
         "_seats_in",
+        "_stood",
         "_thawed",
         "_unseen",
         "_unshown",
@@ -175,6 +180,8 @@ class Position:
     _mask: int
     _thawed: dict[str, Any]
     shown: list[int]
+    _stood: int
+    _began_on: int
     mixes: tuple[Mix, ...]
     _beliefs: tuple[Belief, ...] | None
     _unseen: list[Unseen] | None
@@ -236,6 +243,7 @@ class Position:
         its immutable values shared. A rollout starts from a copy of the setup's
         position, which its game thaws once (see ``EscapeFromHaydes._started``)."""
         new: Position = Position.__new__(Position)
+        new._began_on = self._began_on
         new._beliefs = self._beliefs
         new._card_at = self._card_at[:]
         new._mask = self._mask
@@ -279,6 +287,7 @@ class Position:
         new.rng = self.rng
         new.round = self.round
         new.shown = self.shown[:]
+        new._stood = self._stood
         new.stacked_first = self.stacked_first
         new.stacked_rolls = self.stacked_rolls
         new.turns = self.turns
@@ -601,6 +610,11 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     shown = pos.shown = (
         [index[cell] for cell in fields["shown"]] if shown_indices is None else list(shown_indices)
     )
+    # Which cells shown stayed at the end of the last turn, and the cell the player's
+    # figure began this turn on, are not known from a state: every cell shown is asked
+    # again at the end of this turn (see Rules._replace_cards).
+    pos._stood = 0
+    pos._began_on = -1
     pos._card_at = cards_by_cell(state)
     up = pos._up_frozen = state._up
     pos._unshown = tuple([i for i in up if i not in shown])
