@@ -94,7 +94,8 @@ cdef class Rules:
     @cython.locals(seat=Py_ssize_t, players=Py_ssize_t, mask=Py_ssize_t)
     cpdef _end_turn(self, Position pos)
     @cython.locals(
-        i=Py_ssize_t, shown=list, asked=list, stood=Py_ssize_t, began=Py_ssize_t, targets=list, cells=tuple, card_at=bytearray,
+        i=Py_ssize_t, shown=list, asked=list, stood=Py_ssize_t, began=Py_ssize_t, k=Py_ssize_t,
+        targets=list, cells=tuple, card_at=bytearray,
         left=Py_ssize_t, at=list, table=bytearray, occupied=bint, stays=int, c=Py_ssize_t,
         joker=Py_ssize_t, pile=list, start=Py_ssize_t, removed_at=dict, gone=tuple, j=Py_ssize_t,
     )

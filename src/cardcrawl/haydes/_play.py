@@ -811,7 +811,8 @@ class Rules:
         if stood > 1:  # else the slice saves nothing: all are asked
             asked = shown[stood:]
             began = pos._began_on
-            if began >= 0 and began != at[pos.current] and began in shown:
+            # A figure's cell is face up: among the cells shown unless the Black Joker's.
+            if began >= 0 and began != at[pos.current] and card_at[began] != _BJ:
                 asked.append(began)
         else:
             asked = shown
@@ -833,9 +834,17 @@ class Rules:
                 stays == 0 or not self.stays_face_up(self.cells[i], _CARDS[card_at[i]], occupied)
             ):
                 targets.append(i)
-        if targets:
-            # The cells whose cards stay keep their order in ``shown``.
-            for i in targets:
+        # The cells whose cards stay keep their order in ``shown``: ``shown.remove``,
+        # which the compiled build runs faster as a loop on C integers.
+        for i in targets:
+            if _COMPILED:
+                k = 0
+                for j in shown:
+                    if j == i:
+                        break
+                    k += 1
+                del shown[k]
+            else:
                 shown.remove(i)
         pos._stood = len(shown)
         if not targets:
