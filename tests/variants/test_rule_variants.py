@@ -44,6 +44,7 @@ from cardcrawl.mapless import (
     StalkerWaited,
 )
 from cardcrawl.mapless import Phase as MaplessPhase
+from cardcrawl.simulate import simulate
 from cardcrawl.testing import check_game, check_state
 
 Cell = tuple[int, int]
@@ -471,3 +472,36 @@ def test_a_new_version_of_a_variant_refuses_the_old_ones_records_and_saves() -> 
         record.replay()
     with pytest.raises(cardcrawl.SerializationError, match=re.escape("rules_version '1-equal.1'")):
         cardcrawl.load(name).state_from_data(saved)
+
+
+def test_a_stays_face_up_that_replaces_a_figures_card_is_refused() -> None:
+    """H-12: a figure stands on a face-up card, so a variant may not replace the card under
+    it. The step that would is refused with a HookError naming the hook and the cell, and
+    the state stepped from is unchanged: stepping it again is refused the same way."""
+
+    class Sweeping(EscapeFromHaydes):
+        rules_version = "2-sweeping.0"
+
+        def stays_face_up(self, cell: Cell, card: Card, occupied: bool) -> bool:
+            return False
+
+    game = Sweeping({"players": 1, "max_rounds": 50})
+    state = game.initial_state(seed=0)
+    rng = random.Random(0)
+    # Random play up to the step that ends a turn, which the game refuses.
+    while True:
+        assert game.legal_actions(state), "the game ended before a turn did"
+        action = rng.choice(game.legal_actions(state))
+        try:
+            state = game.step(state, action)
+        except cardcrawl.HookError:
+            break
+    before = game.state_to_data(state)
+    for _ in range(2):
+        with pytest.raises(
+            cardcrawl.HookError, match=r"Sweeping.stays_face_up returned False .* \(H-12\)"
+        ):
+            game.step(state, action)
+        assert game.state_to_data(state) == before
+    with pytest.raises(cardcrawl.HookError, match=r"Sweeping.stays_face_up"):
+        simulate(game, "random", games=2, seed=1, workers=1)

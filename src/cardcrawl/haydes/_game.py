@@ -362,7 +362,10 @@ class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):
 
         By default only cards with a figure on them stay (the Black Joker always
         does, and is never asked about); every other one is replaced. Asked once for
-        every cell, card and ``occupied`` when the game is built.
+        every cell, card and ``occupied`` when the game is built. A variant may keep
+        more cards face up, but a card with a figure on it must stay: a step whose end
+        of turn would replace one is refused with a
+        :class:`~cardcrawl.errors.HookError`, the state stepped from unchanged.
 
         Examples:
             >>> import cardcrawl

@@ -48,6 +48,7 @@ from typing import Any
 
 from cardcrawl.core._compiled import runs_compiled
 from cardcrawl.core._random import _SMALL, _below, rng_below, rng_choice_weighted
+from cardcrawl.errors import HookError
 from cardcrawl.haydes._actions import (
     Action,
     Choose,
@@ -142,6 +143,14 @@ def _asked(hook: Any, *args: Any) -> Any:
         return hook(*args)
     except Exception:  # asked again in play, where it raises for real
         return _ASK
+
+
+def _hook_name(hook: Any) -> str:
+    """How an error names ``hook``: ``Variant.stays_face_up``, its class's and its own
+    name for a method, its own name for a function set on a game."""
+    owner = getattr(hook, "__self__", None)
+    name = getattr(hook, "__name__", None) or repr(hook)
+    return f"{type(owner).__name__}.{name}" if owner is not None else name
 
 
 def _replaced(
@@ -833,6 +842,14 @@ class Rules:
             if stays != 1 and (
                 stays == 0 or not self.stays_face_up(self.cells[i], _CARDS[card_at[i]], occupied)
             ):
+                if occupied:
+                    # A figure stands only on a face-up card: the rules have no cell
+                    # for it once its card is replaced.
+                    raise HookError(
+                        f"{_hook_name(self.stays_face_up)} returned False for "
+                        f"{_CARDS[card_at[i]]} on {self.cells[i]}, where a figure stands: a "
+                        "card with a figure on it stays face up (H-12); return True there"
+                    )
                 targets.append(i)
         # The cells whose cards stay keep their order in ``shown``: ``shown.remove``,
         # which the compiled build runs faster as a loop on C integers.
