@@ -52,6 +52,13 @@ cpdef release_board(object table)
 @cython.locals(low=Py_ssize_t, high=Py_ssize_t, middle=Py_ssize_t, value=Py_ssize_t)
 cdef inline Py_ssize_t _search(list codes, Py_ssize_t code)
 
+cdef tuple _LAST_BOARD
+
+@cython.locals(last=tuple)
+cdef inline Board _board_of(object table)
+
+cdef _set_board(object table, Board board)
+
 @cython.locals(x=Py_ssize_t, y=Py_ssize_t)
 cdef inline Py_ssize_t _code_inside(object cell, Py_ssize_t margin)
 

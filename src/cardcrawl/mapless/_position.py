@@ -247,12 +247,39 @@ def release_board(table: Grid) -> None:
         True
     """
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
-            table.board = None
+            _set_board(table, None)
             if len(_SPARE_BOARDS) < _SPARE_LIMIT:
                 board.clear()
                 _SPARE_BOARDS.append(board)
+
+
+# The working grid whose board was asked last, with its board (or None). A rollout
+# asks the board of its one grid in every placement rule, and a working grid's slot is
+# read by a Python attribute look-up even compiled (a grid is no extension type): this
+# pair makes it a comparison of pointers. Every change of a grid's board goes through
+# _set_board, which keeps the pair true; one tuple, read at once by any thread.
+_LAST_BOARD: tuple[WorkingGrid | None, Board | None] = (None, None)
+
+
+def _board_of(table: WorkingGrid) -> Board | None:
+    """The board of the working grid ``table`` (``table.board``)."""
+    global _LAST_BOARD
+    last = _LAST_BOARD
+    if last[0] is table:
+        return last[1]
+    board = table.board
+    _LAST_BOARD = (table, board)
+    return board
+
+
+def _set_board(table: WorkingGrid, board: Board | None) -> None:
+    """Put the working grid ``table`` on ``board`` (or off any, with None)."""
+    global _LAST_BOARD
+    table.board = board
+    # Off its board, the grid is forgotten: a grid given back may be dropped.
+    _LAST_BOARD = (table, board) if board is not None else (None, None)
 
 
 def _code_inside(cell: Cell, margin: int) -> int:
@@ -358,12 +385,12 @@ def put_card(table: WorkingGrid, cell: Cell, card: Card, index: int = -1) -> Non
 
     A card that does not fit on the board moves the grid off it, to a frontier dict.
     """
-    board = table.board
+    board = _board_of(table)
     if board is not None:
         if board.lay(cell, card, card.index if index < 0 else index):
             return
         table._frontier = board.frontier_dict()  # off the board: a dict from now on
-        table.board = None
+        _set_board(table, None)
     cards = table.cards
     cards[cell] = card
     frontier = table._frontier
@@ -403,7 +430,7 @@ def open_cells(
     """
     cells = []
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
             if closed is not board.marked:
                 board.mark(closed)
@@ -477,7 +504,7 @@ def close(p: Position, cells: set[Cell]) -> None:
         p.closed_set = closed | cells
     table = p.table
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None and board.marked is closed:
             board.mark_more(cells, p.closed_set)
 
@@ -514,7 +541,7 @@ def frontier_cells(table: Grid) -> Iterable[Cell]:
         True
     """
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
             cell_of = _CELL_OF
             return [cell_of[code] for code in board.front]
@@ -539,7 +566,7 @@ def empty_around(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[list[Ce
     """
     around = []
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
             code = _code_inside(cell, 2)  # the neighbours' own neighbours inside too
             if code >= 0:
@@ -637,7 +664,7 @@ def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
         [(1, -1), (1, 1), (2, 0)]
     """
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
             code = _code_inside(cell, 1)
             if code >= 0:
@@ -675,7 +702,7 @@ def laid_neighbours(table: Grid, cell: Cell) -> list[Cell]:
     """
     laid = []
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
             code = _code_inside(cell, 1)
             if code >= 0:
