@@ -124,7 +124,7 @@ def _run(
         if _BOARDS:
             position.board_table()
         position.choices = rules.decision_cells(position)
-    position.own_closed()  # nothing else reads them: they grow in place
+    position.own()  # nothing else reads its closed cells and decks: changed in place
     bot = derived_seeds(seed, 1)[0]  # RandomBot's generator: rng_derive(seed, seat), seat 0
     at_exit = len(position.table) if position.exit_cell is not None else 0
     decisions = 0

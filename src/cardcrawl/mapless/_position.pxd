@@ -140,7 +140,10 @@ cdef class Position:
     cpdef WorkingDeck drawing(self)
     cpdef object working_table(self)
     cpdef board_table(self)
-    cpdef own_closed(self)
+    cpdef own(self)
+
+@cython.locals(working=WorkingDeck)
+cdef WorkingDeck _owned(object deck)
 
 @cython.locals(p=Position)
 cpdef Position thaw(object state)

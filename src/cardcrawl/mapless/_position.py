@@ -481,7 +481,7 @@ def open_cells(
 
 def close(p: Position, cells: set[Cell]) -> None:
     """Add the newly closed ``cells`` to the closed cells of ``p`` (M-6): a new frozen
-    set, or in place where the position keeps a set of its own (:meth:`Position.own_closed`,
+    set, or in place where the position keeps a set of its own (:meth:`Position.own`,
     what a rollout does, so that it makes no set at each placement that closes cells). A
     board whose marks tell the closed cells marks only ``cells`` (see :func:`open_cells`).
 
@@ -491,7 +491,7 @@ def close(p: Position, cells: set[Cell]) -> None:
         ...           Grid({(0, 0): Card.parse("AD")}))
         >>> p.board_table()
         >>> close(p, {(1, 0)})
-        >>> p.own_closed()
+        >>> p.own()
         >>> close(p, {(0, 1)})
         >>> sorted(p.closed), open_cells(p.table, 1, p.closed_set)
         ([(0, 1), (1, 0)], [(-1, 0), (0, -1)])
@@ -518,7 +518,7 @@ def reopen(p: Position, cell: Cell) -> None:
         >>> p = setup(0, False, {"narrative": Deck(), "mind": Deck(), "body": Deck()}, Grid())
         >>> p.closed = frozenset({(1, 0), (2, 0)})
         >>> reopen(p, (1, 0))
-        >>> p.own_closed()
+        >>> p.own()
         >>> reopen(p, (2, 0)), reopen(p, (3, 0))
         (None, None)
         >>> p.closed
@@ -937,7 +937,7 @@ class Position:
     turn: int
     table: Grid
     # The closed cells (M-6) as the rules keep them: a frozen set, or a set of the
-    # position's own that grows in place (own_closed); read as ``closed``, a frozen set.
+    # position's own that grows in place (own); read as ``closed``, a frozen set.
     closed_set: frozenset[Cell] | set[Cell]
     last_room: Cell | None
     narrative: Deck | WorkingDeck
@@ -1026,12 +1026,27 @@ class Position:
     def closed(self, cells: frozenset[Cell]) -> None:
         self.closed_set = cells
 
-    def own_closed(self) -> None:
-        """Keep the closed cells as a set of the position's own, which grows in place
-        as more close: what a rollout does, whose stock rules read them as they are (a
-        frozen set is made again when ``closed`` is read)."""
+    def own(self) -> None:
+        """Make the position's closed cells and decks its own, changed in place from the
+        first change on: what a rollout does, whose stock rules read them as they are
+        and which keeps no state between decisions (a public step makes one new frozen
+        set and deck per change, which its state shares). A frozen set is made again
+        when ``closed`` is read.
+
+        Examples:
+            >>> from cardcrawl import Grid, parse_cards
+            >>> deck = Deck.of(parse_cards("2S 3S 4S"))
+            >>> p = setup(7, False, dict.fromkeys(("narrative", "mind", "body"), deck), Grid())
+            >>> p.own()
+            >>> card = p.drawing().draw(p)
+            >>> (card, p.rng) == deck.sample(7), p.narrative.freeze() == deck.take(card)
+            (True, True)
+        """
         if type(self.closed_set) is not set:
             self.closed_set = set(self.closed_set)
+        self.narrative = _owned(self.narrative)
+        self.mind = _owned(self.mind)
+        self.body = _owned(self.body)
 
     @property
     def score(self) -> int:
@@ -1076,6 +1091,14 @@ class Position:
 
     def __repr__(self) -> str:
         return f"<Position of {freeze(self, [])!r}>"
+
+
+def _owned(deck: Deck | WorkingDeck) -> WorkingDeck:
+    """``deck`` made a working deck whose first draw makes its lists at once, with no
+    frozen deck made after it (see :meth:`Position.own`)."""
+    working = deck if type(deck) is WorkingDeck else WorkingDeck.of(deck)  # type: ignore[arg-type]
+    working._once = True
+    return working
 
 
 _new = object.__new__
