@@ -1096,7 +1096,11 @@ class Position:
 def _owned(deck: Deck | WorkingDeck) -> WorkingDeck:
     """``deck`` made a working deck whose first draw makes its lists at once, with no
     frozen deck made after it (see :meth:`Position.own`)."""
-    working = deck if type(deck) is WorkingDeck else WorkingDeck.of(deck)  # type: ignore[arg-type]
+    if type(deck) is WorkingDeck:
+        working = deck
+    else:  # WorkingDeck.of's, with no class method called through Python
+        working = WorkingDeck.__new__(WorkingDeck)
+        working.source = deck  # type: ignore[assignment]
     working._once = True
     return working
 
