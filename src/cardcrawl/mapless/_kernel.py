@@ -35,6 +35,8 @@ from cardcrawl.mapless._state import MaplessState, Phase
 __all__ = ["MaplessKernel", "figures_of", "rollout_kernel"]
 
 _OVER = Phase.OVER
+# More decisions than any game plays: a cap above it is this one (compiled, a C integer).
+_UNLIMITED = 1 << 62
 # Whether the rollouts play on a board (see _position.BOARDS); the tests set it to play both.
 _BOARDS = BOARDS
 
@@ -124,12 +126,14 @@ def _run(
         if _BOARDS:
             position.board_table()
         position.choices = rules.decision_cells(position)
+    position.own()  # nothing else reads its closed cells and decks: changed in place
     bot = derived_seeds(seed, 1)[0]  # RandomBot's generator: rng_derive(seed, seat), seat 0
     at_exit = len(position.table) if position.exit_cell is not None else 0
+    limit = min(max_decisions, _UNLIMITED)
     decisions = 0
     while position.phase is not _OVER:
         cells = position.choices
-        if decisions >= max_decisions or not cells:
+        if decisions >= limit or not cells:
             return None  # cut off; or no legal action, which the public path reports
         # RandomBot.choose: rng_below(bot, n), as the decks draw (C integers, compiled).
         n = len(cells)

@@ -5,7 +5,7 @@
 # keeps no declared type, so it may return whatever the Python source accepts.
 import cython
 
-from cardcrawl.mapless._position cimport Position, WorkingDeck, closed_with, put_card
+from cardcrawl.mapless._position cimport Position, WorkingDeck, close, put_card, reopen
 from cardcrawl.mapless._rules cimport (
     black_suit_exhausted, club_arrival, corridor_cells, exit_candidates, encounter_threshold, encounter_total, move_cells,
     newly_closed, room_cells, stalker_target,

@@ -30,6 +30,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from cardcrawl.errors import HookError
@@ -57,8 +58,9 @@ from cardcrawl.mapless._position import (
     Position,
     WorkingDeck,
     WorkingGrid,
-    closed_with,
+    close,
     put_card,
+    reopen,
 )
 from cardcrawl.mapless._rules import (
     black_suit_exhausted,
@@ -221,7 +223,7 @@ class Rules:
         return self.placement_at(view, card.index, view.table, view.closed, view.last_room)
 
     def placement_at(
-        self, view: Any, index: int, table: Any, closed: frozenset[Cell], last_room: Cell | None
+        self, view: Any, index: int, table: Any, closed: AbstractSet[Cell], last_room: Cell | None
     ) -> list[Cell]:
         """:meth:`placement`, given the card's index and the fields of ``view`` that the
         stock hooks read (a position's, which the compiled rules read as C)."""
@@ -342,7 +344,7 @@ class Rules:
                 p.choices = candidates
             return
         if self.stock_placement:
-            cells = self.placement_at(p, index, p.table, p.closed, p.last_room)
+            cells = self.placement_at(p, index, p.table, p.closed_set, p.last_room)
         else:
             cells = self.placement_cells(p, card)
         if not cells:
@@ -367,8 +369,8 @@ class Rules:
         if ev is not None:
             ev.append((CardPlaced, card, cell, self.game._dread_lines[index]))
         closing = newly_closed(table, cell, self.corridor)  # M-6
-        if closing:  # most placements close nothing: then the frozen set is shared
-            p.closed = closed_with(table, p.closed, closing)
+        if closing:  # most placements close nothing
+            close(p, closing)
         if self.room[index]:
             p.last_room = cell  # M-7
         p.drawn = None
@@ -389,7 +391,10 @@ class Rules:
         if ev is not None:
             ev.append(ExitPlaced(cell, tuple(candidates), self.game._dread_lines[_EXIT_INDEX]))
         # The Exit may lie on a closed cell, which it reopens; it may close others (M-6).
-        p.closed = (p.closed - {cell}) | newly_closed(table, cell, self.corridor)
+        reopen(p, cell)
+        closing = newly_closed(table, cell, self.corridor)
+        if closing:
+            close(p, closing)
         p.drawn = None
         # M-11: the ♠A waits on the Exit; M-12: the hunt opens with a lone Move.
         p.exit_cell = p.spade = cell

@@ -52,14 +52,23 @@ cpdef release_board(object table)
 @cython.locals(low=Py_ssize_t, high=Py_ssize_t, middle=Py_ssize_t, value=Py_ssize_t)
 cdef inline Py_ssize_t _search(list codes, Py_ssize_t code)
 
+cdef tuple _LAST_BOARD
+
+@cython.locals(last=tuple)
+cdef inline Board _board_of(object table)
+
+cdef _set_board(object table, Board board)
+
 @cython.locals(x=Py_ssize_t, y=Py_ssize_t)
 cdef inline Py_ssize_t _code_inside(object cell, Py_ssize_t margin)
 
 @cython.locals(board=Board, cards=dict, frontier=dict, cache=dict, around=tuple)
 cpdef put_card(object table, object cell, object card, Py_ssize_t index=*)
 
-@cython.locals(board=Board)
-cpdef object closed_with(object table, object closed, object cells)
+@cython.locals(board=Board, grown=set)
+cpdef close(Position p, set cells)
+
+cpdef reopen(Position p, object cell)
 
 @cython.locals(board=Board, cell_of=tuple, code=Py_ssize_t)
 cpdef object frontier_cells(object table)
@@ -104,7 +113,7 @@ cdef class Position:
     cdef public object body
     cdef public object body_aside
     cdef public object choices
-    cdef public object closed
+    cdef public object closed_set
     cdef public object club
     cdef public object drawn
     cdef public object ending
@@ -131,6 +140,10 @@ cdef class Position:
     cpdef WorkingDeck drawing(self)
     cpdef object working_table(self)
     cpdef board_table(self)
+    cpdef own(self)
+
+@cython.locals(working=WorkingDeck)
+cdef WorkingDeck _owned(object deck)
 
 @cython.locals(p=Position)
 cpdef Position thaw(object state)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import operator
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import attrs
@@ -44,7 +45,7 @@ __all__ = [
     "Position",
     "WorkingDeck",
     "WorkingGrid",
-    "closed_with",
+    "close",
     "empty_around",
     "empty_neighbours",
     "freeze",
@@ -108,7 +109,7 @@ class Board:
     touching: bytearray
     marks: bytearray
     front: list[int]
-    marked: frozenset[Cell]
+    marked: AbstractSet[Cell]
     stamp: int
     grid: dict[Cell, Card]
     frontier: dict[Cell, int] | None
@@ -164,7 +165,7 @@ class Board:
             front.insert(_search(front, n), _CODES[n])
         return True
 
-    def mark(self, cells: frozenset[Cell]) -> None:
+    def mark(self, cells: AbstractSet[Cell]) -> None:
         """Mark the cells ``cells``, and no others (a cell off the board has no mark)."""
         stamp = self.stamp + 1
         if stamp == 256:  # every stamp used: the marks start afresh
@@ -178,7 +179,7 @@ class Board:
                 marks[code] = stamp
         self.marked = cells
 
-    def mark_more(self, cells: Iterable[Cell], marked: frozenset[Cell]) -> None:
+    def mark_more(self, cells: Iterable[Cell], marked: AbstractSet[Cell]) -> None:
         """Mark the cells ``cells`` too, the marks now telling the set ``marked``."""
         marks, stamp = self.marks, self.stamp
         for cell in cells:
@@ -246,12 +247,39 @@ def release_board(table: Grid) -> None:
         True
     """
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
-            table.board = None
+            _set_board(table, None)
             if len(_SPARE_BOARDS) < _SPARE_LIMIT:
                 board.clear()
                 _SPARE_BOARDS.append(board)
+
+
+# The working grid whose board was asked last, with its board (or None). A rollout
+# asks the board of its one grid in every placement rule, and a working grid's slot is
+# read by a Python attribute look-up even compiled (a grid is no extension type): this
+# pair makes it a comparison of pointers. Every change of a grid's board goes through
+# _set_board, which keeps the pair true; one tuple, read at once by any thread.
+_LAST_BOARD: tuple[WorkingGrid | None, Board | None] = (None, None)
+
+
+def _board_of(table: WorkingGrid) -> Board | None:
+    """The board of the working grid ``table`` (``table.board``)."""
+    global _LAST_BOARD
+    last = _LAST_BOARD
+    if last[0] is table:
+        return last[1]
+    board = table.board
+    _LAST_BOARD = (table, board)
+    return board
+
+
+def _set_board(table: WorkingGrid, board: Board | None) -> None:
+    """Put the working grid ``table`` on ``board`` (or off any, with None)."""
+    global _LAST_BOARD
+    table.board = board
+    # Off its board, the grid is forgotten: a grid given back may be dropped.
+    _LAST_BOARD = (table, board) if board is not None else (None, None)
 
 
 def _code_inside(cell: Cell, margin: int) -> int:
@@ -357,12 +385,12 @@ def put_card(table: WorkingGrid, cell: Cell, card: Card, index: int = -1) -> Non
 
     A card that does not fit on the board moves the grid off it, to a frontier dict.
     """
-    board = table.board
+    board = _board_of(table)
     if board is not None:
         if board.lay(cell, card, card.index if index < 0 else index):
             return
         table._frontier = board.frontier_dict()  # off the board: a dict from now on
-        table.board = None
+        _set_board(table, None)
     cards = table.cards
     cards[cell] = card
     frontier = table._frontier
@@ -379,7 +407,7 @@ def put_card(table: WorkingGrid, cell: Cell, card: Card, index: int = -1) -> Non
 
 
 def open_cells(
-    table: Grid, touching: int, closed: frozenset[Cell], among: Sequence[Cell] | None = None
+    table: Grid, touching: int, closed: AbstractSet[Cell], among: Sequence[Cell] | None = None
 ) -> list[Cell]:
     """The empty cells of ``table`` touching exactly ``touching`` cards (with 0, any
     number but none), but for those in ``closed``: sorted, or with ``among``, those of
@@ -402,7 +430,7 @@ def open_cells(
     """
     cells = []
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
             if closed is not board.marked:
                 board.mark(closed)
@@ -451,23 +479,55 @@ def open_cells(
     return cells
 
 
-def closed_with(table: Grid, closed: frozenset[Cell], cells: set[Cell]) -> frozenset[Cell]:
-    """The closed cells ``closed`` and the newly closed ``cells`` of ``table``, as one
-    set: a board whose marks tell ``closed`` marks only ``cells`` (see :func:`open_cells`).
+def close(p: Position, cells: set[Cell]) -> None:
+    """Add the newly closed ``cells`` to the closed cells of ``p`` (M-6): a new frozen
+    set, or in place where the position keeps a set of its own (:meth:`Position.own`,
+    what a rollout does, so that it makes no set at each placement that closes cells). A
+    board whose marks tell the closed cells marks only ``cells`` (see :func:`open_cells`).
 
     Examples:
         >>> from cardcrawl import Card, Grid
-        >>> grid = WorkingGrid.copy_of(Grid({(0, 0): Card.parse("AD")}), board=True)
-        >>> closed = closed_with(grid, frozenset({(1, 0)}), {(0, 1)})
-        >>> sorted(closed), open_cells(grid, 1, closed)
+        >>> p = setup(0, False, {"narrative": Deck(), "mind": Deck(), "body": Deck()},
+        ...           Grid({(0, 0): Card.parse("AD")}))
+        >>> p.board_table()
+        >>> close(p, {(1, 0)})
+        >>> p.own()
+        >>> close(p, {(0, 1)})
+        >>> sorted(p.closed), open_cells(p.table, 1, p.closed_set)
         ([(0, 1), (1, 0)], [(-1, 0), (0, -1)])
     """
-    union = closed | cells
+    closed = p.closed_set
+    if type(closed) is set:
+        grown = closed  # compiled: a set, updated as C
+        grown |= cells
+    else:
+        p.closed_set = closed | cells
+    table = p.table
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None and board.marked is closed:
-            board.mark_more(cells, union)
-    return union
+            board.mark_more(cells, p.closed_set)
+
+
+def reopen(p: Position, cell: Cell) -> None:
+    """Take ``cell`` from the closed cells of ``p``, if it is one (M-6: the Exit opens
+    on a closed cell).
+
+    Examples:
+        >>> from cardcrawl import Grid
+        >>> p = setup(0, False, {"narrative": Deck(), "mind": Deck(), "body": Deck()}, Grid())
+        >>> p.closed = frozenset({(1, 0), (2, 0)})
+        >>> reopen(p, (1, 0))
+        >>> p.own()
+        >>> reopen(p, (2, 0)), reopen(p, (3, 0))
+        (None, None)
+        >>> p.closed
+        frozenset()
+    """
+    closed = p.closed_set
+    if cell in closed:
+        # A new set, of the same kind: a board's marks may tell the one taken.
+        p.closed_set = closed - {cell}
 
 
 def frontier_cells(table: Grid) -> Iterable[Cell]:
@@ -481,7 +541,7 @@ def frontier_cells(table: Grid) -> Iterable[Cell]:
         True
     """
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
             cell_of = _CELL_OF
             return [cell_of[code] for code in board.front]
@@ -506,7 +566,7 @@ def empty_around(table: Grid, cell: Cell, kinds: Sequence[bool]) -> list[list[Ce
     """
     around = []
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
             code = _code_inside(cell, 2)  # the neighbours' own neighbours inside too
             if code >= 0:
@@ -604,7 +664,7 @@ def empty_neighbours(table: Grid, cell: Cell) -> list[Cell]:
         [(1, -1), (1, 1), (2, 0)]
     """
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
             code = _code_inside(cell, 1)
             if code >= 0:
@@ -642,7 +702,7 @@ def laid_neighbours(table: Grid, cell: Cell) -> list[Cell]:
     """
     laid = []
     if type(table) is WorkingGrid:
-        board = table.board
+        board = _board_of(table)
         if board is not None:
             code = _code_inside(cell, 1)
             if code >= 0:
@@ -866,7 +926,7 @@ class Position:
     __slots__ = (
         # A batch keeps each position's last events beside it, weakly.
         "__weakref__",
-        "body", "body_aside", "choices", "closed", "club", "drawn", "ending", "exit_cell",
+        "body", "body_aside", "choices", "closed_set", "club", "drawn", "ending", "exit_cell",
         "explicit_chance", "held", "last_room", "mind", "mind_aside", "mind_card",
         "narrative", "phase", "player", "ran_dry", "refused", "rng", "spade",
         "spade_left_exit", "table", "turn",
@@ -876,7 +936,9 @@ class Position:
     phase: Phase
     turn: int
     table: Grid
-    closed: frozenset[Cell]
+    # The closed cells (M-6) as the rules keep them: a frozen set, or a set of the
+    # position's own that grows in place (own); read as ``closed``, a frozen set.
+    closed_set: frozenset[Cell] | set[Cell]
     last_room: Cell | None
     narrative: Deck | WorkingDeck
     mind: Deck | WorkingDeck
@@ -951,6 +1013,42 @@ class Position:
         self.choices = choices
 
     @property
+    def closed(self) -> frozenset[Cell]:
+        """The empty cells closed to Narrative cards (M-6), as ``MaplessState.closed``."""
+        closed = self.closed_set
+        if type(closed) is frozenset:
+            return closed
+        # Kept frozen: a hook that reads them at every step then copies them once.
+        frozen = self.closed_set = frozenset(closed)
+        return frozen
+
+    @closed.setter
+    def closed(self, cells: frozenset[Cell]) -> None:
+        self.closed_set = cells
+
+    def own(self) -> None:
+        """Make the position's closed cells and decks its own, changed in place from the
+        first change on: what a rollout does, whose stock rules read them as they are
+        and which keeps no state between decisions (a public step makes one new frozen
+        set and deck per change, which its state shares). A frozen set is made again
+        when ``closed`` is read.
+
+        Examples:
+            >>> from cardcrawl import Grid, parse_cards
+            >>> deck = Deck.of(parse_cards("2S 3S 4S"))
+            >>> p = setup(7, False, dict.fromkeys(("narrative", "mind", "body"), deck), Grid())
+            >>> p.own()
+            >>> card = p.drawing().draw(p)
+            >>> (card, p.rng) == deck.sample(7), p.narrative.freeze() == deck.take(card)
+            (True, True)
+        """
+        if type(self.closed_set) is not set:
+            self.closed_set = set(self.closed_set)
+        self.narrative = _owned(self.narrative)
+        self.mind = _owned(self.mind)
+        self.body = _owned(self.body)
+
+    @property
     def score(self) -> int:
         """The number of cards on the table (M-21), as ``MaplessState.score``."""
         return len(self.table)
@@ -995,6 +1093,18 @@ class Position:
         return f"<Position of {freeze(self, [])!r}>"
 
 
+def _owned(deck: Deck | WorkingDeck) -> WorkingDeck:
+    """``deck`` made a working deck whose first draw makes its lists at once, with no
+    frozen deck made after it (see :meth:`Position.own`)."""
+    if type(deck) is WorkingDeck:
+        working = deck
+    else:  # WorkingDeck.of's, with no class method called through Python
+        working = WorkingDeck.__new__(WorkingDeck)
+        working.source = deck  # type: ignore[assignment]
+    working._once = True
+    return working
+
+
 _new = object.__new__
 _set = object.__setattr__
 
@@ -1006,7 +1116,7 @@ def thaw(state: MaplessState) -> Position:
     p.phase = fields["phase"]
     p.turn = fields["turn"]
     p.table = fields["table"]
-    p.closed = fields["closed"]
+    p.closed_set = fields["closed"]
     p.last_room = fields["last_room"]
     p.narrative = fields["narrative"]  # each deck becomes a working deck when drawn from
     p.mind = fields["mind"]
@@ -1036,7 +1146,7 @@ def setup(rng: int, explicit_chance: bool, decks: Mapping[str, Deck], table: Gri
     p.phase = Phase.DRAW
     p.turn = 0
     p.table = table
-    p.closed = frozenset()
+    p.closed_set = frozenset()
     p.last_room = None
     p.narrative = decks["narrative"]
     p.mind = decks["mind"]

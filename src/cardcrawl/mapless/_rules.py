@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 from cardcrawl.kit._cards import Card, Suit
 from cardcrawl.kit._deck import Deck
@@ -154,7 +155,7 @@ def closed_cells(table: Grid, corridors: Sequence[bool] = _CORRIDOR) -> frozense
     return frozenset(closed)
 
 
-def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None) -> list[Cell]:
+def corridor_cells(table: Grid, closed: AbstractSet[Cell], last_room: Cell | None) -> list[Cell]:
     """Legal cells for a drawn corridor (M-4, M-6, M-7), sorted.
 
     A corridor touches exactly one card and no closed cell; while the room placed last
@@ -184,7 +185,7 @@ def corridor_cells(table: Grid, closed: frozenset[Cell], last_room: Cell | None)
     return open_cells(table, 1, closed)
 
 
-def room_cells(table: Grid, closed: frozenset[Cell]) -> list[Cell]:
+def room_cells(table: Grid, closed: AbstractSet[Cell]) -> list[Cell]:
     """Legal cells for a drawn room (M-5, M-6), sorted. Rooms are never pulled (M-7).
 
     Args:
