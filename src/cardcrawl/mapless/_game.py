@@ -7,12 +7,12 @@ rulings (``M-x``) of the project's normative reading, RULINGS.md.
 from __future__ import annotations
 
 import functools
-import importlib.machinery
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any, ClassVar, TypeVar
 
+from cardcrawl.core._compiled import runs_compiled
 from cardcrawl.core._engine import GameBase, events_of_log, keep_position, replacer, take_position
 from cardcrawl.core._notation import MAX_COUNT
 from cardcrawl.core._protocol import CHANCE, TERMINAL, Outcome
@@ -130,7 +130,7 @@ def _actions(phase: Phase, cells: list[Cell]) -> tuple[Action, ...]:
 
 
 #: Whether this module runs compiled (see :func:`_actions`).
-_COMPILED = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+_COMPILED = runs_compiled(__file__)
 # The window of cells whose interned actions _actions reads by place, compiled: the
 # cells (x, y) with x and y from -_OFFSET to _SIDE - _OFFSET - 1, each at
 # (x + _OFFSET) * _SIDE + y + _OFFSET, filled as they are first asked for.
