@@ -121,6 +121,16 @@ def test_a_quick_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> Non
             for cell in row.strip("|").split("|")[1:]:
                 number = cell.split()[0].replace(",", "")
                 assert number == "-" or (math.isfinite(float(number)) and float(number) >= -1e3)
+        # Each row is held to its own goal, the one of the build that runs it.
+        build = "compiled" if cardcrawl.compiled_modules() else "pure"
+        assert rows[1].endswith(f"(goal {budget.API_GOALS[build][subject.label]}x) |")
+
+
+def test_every_row_has_a_goal_in_each_build_and_compiled_asks_more() -> None:
+    for subject in budget.SUBJECTS:
+        pure = budget.API_GOALS["pure"][subject.label]
+        compiled = budget.API_GOALS["compiled"][subject.label]
+        assert 0 < pure < compiled
 
 
 @pytest.mark.parametrize("flag", ["--games", "--repeat"])
