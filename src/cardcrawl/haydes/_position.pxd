@@ -86,14 +86,14 @@ cpdef bytearray cards_by_cell(object state)
 @cython.locals(form=UnseenForm)
 cdef _hold_unseen(Position pos, object beliefs)
 
-@cython.locals(pos=Position, at=list, charisma=list, endurance=list, shown=list, fields=dict)
+@cython.locals(pos=Position, at=list, charisma=list, endurance=list, shown=list, fields=dict, n=Py_ssize_t)
 cpdef Position thaw(object state, dict index, object events=*)
 
 @cython.locals(fields=dict)
 cpdef rethaw(Position pos, object state, object events)
 
-@cython.locals(changed=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t, at=list, figures=list)
-cpdef tuple _seats(Position pos, tuple old)
+@cython.locals(n=Py_ssize_t, s=Py_ssize_t)
+cpdef tuple figures_of(tuple codes, tuple layout)
 
 @cython.locals(fields=dict, same=bint, i=Py_ssize_t, old=UnseenForm, made=UnseenForm)
 cpdef object freeze(Position pos, object legal_key, object legal)

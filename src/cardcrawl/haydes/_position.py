@@ -62,6 +62,7 @@ from cardcrawl.haydes._state import (
     UnseenForm,
     belief_of,
     flat_pools,
+    is_seat_codes,
     pool_parts,
 )
 from cardcrawl.kit._cards import Card, standard_deck
@@ -96,8 +97,10 @@ class Position:
     the seats, kept by seat as lists (``at``, the index of the figure's cell, -1 once
     out; ``charisma``; ``endurance``), for ``shown``, a list of cell indices, and for
     ``events``, a list the rules append to (``None``: a rollout that keeps no events).
-    ``_changed`` has a bit set for each seat whose figure the rules changed since the
-    state was thawed (or last frozen): the figures a freeze makes again.
+    ``frozen_seats`` is the seats as the state holds them (either form, see
+    :mod:`cardcrawl.haydes._state`), ``None`` once the rules change a figure: a freeze
+    then makes them again from the lists. ``_changed`` has a bit set for each seat whose
+    figure the rules changed since the state was thawed (or last frozen).
     ``aimed`` is the move aimed at as the rules code it (see
     :meth:`~cardcrawl.haydes._play.Rules.code_of`), -1 for none. ``_unshown`` holds the
     face-up cells that ``shown`` does not (the Black Joker's), so that the face-up
@@ -165,7 +168,8 @@ class Position:
     at: list[int]
     charisma: list[int]
     endurance: list[int]
-    frozen_seats: tuple[Figure, ...] | None
+    # The figures, or the rules' form of them, a tuple of integers (see _state).
+    frozen_seats: tuple[Figure, ...] | tuple[int, ...] | None
     _changed: int
     current: int
     first: int
@@ -421,13 +425,14 @@ class Position:
     def seats(self) -> tuple[Figure, ...]:
         """Each player's characteristics and figure, as the state holds them."""
         seats = self.frozen_seats
-        if seats is None:
+        if seats is None or is_seat_codes(seats):
             layout = self.layout
             figures = []
             for i, c, e in zip(self.at, self.charisma, self.endurance, strict=True):
                 figures.append(_figure(None if i < 0 else layout[i], c, e))
-            seats = self.frozen_seats = tuple(figures)
-        return seats
+            made = self.frozen_seats = tuple(figures)
+            return made
+        return seats  # type: ignore[return-value]
 
     def seats_in(self) -> tuple[bool, ...]:
         """For each seat, whether that player is still in (H-11)."""
@@ -543,6 +548,19 @@ def _figure(cell: Cell | None, charisma: int, endurance: int) -> Figure:
     return figure
 
 
+def figures_of(codes: tuple[int, ...], layout: tuple[Cell, ...]) -> tuple[Figure, ...]:
+    """The figures of seats held as the rules keep them (see cardcrawl.haydes._state):
+    ``codes``, the cell indices in ``layout`` (-1 once out), the Charismas, the
+    Endurances, each by seat."""
+    n = len(codes) // 3
+    return tuple(
+        [
+            _figure(None if codes[s] < 0 else layout[codes[s]], codes[n + s], codes[2 * n + s])
+            for s in range(n)
+        ]
+    )
+
+
 _set_charisma = Figure.__dict__["charisma"].__set__
 _set_endurance = Figure.__dict__["endurance"].__set__
 _set_cell = Figure.__dict__["cell"].__set__
@@ -593,14 +611,21 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     pos.phase = fields["phase"]
     seats = pos.frozen_seats = fields["seats"]
     pos._changed = 0
-    at = pos.at = []
-    charisma = pos.charisma = []
-    endurance = pos.endurance = []
-    for figure in seats:
-        cell = figure.cell
-        at.append(-1 if cell is None else index[cell])
-        charisma.append(figure.charisma)
-        endurance.append(figure.endurance)
+    if is_seat_codes(seats):
+        # The rules' form of them (see cardcrawl.haydes._state): the lists, copied.
+        n = len(seats) // 3
+        pos.at = list(seats[:n])
+        pos.charisma = list(seats[n : 2 * n])
+        pos.endurance = list(seats[2 * n :])
+    else:
+        at = pos.at = []
+        charisma = pos.charisma = []
+        endurance = pos.endurance = []
+        for figure in seats:
+            cell = figure.cell
+            at.append(-1 if cell is None else index[cell])
+            charisma.append(figure.charisma)
+            endurance.append(figure.endurance)
     pos.current = fields["current"]
     pos.first = fields["first"]
     pos.round = fields["round"]
@@ -644,24 +669,6 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     pos.events = events
     pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
     return pos
-
-
-def _seats(pos: Position, old: tuple[Figure, ...]) -> tuple[Figure, ...]:
-    """The figures of ``pos`` (:attr:`Position.seats`): those of ``old`` (the seats
-    of the state thawed), but for the seats whose figures the rules changed since
-    (``_changed``, a bit each), made again."""
-    layout = pos.layout
-    at, charisma, endurance = pos.at, pos.charisma, pos.endurance
-    figures = list(old)
-    changed = pos._changed
-    s = 0
-    while changed:
-        if changed & 1:
-            i = at[s]
-            figures[s] = _figure(None if i < 0 else layout[i], charisma[s], endurance[s])
-        changed >>= 1
-        s += 1
-    return tuple(figures)
 
 
 def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
@@ -732,11 +739,11 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["phase"] = pos.phase
     seats = pos.frozen_seats
     if seats is None:
-        # A step moves one figure, or changes one player's characteristics, at most
-        # a few: every other figure of the state thawed is the same value, kept.
-        seats = pos.frozen_seats = _seats(pos, fields["seats"])
+        # The seats as the rules keep them, in one tuple (see cardcrawl.haydes._state):
+        # the figures are made only if read.
+        seats = pos.frozen_seats = tuple(pos.at + pos.charisma + pos.endurance)
     fields["seats"] = seats
-    pos._changed = 0  # the figures of the state frozen, which the next step thaws
+    pos._changed = 0
     fields["current"] = pos.current
     fields["first"] = pos.first
     fields["round"] = pos.round

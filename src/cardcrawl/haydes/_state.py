@@ -574,6 +574,8 @@ class HaydesState(MemoState):
             del fields["_shown"]
         if type(fields["beliefs"]) is UnseenForm:
             fields["beliefs"] = self.beliefs
+        if is_seat_codes(fields["seats"]):
+            fields["seats"] = self.seats
         return fields
 
     def card_at(self, cell: Cell) -> Card | None:
@@ -759,6 +761,42 @@ class _Beliefs:
 
 
 HaydesState.beliefs = _Beliefs()  # type: ignore[assignment]
+
+
+# And ``seats``. A state frozen from the rules holds its seats as the rules keep them,
+# under the field's own name (as ``beliefs``): one tuple of integers, by seat the index
+# of the figure's cell in the layout (-1 once out), then by seat the Charisma, then by
+# seat the Endurance. A step that moves a figure then makes one small tuple, not a
+# figure and the tuple of them, which are made when ``seats`` is first read. A seat is
+# never an integer, so the two forms never look alike.
+
+
+def is_seat_codes(seats: tuple[Any, ...]) -> bool:
+    """Whether ``seats``, a state's field, holds the seats in the rules' form (above)."""
+    return len(seats) > 0 and type(seats[0]) is int
+
+
+class _Seats:
+    """``HaydesState.seats``: the state's figures, made from the rules' form of them the
+    first time they are read, then kept in its ``__dict__`` in its place."""
+
+    def __get__(self, state: Any, owner: Any = None) -> Any:
+        if state is None:
+            return self
+        fields = state.__dict__
+        seats = fields["seats"]
+        if is_seat_codes(seats):
+            from cardcrawl.haydes._position import figures_of
+
+            seats = fields["seats"] = figures_of(seats, fields["layout"])
+        return seats
+
+    def __set__(self, state: Any, value: Any) -> None:
+        # Only the constructor sets a field, as for beliefs (see _Beliefs).
+        state.__dict__["seats"] = value
+
+
+HaydesState.seats = _Seats()  # type: ignore[assignment]
 
 _new = object.__new__
 # The slots' own setters of a Belief: a frozen class refuses ordinary assignment, and
