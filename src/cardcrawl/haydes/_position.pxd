@@ -17,6 +17,7 @@ cdef class Position:
     cdef public object _beliefs
     cdef public Py_ssize_t _mask
     cdef public object _mixed
+    cdef public object _held
     cdef public list _pools
     cdef public object _pools_frozen
     cdef public object _seats_in
@@ -77,6 +78,8 @@ cdef class Position:
 
 # The deck of a pool's unseen cards and a figure, made at every freeze: C calls.
 cpdef object _deck(object cards)
+@cython.locals(i=Py_ssize_t)
+cpdef tuple _cards_of(list indices)
 cdef dict _FIGURES
 cpdef object _figure(object cell, object charisma, object endurance)
 

@@ -88,6 +88,12 @@ def _deck(cards: Unseen) -> Deck:
     return _make((), tuple([_CARDS[i] for i in cards]))
 
 
+def _cards_of(indices: list[int]) -> tuple[Card, ...]:
+    """The unseen cards of a pool held as the sorted list of their indices (see
+    :data:`Unseen`), as the sorted tuple of the cards."""
+    return tuple([_CARDS[i] for i in indices])
+
+
 class Position:
     """A position of Escape from Haydes that the rules change in place.
 
@@ -122,6 +128,7 @@ class Position:
         "_beliefs",
         "_card_at",
         "_changed",
+        "_held",
         "_mask",
         "_mixed",
         "_pools",
@@ -189,6 +196,9 @@ class Position:
     mixes: tuple[Mix, ...]
     _beliefs: tuple[Belief, ...] | None
     _unseen: list[Unseen] | None
+    # The unseen cards by pool as the state thawed held them (its ``UnseenForm``'s), or
+    # None: a pool's tuple that is still the state's own is copied at its first draw.
+    _held: tuple[Unseen, ...] | None
     _mixed: tuple[tuple[int, ...], ...]
     replacement_left: int
     discard: tuple[Card, ...] | list[Card]
@@ -250,6 +260,7 @@ class Position:
         new._began_on = self._began_on
         new._beliefs = self._beliefs
         new._card_at = self._card_at[:]
+        new._held = self._held
         new._mask = self._mask
         new._mixed = self._mixed
         # A part of the pools that is a list is changed in place (see face_down).
@@ -326,6 +337,8 @@ class Position:
         for pool, cards in enumerate(unseen):
             if type(cards) is Deck and not cards.stacked:
                 unseen[pool] = list(_indices(cards.rest))
+            elif type(cards) is tuple:
+                unseen[pool] = [card.index for card in cards]
 
     def plain_unseen(self, index: int) -> Unseen | None:
         """The unseen cards that face-down cell ``index`` is drawn from, where that is
@@ -384,8 +397,15 @@ class Position:
             # The first draw from this pool: one copy, as a step makes one.
             unseen[pool] = rest[:k] + rest[k + 1 :]
             return rest[k].index
-        # The second: many may follow, so a list, changed in place.
         first: tuple[Card, ...] = cards
+        held = self._held
+        if held is not None and pool < len(held) and held[pool] is first:
+            # The tuple a state holds (frozen after a first draw): its first draw here
+            # copies it, as a deck's does.
+            unseen[pool] = first[:k] + first[k + 1 :]
+            index_taken: int = first[k].index
+            return index_taken
+        # The second: many may follow, so a list, changed in place.
         listed = [c.index for c in first]
         del listed[k]
         unseen[pool] = listed
@@ -583,11 +603,13 @@ def _hold_unseen(pos: Position, beliefs: Any) -> None:
     if type(beliefs) is UnseenForm:
         form: UnseenForm = beliefs
         pos._beliefs = None
-        pos._unseen = list(form.unseen)
+        held = pos._held = form.unseen
+        pos._unseen = list(held)
         pos._mixed = form.mixed
     else:
         pos._beliefs = beliefs
         pos._unseen = None
+        pos._held = None
         pos._mixed = ()  # read with _unseen only (see single_pool)
 
 
@@ -781,10 +803,12 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
                         same = False
                         break
         if not same:
-            # A pool not drawn from holds its deck already (_deck's first case, without
-            # the call).
+            # A pool not drawn from holds its deck already; one drawn from once, the
+            # tuple of its cards, kept as it is (its deck is made when the beliefs are
+            # read, see cardcrawl.haydes._state); only the list of one drawn from
+            # again is the position's own, copied.
             made: UnseenForm = UnseenForm.__new__(UnseenForm)
-            made.unseen = tuple([u if type(u) is Deck else _deck(u) for u in unseen])
+            made.unseen = tuple([_cards_of(u) if isinstance(u, list) else u for u in unseen])
             made.mixed = mixed
             fields["beliefs"] = made
     fields["replacement_left"] = pos.replacement_left

@@ -39,6 +39,7 @@ from cardcrawl.haydes._creatures import (
 from cardcrawl.haydes._events import HaydesEvent
 from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._deck import _make as _make_deck
 from cardcrawl.kit._grid import Cell
 
 __all__ = [
@@ -722,7 +723,8 @@ HaydesState.shown = _OtherForm("shown", _shown_of)  # type: ignore[assignment]
 
 # And ``beliefs``. A state frozen from the rules, while a single belief holds the unseen
 # cards (almost always), holds them under ``beliefs`` as the rules keep them: an
-# ``UnseenForm``: the belief's ``unseen`` (a deck by pool) and ``mixed``. A step that
+# ``UnseenForm``: the belief's ``unseen`` (by pool, a deck, or the sorted tuple of the
+# cards of a pool a step drew from, its deck made only if read) and ``mixed``. A step that
 # turns a card then makes one small object, not a belief and the tuple of it, which
 # are made when ``beliefs`` is first read. The
 # form is kept under the field's own name, read through a data descriptor, so that a
@@ -737,7 +739,7 @@ class UnseenForm:
 
     __slots__ = ("mixed", "unseen")
 
-    unseen: tuple[Deck, ...]
+    unseen: tuple[Deck | tuple[Card, ...], ...]
     mixed: tuple[tuple[int, ...], ...]
 
 
@@ -751,7 +753,9 @@ class _Beliefs:
         fields = state.__dict__
         beliefs = fields["beliefs"]
         if type(beliefs) is UnseenForm:
-            beliefs = fields["beliefs"] = (belief_of(beliefs.unseen, beliefs.mixed),)
+            held = beliefs.unseen
+            unseen = tuple([u if isinstance(u, Deck) else _make_deck((), u) for u in held])
+            beliefs = fields["beliefs"] = (belief_of(unseen, beliefs.mixed),)
         return beliefs
 
     def __set__(self, state: Any, value: Any) -> None:
