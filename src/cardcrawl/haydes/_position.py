@@ -710,8 +710,12 @@ def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     pos._thawed = fields
     pos._up_frozen = fields["_up"]
     pools = fields["_pools"]
-    pos._pools = list(pools)
-    pos._pools_frozen = pools
+    if pos._pools_frozen is not pools:
+        # Changed by the step that made ``state``: the position's own list of them
+        # again. (Else the list holds the state's very parts: every change to it
+        # forgets ``_pools_frozen``, see Position.face_down.)
+        pos._pools = list(pools)
+        pos._pools_frozen = pools
     # The unseen cards from the state's, as thaw reads them: a pool drawn from again in
     # this step is copied once (a list of its cards, which a rollout keeps, would be
     # made into a deck again at every freeze).
