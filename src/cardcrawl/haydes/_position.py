@@ -797,20 +797,22 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
         # the state thawed, if the step drew no card.
         form = fields["beliefs"]
         mixed = pos._mixed
-        held = tuple(unseen)
-        # Those of the state thawed if no pool changed: each the very same value (the
-        # comparison tries identity first, and a tuple of other length is unequal).
         same = False
         if type(form) is UnseenForm:
             old: UnseenForm = form
-            same = old.mixed is mixed and held == old.unseen
+            same = old.mixed is mixed and len(old.unseen) == len(unseen)
+            if same:
+                for i, deck in enumerate(old.unseen):
+                    if unseen[i] is not deck:
+                        same = False
+                        break
         if not same:
             # A pool not drawn from holds its deck already; one drawn from once, the
             # tuple of its cards, kept as it is (its deck is made when the beliefs are
             # read, see cardcrawl.haydes._state); only the list of one drawn from
             # again is the position's own, copied.
             made: UnseenForm = UnseenForm.__new__(UnseenForm)
-            made.unseen = tuple([_cards_of(u) if isinstance(u, list) else u for u in held])
+            made.unseen = tuple([_cards_of(u) if isinstance(u, list) else u for u in unseen])
             made.mixed = mixed
             fields["beliefs"] = made
     fields["replacement_left"] = pos.replacement_left
