@@ -98,5 +98,5 @@ cpdef rethaw(Position pos, object state, object events)
 @cython.locals(n=Py_ssize_t, s=Py_ssize_t)
 cpdef tuple figures_of(tuple codes, tuple layout)
 
-@cython.locals(fields=dict, same=bint, i=Py_ssize_t, old=UnseenForm, made=UnseenForm)
+@cython.locals(fields=dict, same=bint, i=Py_ssize_t, old=UnseenForm, made=UnseenForm, held=tuple)
 cpdef object freeze(Position pos, object legal_key, object legal)

@@ -698,8 +698,8 @@ def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     ``state`` again: what :func:`thaw` would make of ``state``, without reading it.
 
     :func:`freeze` gives the state immutable values only: everything the position
-    holds is its own or immutable, and agrees with the state already; its unseen cards
-    are read from the state's beliefs again, as :func:`thaw` reads them.
+    holds is its own or immutable, and agrees with the state already (its unseen cards
+    are the very values the state holds, or its own lists of them).
 
     Args:
         pos: the position :func:`freeze` made ``state`` of, used by nothing since.
@@ -716,10 +716,8 @@ def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
         # forgets ``_pools_frozen``, see Position.face_down.)
         pos._pools = list(pools)
         pos._pools_frozen = pools
-    # The unseen cards from the state's, as thaw reads them: a pool drawn from again in
-    # this step is copied once (a list of its cards, which a rollout keeps, would be
-    # made into a deck again at every freeze).
-    _hold_unseen(pos, fields["beliefs"])
+    # The unseen cards are the state's already: freeze left the position holding the
+    # very values it gave the state (see freeze).
     pos.events = events
     pos._changed = 0
     pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
@@ -812,9 +810,15 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
             # read, see cardcrawl.haydes._state); only the list of one drawn from
             # again is the position's own, copied.
             made: UnseenForm = UnseenForm.__new__(UnseenForm)
-            made.unseen = tuple([_cards_of(u) if isinstance(u, list) else u for u in unseen])
+            held = made.unseen = tuple([_cards_of(u) if isinstance(u, list) else u for u in unseen])
             made.mixed = mixed
             fields["beliefs"] = made
+            # The position goes on from the state's own values, as a thaw of the state
+            # would: a pool drawn from again (a list of its cards) is not made into a
+            # tuple again at the next freeze, and a tuple the state holds is copied at
+            # its next draw (see Position.take).
+            pos._held = held
+            pos._unseen = list(held)
     fields["replacement_left"] = pos.replacement_left
     discard = pos.discard
     fields["discard"] = discard if type(discard) is tuple else tuple(discard)
