@@ -77,6 +77,8 @@ cdef class Position:
     cpdef list pile(self)
 
 # The deck of a pool's unseen cards and a figure, made at every freeze: C calls.
+@cython.locals(card_at=bytearray, up=dict, i=Py_ssize_t)
+cpdef dict _face_up(Position pos)
 cpdef object _deck(object cards)
 @cython.locals(i=Py_ssize_t)
 cpdef tuple _cards_of(list indices)

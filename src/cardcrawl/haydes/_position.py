@@ -94,6 +94,18 @@ def _cards_of(indices: list[int]) -> tuple[Card, ...]:
     return tuple([_CARDS[i] for i in indices])
 
 
+def _face_up(pos: Position) -> dict[int, Card]:
+    """The face-up cards of ``pos`` by cell index, made anew (see :attr:`Position._up`):
+    those of ``_unshown``, then those of ``shown``."""
+    card_at = pos._card_at
+    up: dict[int, Card] = {}
+    for i in pos._unshown:
+        up[i] = _CARDS[card_at[i]]
+    for i in pos.shown:
+        up[i] = _CARDS[card_at[i]]
+    return up
+
+
 class Position:
     """A position of Escape from Haydes that the rules change in place.
 
@@ -228,13 +240,7 @@ class Position:
         that does either sets ``_up_frozen`` to ``None``), else made anew."""
         up = self._up_frozen
         if up is None:
-            card_at = self._card_at
-            up = {}
-            for i in self._unshown:
-                up[i] = _CARDS[card_at[i]]
-            for i in self.shown:
-                up[i] = _CARDS[card_at[i]]
-            self._up_frozen = up
+            up = self._up_frozen = _face_up(self)
         return up
 
     @property
@@ -775,7 +781,8 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     # The properties' own values where they hold them (a property is a Python call).
     up = pos._up_frozen
     if up is None:
-        fields["_up"] = pos._up
+        # Position._up's, without the property's call.
+        fields["_up"] = pos._up_frozen = _face_up(pos)
         fields["_shown"] = tuple(pos.shown)
     else:
         # No card was turned or replaced since the state was thawed (a rule that does
