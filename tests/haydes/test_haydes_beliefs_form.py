@@ -148,3 +148,18 @@ def test_a_pool_drawn_from_is_held_as_a_tuple_of_its_cards_and_read_as_a_deck(ga
             ]
             assert pickle.loads(pickle.dumps(twin)) == state
     assert tuples > 20
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: str(g.options.players))
+def test_the_states_of_a_game_never_change_as_it_goes_on(game: Any) -> None:
+    # Each step goes on from the position the state before was frozen from (kept by
+    # the game), which holds the very values it gave that state: none may change.
+    for seed in range(3):
+        choose = random.Random(seed).choice
+        state = game.initial_state(seed)
+        made = [(state, pickle.dumps(game._replace_state(state)))]
+        while not game.is_terminal(state):
+            state = game.step(state, choose(game.legal_actions(state)))
+            made.append((state, pickle.dumps(game._replace_state(state))))
+        for state, saved in made:
+            assert pickle.dumps(game._replace_state(state)) == saved
