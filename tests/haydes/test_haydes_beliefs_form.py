@@ -117,3 +117,49 @@ def test_a_replaced_belief_counts_over_the_form_and_keeps_the_state_small() -> N
     plain.beliefs  # noqa: B018 - its beliefs made
     assert sys.getsizeof(state.__dict__) == sys.getsizeof(plain.__dict__)
     assert state.__dict__.keys() == plain.__dict__.keys()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: str(g.options.players))
+def test_a_pool_drawn_from_is_held_as_a_tuple_of_its_cards_and_read_as_a_deck(game: Any) -> None:
+    from cardcrawl.kit._deck import Deck
+
+    tuples = 0
+    for seed in range(3):
+        choose = random.Random(seed).choice
+        for state in _states(game, seed)[:-1]:
+            form = _form(state)
+            if type(form) is not UnseenForm:
+                continue
+            held = form.unseen
+            kept = [tuple(u.rest) if type(u) is Deck else tuple(u) for u in held]
+            tuples += sum(type(u) is tuple for u in held)
+            assert all(type(u) in (Deck, tuple) for u in held)
+            # Two steps from the state, the second from a position thawed afresh: the
+            # tuples the state holds are never changed by the steps made from it.
+            action = choose(game.legal_actions(state))
+            after, again = game.step(state, action), game.step(state, action)
+            assert after == again
+            assert [tuple(u.rest) if type(u) is Deck else tuple(u) for u in held] == kept
+            twin = game._replace_state(state)
+            (belief,) = twin.beliefs
+            assert all(type(d) is Deck for d in belief.unseen)
+            assert [tuple(d.rest) for d in belief.unseen if not d.stacked] == [
+                k for u, k in zip(held, kept, strict=True) if type(u) is tuple or not u.stacked
+            ]
+            assert pickle.loads(pickle.dumps(twin)) == state
+    assert tuples > 20
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: str(g.options.players))
+def test_the_states_of_a_game_never_change_as_it_goes_on(game: Any) -> None:
+    # Each step goes on from the position the state before was frozen from (kept by
+    # the game), which holds the very values it gave that state: none may change.
+    for seed in range(3):
+        choose = random.Random(seed).choice
+        state = game.initial_state(seed)
+        made = [(state, pickle.dumps(game._replace_state(state)))]
+        while not game.is_terminal(state):
+            state = game.step(state, choose(game.legal_actions(state)))
+            made.append((state, pickle.dumps(game._replace_state(state))))
+        for state, saved in made:
+            assert pickle.dumps(game._replace_state(state)) == saved

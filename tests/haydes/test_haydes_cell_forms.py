@@ -153,7 +153,7 @@ def _slots(position: Position) -> dict[str, Any]:
 
 
 _SLOTS = (
-    "_began_on", "_beliefs", "_card_at", "_changed", "_mask", "_mixed", "_pools",
+    "_began_on", "_beliefs", "_card_at", "_changed", "_held", "_mask", "_mixed", "_pools",
     "_pools_frozen", "_seats_in", "_stood", "_thawed", "_unseen", "_unshown", "_up_frozen",
     "aim", "aimed", "at", "charisma",
     "chosen", "correct", "current", "discard", "encounters", "ending", "endurance",

@@ -116,9 +116,8 @@ def frozen(game: EscapeFromHaydes, rules: Rules, pos: Position, keep: bool) -> H
         legal = rules.legal_entry(pos.at[pos.current], phase, pos._card_at)[0]
         state = freeze(pos, game._legal_key, legal)
         if keep:
-            # Without what the next step makes afresh anyway: this step's events,
-            # and the lists of unseen cards (read from the state's beliefs again).
-            pos.events = pos._unseen = None
+            # Without what the next step makes afresh anyway: this step's events.
+            pos.events = None
             keep_position(game._spare, state._memo, pos)
         return state
     return freeze(pos, game._legal_key, None)

@@ -17,6 +17,7 @@ cdef class Position:
     cdef public object _beliefs
     cdef public Py_ssize_t _mask
     cdef public object _mixed
+    cdef public object _held
     cdef public list _pools
     cdef public object _pools_frozen
     cdef public object _seats_in
@@ -76,7 +77,11 @@ cdef class Position:
     cpdef list pile(self)
 
 # The deck of a pool's unseen cards and a figure, made at every freeze: C calls.
+@cython.locals(card_at=bytearray, up=dict, i=Py_ssize_t)
+cpdef dict _face_up(Position pos)
 cpdef object _deck(object cards)
+@cython.locals(i=Py_ssize_t)
+cpdef tuple _cards_of(list indices)
 cdef dict _FIGURES
 cpdef object _figure(object cell, object charisma, object endurance)
 
@@ -86,14 +91,14 @@ cpdef bytearray cards_by_cell(object state)
 @cython.locals(form=UnseenForm)
 cdef _hold_unseen(Position pos, object beliefs)
 
-@cython.locals(pos=Position, at=list, charisma=list, endurance=list, shown=list, fields=dict)
+@cython.locals(pos=Position, at=list, charisma=list, endurance=list, shown=list, fields=dict, n=Py_ssize_t)
 cpdef Position thaw(object state, dict index, object events=*)
 
 @cython.locals(fields=dict)
 cpdef rethaw(Position pos, object state, object events)
 
-@cython.locals(changed=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t, at=list, figures=list)
-cpdef tuple _seats(Position pos, tuple old)
+@cython.locals(n=Py_ssize_t, s=Py_ssize_t)
+cpdef tuple figures_of(tuple codes, tuple layout)
 
-@cython.locals(fields=dict, same=bint, i=Py_ssize_t, old=UnseenForm, made=UnseenForm)
+@cython.locals(fields=dict, same=bint, i=Py_ssize_t, old=UnseenForm, made=UnseenForm, held=tuple)
 cpdef object freeze(Position pos, object legal_key, object legal)

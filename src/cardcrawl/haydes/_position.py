@@ -62,6 +62,7 @@ from cardcrawl.haydes._state import (
     UnseenForm,
     belief_of,
     flat_pools,
+    is_seat_codes,
     pool_parts,
 )
 from cardcrawl.kit._cards import Card, standard_deck
@@ -87,6 +88,24 @@ def _deck(cards: Unseen) -> Deck:
     return _make((), tuple([_CARDS[i] for i in cards]))
 
 
+def _cards_of(indices: list[int]) -> tuple[Card, ...]:
+    """The unseen cards of a pool held as the sorted list of their indices (see
+    :data:`Unseen`), as the sorted tuple of the cards."""
+    return tuple([_CARDS[i] for i in indices])
+
+
+def _face_up(pos: Position) -> dict[int, Card]:
+    """The face-up cards of ``pos`` by cell index, made anew (see :attr:`Position._up`):
+    those of ``_unshown``, then those of ``shown``."""
+    card_at = pos._card_at
+    up: dict[int, Card] = {}
+    for i in pos._unshown:
+        up[i] = _CARDS[card_at[i]]
+    for i in pos.shown:
+        up[i] = _CARDS[card_at[i]]
+    return up
+
+
 class Position:
     """A position of Escape from Haydes that the rules change in place.
 
@@ -96,8 +115,10 @@ class Position:
     the seats, kept by seat as lists (``at``, the index of the figure's cell, -1 once
     out; ``charisma``; ``endurance``), for ``shown``, a list of cell indices, and for
     ``events``, a list the rules append to (``None``: a rollout that keeps no events).
-    ``_changed`` has a bit set for each seat whose figure the rules changed since the
-    state was thawed (or last frozen): the figures a freeze makes again.
+    ``frozen_seats`` is the seats as the state holds them (either form, see
+    :mod:`cardcrawl.haydes._state`), ``None`` once the rules change a figure: a freeze
+    then makes them again from the lists. ``_changed`` has a bit set for each seat whose
+    figure the rules changed since the state was thawed (or last frozen).
     ``aimed`` is the move aimed at as the rules code it (see
     :meth:`~cardcrawl.haydes._play.Rules.code_of`), -1 for none. ``_unshown`` holds the
     face-up cells that ``shown`` does not (the Black Joker's), so that the face-up
@@ -119,6 +140,7 @@ class Position:
         "_beliefs",
         "_card_at",
         "_changed",
+        "_held",
         "_mask",
         "_mixed",
         "_pools",
@@ -165,7 +187,8 @@ class Position:
     at: list[int]
     charisma: list[int]
     endurance: list[int]
-    frozen_seats: tuple[Figure, ...] | None
+    # The figures, or the rules' form of them, a tuple of integers (see _state).
+    frozen_seats: tuple[Figure, ...] | tuple[int, ...] | None
     _changed: int
     current: int
     first: int
@@ -185,6 +208,9 @@ class Position:
     mixes: tuple[Mix, ...]
     _beliefs: tuple[Belief, ...] | None
     _unseen: list[Unseen] | None
+    # The unseen cards by pool as the state thawed held them (its ``UnseenForm``'s), or
+    # None: a pool's tuple that is still the state's own is copied at its first draw.
+    _held: tuple[Unseen, ...] | None
     _mixed: tuple[tuple[int, ...], ...]
     replacement_left: int
     discard: tuple[Card, ...] | list[Card]
@@ -214,13 +240,7 @@ class Position:
         that does either sets ``_up_frozen`` to ``None``), else made anew."""
         up = self._up_frozen
         if up is None:
-            card_at = self._card_at
-            up = {}
-            for i in self._unshown:
-                up[i] = _CARDS[card_at[i]]
-            for i in self.shown:
-                up[i] = _CARDS[card_at[i]]
-            self._up_frozen = up
+            up = self._up_frozen = _face_up(self)
         return up
 
     @property
@@ -246,6 +266,7 @@ class Position:
         new._began_on = self._began_on
         new._beliefs = self._beliefs
         new._card_at = self._card_at[:]
+        new._held = self._held
         new._mask = self._mask
         new._mixed = self._mixed
         # A part of the pools that is a list is changed in place (see face_down).
@@ -322,6 +343,8 @@ class Position:
         for pool, cards in enumerate(unseen):
             if type(cards) is Deck and not cards.stacked:
                 unseen[pool] = list(_indices(cards.rest))
+            elif type(cards) is tuple:
+                unseen[pool] = [card.index for card in cards]
 
     def plain_unseen(self, index: int) -> Unseen | None:
         """The unseen cards that face-down cell ``index`` is drawn from, where that is
@@ -380,8 +403,15 @@ class Position:
             # The first draw from this pool: one copy, as a step makes one.
             unseen[pool] = rest[:k] + rest[k + 1 :]
             return rest[k].index
-        # The second: many may follow, so a list, changed in place.
         first: tuple[Card, ...] = cards
+        held = self._held
+        if held is not None and pool < len(held) and held[pool] is first:
+            # The tuple a state holds (frozen after a first draw): its first draw here
+            # copies it, as a deck's does.
+            unseen[pool] = first[:k] + first[k + 1 :]
+            index_taken: int = first[k].index
+            return index_taken
+        # The second: many may follow, so a list, changed in place.
         listed = [c.index for c in first]
         del listed[k]
         unseen[pool] = listed
@@ -421,13 +451,14 @@ class Position:
     def seats(self) -> tuple[Figure, ...]:
         """Each player's characteristics and figure, as the state holds them."""
         seats = self.frozen_seats
-        if seats is None:
+        if seats is None or is_seat_codes(seats):
             layout = self.layout
             figures = []
             for i, c, e in zip(self.at, self.charisma, self.endurance, strict=True):
                 figures.append(_figure(None if i < 0 else layout[i], c, e))
-            seats = self.frozen_seats = tuple(figures)
-        return seats
+            made = self.frozen_seats = tuple(figures)
+            return made
+        return seats  # type: ignore[return-value]
 
     def seats_in(self) -> tuple[bool, ...]:
         """For each seat, whether that player is still in (H-11)."""
@@ -543,6 +574,19 @@ def _figure(cell: Cell | None, charisma: int, endurance: int) -> Figure:
     return figure
 
 
+def figures_of(codes: tuple[int, ...], layout: tuple[Cell, ...]) -> tuple[Figure, ...]:
+    """The figures of seats held as the rules keep them (see cardcrawl.haydes._state):
+    ``codes``, the cell indices in ``layout`` (-1 once out), the Charismas, the
+    Endurances, each by seat."""
+    n = len(codes) // 3
+    return tuple(
+        [
+            _figure(None if codes[s] < 0 else layout[codes[s]], codes[n + s], codes[2 * n + s])
+            for s in range(n)
+        ]
+    )
+
+
 _set_charisma = Figure.__dict__["charisma"].__set__
 _set_endurance = Figure.__dict__["endurance"].__set__
 _set_cell = Figure.__dict__["cell"].__set__
@@ -565,11 +609,13 @@ def _hold_unseen(pos: Position, beliefs: Any) -> None:
     if type(beliefs) is UnseenForm:
         form: UnseenForm = beliefs
         pos._beliefs = None
-        pos._unseen = list(form.unseen)
+        held = pos._held = form.unseen
+        pos._unseen = list(held)
         pos._mixed = form.mixed
     else:
         pos._beliefs = beliefs
         pos._unseen = None
+        pos._held = None
         pos._mixed = ()  # read with _unseen only (see single_pool)
 
 
@@ -593,14 +639,21 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     pos.phase = fields["phase"]
     seats = pos.frozen_seats = fields["seats"]
     pos._changed = 0
-    at = pos.at = []
-    charisma = pos.charisma = []
-    endurance = pos.endurance = []
-    for figure in seats:
-        cell = figure.cell
-        at.append(-1 if cell is None else index[cell])
-        charisma.append(figure.charisma)
-        endurance.append(figure.endurance)
+    if is_seat_codes(seats):
+        # The rules' form of them (see cardcrawl.haydes._state): the lists, copied.
+        n = len(seats) // 3
+        pos.at = list(seats[:n])
+        pos.charisma = list(seats[n : 2 * n])
+        pos.endurance = list(seats[2 * n :])
+    else:
+        at = pos.at = []
+        charisma = pos.charisma = []
+        endurance = pos.endurance = []
+        for figure in seats:
+            cell = figure.cell
+            at.append(-1 if cell is None else index[cell])
+            charisma.append(figure.charisma)
+            endurance.append(figure.endurance)
     pos.current = fields["current"]
     pos.first = fields["first"]
     pos.round = fields["round"]
@@ -646,31 +699,13 @@ def thaw(state: HaydesState, index: dict[Cell, int], events: list[Any] | None = 
     return pos
 
 
-def _seats(pos: Position, old: tuple[Figure, ...]) -> tuple[Figure, ...]:
-    """The figures of ``pos`` (:attr:`Position.seats`): those of ``old`` (the seats
-    of the state thawed), but for the seats whose figures the rules changed since
-    (``_changed``, a bit each), made again."""
-    layout = pos.layout
-    at, charisma, endurance = pos.at, pos.charisma, pos.endurance
-    figures = list(old)
-    changed = pos._changed
-    s = 0
-    while changed:
-        if changed & 1:
-            i = at[s]
-            figures[s] = _figure(None if i < 0 else layout[i], charisma[s], endurance[s])
-        changed >>= 1
-        s += 1
-    return tuple(figures)
-
-
 def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     """Make ``pos``, the position ``state`` was frozen from, the working position of
     ``state`` again: what :func:`thaw` would make of ``state``, without reading it.
 
     :func:`freeze` gives the state immutable values only: everything the position
-    holds is its own or immutable, and agrees with the state already; its unseen cards
-    are read from the state's beliefs again, as :func:`thaw` reads them.
+    holds is its own or immutable, and agrees with the state already (its unseen cards
+    are the very values the state holds, or its own lists of them).
 
     Args:
         pos: the position :func:`freeze` made ``state`` of, used by nothing since.
@@ -681,12 +716,14 @@ def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     pos._thawed = fields
     pos._up_frozen = fields["_up"]
     pools = fields["_pools"]
-    pos._pools = list(pools)
-    pos._pools_frozen = pools
-    # The unseen cards from the state's, as thaw reads them: a pool drawn from again in
-    # this step is copied once (a list of its cards, which a rollout keeps, would be
-    # made into a deck again at every freeze).
-    _hold_unseen(pos, fields["beliefs"])
+    if pos._pools_frozen is not pools:
+        # Changed by the step that made ``state``: the position's own list of them
+        # again. (Else the list holds the state's very parts: every change to it
+        # forgets ``_pools_frozen``, see Position.face_down.)
+        pos._pools = list(pools)
+        pos._pools_frozen = pools
+    # The unseen cards are the state's already: freeze left the position holding the
+    # very values it gave the state (see freeze).
     pos.events = events
     pos._changed = 0
     pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
@@ -732,11 +769,11 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["phase"] = pos.phase
     seats = pos.frozen_seats
     if seats is None:
-        # A step moves one figure, or changes one player's characteristics, at most
-        # a few: every other figure of the state thawed is the same value, kept.
-        seats = pos.frozen_seats = _seats(pos, fields["seats"])
+        # The seats as the rules keep them, in one tuple (see cardcrawl.haydes._state):
+        # the figures are made only if read.
+        seats = pos.frozen_seats = tuple(pos.at + pos.charisma + pos.endurance)
     fields["seats"] = seats
-    pos._changed = 0  # the figures of the state frozen, which the next step thaws
+    pos._changed = 0
     fields["current"] = pos.current
     fields["first"] = pos.first
     fields["round"] = pos.round
@@ -744,7 +781,8 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     # The properties' own values where they hold them (a property is a Python call).
     up = pos._up_frozen
     if up is None:
-        fields["_up"] = pos._up
+        # Position._up's, without the property's call.
+        fields["_up"] = pos._up_frozen = _face_up(pos)
         fields["_shown"] = tuple(pos.shown)
     else:
         # No card was turned or replaced since the state was thawed (a rule that does
@@ -774,12 +812,20 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
                         same = False
                         break
         if not same:
-            # A pool not drawn from holds its deck already (_deck's first case, without
-            # the call).
+            # A pool not drawn from holds its deck already; one drawn from once, the
+            # tuple of its cards, kept as it is (its deck is made when the beliefs are
+            # read, see cardcrawl.haydes._state); only the list of one drawn from
+            # again is the position's own, copied.
             made: UnseenForm = UnseenForm.__new__(UnseenForm)
-            made.unseen = tuple([u if type(u) is Deck else _deck(u) for u in unseen])
+            held = made.unseen = tuple([_cards_of(u) if isinstance(u, list) else u for u in unseen])
             made.mixed = mixed
             fields["beliefs"] = made
+            # The position goes on from the state's own values, as a thaw of the state
+            # would: a pool drawn from again (a list of its cards) is not made into a
+            # tuple again at the next freeze, and a tuple the state holds is copied at
+            # its next draw (see Position.take).
+            pos._held = held
+            pos._unseen = list(held)
     fields["replacement_left"] = pos.replacement_left
     discard = pos.discard
     fields["discard"] = discard if type(discard) is tuple else tuple(discard)

@@ -39,6 +39,7 @@ from cardcrawl.haydes._creatures import (
 from cardcrawl.haydes._events import HaydesEvent
 from cardcrawl.kit._cards import Card, standard_deck
 from cardcrawl.kit._deck import Deck
+from cardcrawl.kit._deck import _make as _make_deck
 from cardcrawl.kit._grid import Cell
 
 __all__ = [
@@ -574,6 +575,8 @@ class HaydesState(MemoState):
             del fields["_shown"]
         if type(fields["beliefs"]) is UnseenForm:
             fields["beliefs"] = self.beliefs
+        if is_seat_codes(fields["seats"]):
+            fields["seats"] = self.seats
         return fields
 
     def card_at(self, cell: Cell) -> Card | None:
@@ -720,7 +723,8 @@ HaydesState.shown = _OtherForm("shown", _shown_of)  # type: ignore[assignment]
 
 # And ``beliefs``. A state frozen from the rules, while a single belief holds the unseen
 # cards (almost always), holds them under ``beliefs`` as the rules keep them: an
-# ``UnseenForm``: the belief's ``unseen`` (a deck by pool) and ``mixed``. A step that
+# ``UnseenForm``: the belief's ``unseen`` (by pool, a deck, or the sorted tuple of the
+# cards of a pool a step drew from, its deck made only if read) and ``mixed``. A step that
 # turns a card then makes one small object, not a belief and the tuple of it, which
 # are made when ``beliefs`` is first read. The
 # form is kept under the field's own name, read through a data descriptor, so that a
@@ -735,7 +739,7 @@ class UnseenForm:
 
     __slots__ = ("mixed", "unseen")
 
-    unseen: tuple[Deck, ...]
+    unseen: tuple[Deck | tuple[Card, ...], ...]
     mixed: tuple[tuple[int, ...], ...]
 
 
@@ -749,7 +753,9 @@ class _Beliefs:
         fields = state.__dict__
         beliefs = fields["beliefs"]
         if type(beliefs) is UnseenForm:
-            beliefs = fields["beliefs"] = (belief_of(beliefs.unseen, beliefs.mixed),)
+            held = beliefs.unseen
+            unseen = tuple([u if isinstance(u, Deck) else _make_deck((), u) for u in held])
+            beliefs = fields["beliefs"] = (belief_of(unseen, beliefs.mixed),)
         return beliefs
 
     def __set__(self, state: Any, value: Any) -> None:
@@ -759,6 +765,42 @@ class _Beliefs:
 
 
 HaydesState.beliefs = _Beliefs()  # type: ignore[assignment]
+
+
+# And ``seats``. A state frozen from the rules holds its seats as the rules keep them,
+# under the field's own name (as ``beliefs``): one tuple of integers, by seat the index
+# of the figure's cell in the layout (-1 once out), then by seat the Charisma, then by
+# seat the Endurance. A step that moves a figure then makes one small tuple, not a
+# figure and the tuple of them, which are made when ``seats`` is first read. A seat is
+# never an integer, so the two forms never look alike.
+
+
+def is_seat_codes(seats: tuple[Any, ...]) -> bool:
+    """Whether ``seats``, a state's field, holds the seats in the rules' form (above)."""
+    return len(seats) > 0 and type(seats[0]) is int
+
+
+class _Seats:
+    """``HaydesState.seats``: the state's figures, made from the rules' form of them the
+    first time they are read, then kept in its ``__dict__`` in its place."""
+
+    def __get__(self, state: Any, owner: Any = None) -> Any:
+        if state is None:
+            return self
+        fields = state.__dict__
+        seats = fields["seats"]
+        if is_seat_codes(seats):
+            from cardcrawl.haydes._position import figures_of
+
+            seats = fields["seats"] = figures_of(seats, fields["layout"])
+        return seats
+
+    def __set__(self, state: Any, value: Any) -> None:
+        # Only the constructor sets a field, as for beliefs (see _Beliefs).
+        state.__dict__["seats"] = value
+
+
+HaydesState.seats = _Seats()  # type: ignore[assignment]
 
 _new = object.__new__
 # The slots' own setters of a Belief: a frozen class refuses ordinary assignment, and

@@ -1202,7 +1202,12 @@ def freeze(
     fields["phase"] = p.phase
     fields["turn"] = p.turn
     fields["table"] = table
-    fields["closed"] = p.closed
+    # ``p.closed``, without the property's call: the closed cells as a frozen set,
+    # kept so (the position's own set, if it grew in place, is frozen once).
+    closed = p.closed_set
+    if type(closed) is not frozenset:
+        closed = p.closed_set = frozenset(closed)
+    fields["closed"] = closed
     fields["last_room"] = p.last_room
     # A working deck is replaced by its frozen deck, as the table is: a position kept
     # for the next step (GameBase._keep_position) freezes only what is drawn again.
