@@ -14,6 +14,7 @@ from cardcrawl.core._random cimport _below
 # The board's window (see _position.py), as C constants.
 cdef Py_ssize_t _SIDE, _OFFSET, _LOW, _HIGH
 cdef tuple _CELL_OF, _CODES
+cdef bytearray _BLANK
 cdef dict _NEIGHBOURS
 cdef object _DRAW, _DRAW_MIND
 
@@ -35,10 +36,9 @@ cdef class Board:
     @cython.locals(marks=cython.p_uchar, code=Py_ssize_t, stamp=Py_ssize_t)
     cpdef mark(self, object cells)
     @cython.locals(marks=cython.p_uchar, code=Py_ssize_t, stamp=Py_ssize_t)
-    cpdef mark_more(self, object cells, object marked)
+    cpdef mark_more(self, set cells, object marked)
     @cython.locals(frontier=dict, touching=cython.p_uchar, cells=tuple)
     cpdef dict frontier_dict(self)
-    @cython.locals(cards=cython.p_uchar, touching=cython.p_uchar, code=Py_ssize_t)
     cpdef clear(self)
 
 cdef list _SPARE_BOARDS
@@ -90,6 +90,9 @@ cpdef list empty_neighbours(object table, object cell)
 @cython.locals(board=Board, cells=list, counts=cython.p_uchar, marks=cython.p_uchar, laid=cython.p_uchar,
                cell_of=tuple, code=Py_ssize_t, stamp=Py_ssize_t, frontier=dict)
 cpdef list open_cells(object table, Py_ssize_t touching, object closed, object among=*)
+
+@cython.locals(board=Board, code=Py_ssize_t, index=Py_ssize_t, laid=cython.p_uchar)
+cpdef Py_ssize_t laid_index(object table, object cell) except? -1
 
 cdef class Position
 
