@@ -78,9 +78,6 @@ _CELL_OF = tuple(
     _shared_cell((x, y)) for x in range(-_OFFSET, _SIDE - _OFFSET)
     for y in range(-_OFFSET, _SIDE - _OFFSET)
 )  # fmt: skip
-# Each code as one integer object, which a board's front holds: compiled, laying a card
-# then makes no new integer.
-_CODES = tuple(range(_SIDE * _SIDE))
 # What a board's arrays hold with no card down.
 _BLANK = bytearray(_SIDE * _SIDE)  # never written to
 
@@ -97,21 +94,29 @@ class Board:
     rules ask of a rollout's grid, answered with no cell hashed and nothing sorted.
 
     ``cards`` holds each cell's card index plus one (0: empty), ``touching`` how many
-    cards touch each cell, ``front`` the codes of the frontier (the empty cells touching
-    a card) in sorted order. ``marks`` tells the cells of the set ``marked`` (the
-    position's closed cells, marked again whenever the rules give another set): those
-    whose mark is ``stamp``. ``grid`` is the working grid's dict of cards, kept beside
-    the board, and ``frontier`` the grid's frontier dict once made (``None`` until asked
-    for, and again after each card). A plain class of slots, which the compiled build
-    makes an extension type (``_position.pxd``).
+    cards touch each cell: the frontier (the empty cells touching a card) is the cells
+    where ``touching`` is not 0 and ``cards`` is, all of them within the rows ``x_low``
+    to ``x_high`` and the columns ``y_low`` to ``y_high`` of the window (read in that
+    order, they come in the cells' sorted order). ``marks`` tells the cells of the set
+    ``marked`` (the position's closed cells, marked again whenever the rules give another
+    set): those whose mark is ``stamp``. ``grid`` is the working grid's dict of cards,
+    kept beside the board, and ``frontier`` the grid's frontier dict once made (``None``
+    until asked for, and again after each card). A plain class of slots, which the
+    compiled build makes an extension type (``_position.pxd``).
     """
 
-    __slots__ = ("cards", "front", "frontier", "grid", "marked", "marks", "stamp", "touching")
+    __slots__ = (
+        "cards", "frontier", "grid", "marked", "marks", "stamp", "touching",
+        "x_high", "x_low", "y_high", "y_low",
+    )  # fmt: skip
 
     cards: bytearray
     touching: bytearray
     marks: bytearray
-    front: list[int]
+    x_low: int
+    x_high: int
+    y_low: int
+    y_high: int
     marked: AbstractSet[Cell]
     stamp: int
     grid: dict[Cell, Card]
@@ -121,7 +126,8 @@ class Board:
         self.cards = bytearray(_SIDE * _SIDE)
         self.touching = bytearray(_SIDE * _SIDE)
         self.marks = bytearray(_SIDE * _SIDE)
-        self.front = []
+        self.x_low = self.y_low = _SIDE  # no row or column yet
+        self.x_high = self.y_high = -1
         self.marked = frozenset()
         self.stamp = 1  # no cell is marked 1 yet
         self.grid = grid
@@ -135,37 +141,26 @@ class Board:
             return False
         self.grid[cell] = card
         self.frontier = None
-        code = (x + _OFFSET) * _SIDE + y + _OFFSET
+        x += _OFFSET
+        y += _OFFSET
+        code = x * _SIDE + y
         cards = self.cards
         cards[code] = index + 1
-        front = self.front
-        at = _search(front, code)
-        if at < len(front):
-            value = front[at]
-            if value == code:
-                del front[at]
         touching = self.touching
-        # Written out: this runs at every placement of a rollout. The codes before
-        # ``code`` lie before ``at``, the ones after it from ``at`` on: so the cells just
-        # below and above it, which no code lies between, go in at ``at``.
-        n = code - _SIDE
-        touching[n] += 1
-        if touching[n] == 1 and not cards[n]:
-            front.insert(_search(front, n), _CODES[n])
-            at += 1
-        n = code - 1
-        touching[n] += 1
-        if touching[n] == 1 and not cards[n]:
-            front.insert(at, _CODES[n])
-            at += 1
-        n = code + 1
-        touching[n] += 1
-        if touching[n] == 1 and not cards[n]:
-            front.insert(at, _CODES[n])
-        n = code + _SIDE
-        touching[n] += 1
-        if touching[n] == 1 and not cards[n]:
-            front.insert(_search(front, n), _CODES[n])
+        touching[code - _SIDE] += 1
+        touching[code - 1] += 1
+        touching[code + 1] += 1
+        touching[code + _SIDE] += 1
+        # The frontier's rows and columns take in the card's neighbours: no list of
+        # the frontier is kept in order, which would cost a search at every card.
+        if x <= self.x_low:
+            self.x_low = x - 1
+        if x >= self.x_high:
+            self.x_high = x + 1
+        if y <= self.y_low:
+            self.y_low = y - 1
+        if y >= self.y_high:
+            self.y_high = y + 1
         return True
 
     def mark(self, cells: AbstractSet[Cell]) -> None:
@@ -199,7 +194,8 @@ class Board:
         # zeroing the cells the cards lay on one by one.
         self.cards[:] = _BLANK
         self.touching[:] = _BLANK
-        self.front = []
+        self.x_low = self.y_low = _SIDE
+        self.x_high = self.y_high = -1
         self.grid = {}
         self.frontier = None
         self.mark(frozenset())  # a stamp of its own: no cell is marked
@@ -208,8 +204,8 @@ class Board:
         """The grid's frontier, as a grid keeps it: made once after each card."""
         frontier = self.frontier
         if frontier is None:
-            touching, cells = self.touching, _CELL_OF
-            frontier = self.frontier = {cells[c]: touching[c] for c in self.front}
+            touching = self.touching
+            frontier = self.frontier = {c: touching[_code_inside(c, 0)] for c in _front(self)}
         return frontier
 
 
@@ -292,18 +288,18 @@ def _code_inside(cell: Cell, margin: int) -> int:
     return -1
 
 
-def _search(codes: list[int], code: int) -> int:
-    """Where ``code`` goes in the sorted ``codes`` (as ``bisect_left``; compiled, a loop
-    over C integers, which costs less than a call of the bisect module)."""
-    low, high = 0, len(codes)
-    while low < high:
-        middle = (low + high) >> 1
-        value = codes[middle]
-        if value < code:
-            low = middle + 1
-        else:
-            high = middle
-    return low
+def _front(board: Board) -> list[Cell]:
+    """The frontier of ``board`` (the empty cells touching a card), sorted."""
+    cells = []
+    counts, laid, cell_of = board.touching, board.cards, _CELL_OF
+    for x in range(board.x_low, board.x_high + 1):
+        code = x * _SIDE + board.y_low
+        end = x * _SIDE + board.y_high
+        while code <= end:
+            if counts[code] and not laid[code]:
+                cells.append(cell_of[code])
+            code += 1
+    return cells
 
 
 class WorkingGrid(Grid):
@@ -433,20 +429,24 @@ def open_cells(
         if board is not None:
             if closed is not board.marked:
                 board.mark(closed)
-            counts, marks, stamp = board.touching, board.marks, board.stamp
+            counts, marks, stamp, laid = board.touching, board.marks, board.stamp, board.cards
             if among is None:
                 cell_of = _CELL_OF
-                # Two loops, so that neither asks at every cell which of them it is.
-                if touching == 0:
-                    for code in board.front:
-                        if marks[code] != stamp:
+                # The frontier's cells, row by row (see Board): in sorted order.
+                for x in range(board.x_low, board.x_high + 1):
+                    code = x * _SIDE + board.y_low
+                    end = x * _SIDE + board.y_high
+                    while code <= end:
+                        n = counts[code]
+                        if (
+                            n
+                            and not laid[code]
+                            and (touching == 0 or n == touching)
+                            and marks[code] != stamp
+                        ):
                             cells.append(cell_of[code])
-                else:
-                    for code in board.front:
-                        if counts[code] == touching and marks[code] != stamp:
-                            cells.append(cell_of[code])
+                        code += 1
                 return cells
-            laid = board.cards
             for cell in among:
                 code = _code_inside(cell, 0)
                 if code >= 0:
@@ -542,8 +542,7 @@ def frontier_cells(table: Grid) -> Iterable[Cell]:
     if type(table) is WorkingGrid:
         board = _board_of(table)
         if board is not None:
-            cell_of = _CELL_OF
-            return [cell_of[code] for code in board.front]
+            return _front(board)
     return table.frontier
 
 
