@@ -21,7 +21,8 @@ from cardcrawl.core._registry import _REGISTRY
 __all__ = ["COMPILED", "build_name", "compiled_kernels", "compiled_modules"]
 
 #: The modules the compiled build compiles, each from its unchanged source.
-#: First the rollout kernels and the bots' seeds they derive (``simulate``); then what
+#: First the rollout kernels, the bots' seeds they derive and the figures they report
+#: (``simulate``); then what
 #: every step of the public API runs: the engine, the generator, the kit's cards, decks
 #: and grid, and each game's rules, state, events and actions; last the built-in bots
 #: that search or weigh positions through that API; then the native vector
@@ -34,6 +35,7 @@ COMPILED = (
     "cardcrawl.core._seeds",
     "cardcrawl.haydes._kernel",
     "cardcrawl.mapless._kernel",
+    "cardcrawl.mapless._figures",
     "cardcrawl.core._engine",
     "cardcrawl.core._random",
     "cardcrawl.kit._cards",

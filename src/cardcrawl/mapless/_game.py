@@ -270,8 +270,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             self._bind_hooks()  # an instance's own hook counts on every path too
 
     @functools.cached_property
-    def _made_outcomes(self) -> dict[tuple[Ending, int], Outcome]:
-        """The outcomes made so far, by ending and score (see :meth:`_outcome`)."""
+    def _made_outcomes(self) -> dict[tuple[str, int], Outcome]:
+        """The outcomes made so far, by ending's name and score (see :meth:`_outcome`)."""
         return {}
 
     @functools.cached_property
@@ -667,7 +667,8 @@ class MaplessHouse(GameBase[MaplessState, Action, MaplessObservation]):
             return None
         score = self.score(view)
         # An outcome is an immutable value: the one of each ending and score is made once.
-        key = (ending, score)
+        # Keyed by the ending's name: hashing an enum member is a call of Python code.
+        key = (ending._name_, score)
         outcome = self._made_outcomes.get(key)
         if outcome is None:
             escaped = ending is _ESCAPED

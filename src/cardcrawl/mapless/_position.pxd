@@ -13,7 +13,8 @@ from cardcrawl.core._random cimport _below
 
 # The board's window (see _position.py), as C constants.
 cdef Py_ssize_t _SIDE, _OFFSET, _LOW, _HIGH
-cdef tuple _CELL_OF, _CODES
+cdef tuple _CELL_OF
+cdef bytearray _BLANK
 cdef dict _NEIGHBOURS
 cdef object _DRAW, _DRAW_MIND
 
@@ -22,23 +23,21 @@ cdef class Board:
     cdef public bytearray cards
     cdef public bytearray touching
     cdef public bytearray marks
-    cdef public list front
+    cdef public Py_ssize_t x_low, x_high, y_low, y_high
     cdef public object marked
     cdef public Py_ssize_t stamp
     cdef public dict grid
     cdef public dict frontier
 
-    @cython.locals(cards=cython.p_uchar, touching=cython.p_uchar, front=list, at=Py_ssize_t,
-                   n=Py_ssize_t, code=Py_ssize_t, x=Py_ssize_t, y=Py_ssize_t,
-                   value=Py_ssize_t)
+    @cython.locals(cards=cython.p_uchar, touching=cython.p_uchar, code=Py_ssize_t, x=Py_ssize_t,
+                   y=Py_ssize_t)
     cpdef bint lay(self, object cell, object card, Py_ssize_t index) except -1
     @cython.locals(marks=cython.p_uchar, code=Py_ssize_t, stamp=Py_ssize_t)
     cpdef mark(self, object cells)
     @cython.locals(marks=cython.p_uchar, code=Py_ssize_t, stamp=Py_ssize_t)
-    cpdef mark_more(self, object cells, object marked)
-    @cython.locals(frontier=dict, touching=cython.p_uchar, cells=tuple)
+    cpdef mark_more(self, set cells, object marked)
+    @cython.locals(frontier=dict, touching=cython.p_uchar)
     cpdef dict frontier_dict(self)
-    @cython.locals(cards=cython.p_uchar, touching=cython.p_uchar, code=Py_ssize_t)
     cpdef clear(self)
 
 cdef list _SPARE_BOARDS
@@ -49,8 +48,9 @@ cdef Board _new_board()
 @cython.locals(board=Board)
 cpdef release_board(object table)
 
-@cython.locals(low=Py_ssize_t, high=Py_ssize_t, middle=Py_ssize_t, value=Py_ssize_t)
-cdef inline Py_ssize_t _search(list codes, Py_ssize_t code)
+@cython.locals(cells=list, counts=cython.p_uchar, laid=cython.p_uchar, cell_of=tuple,
+               x=Py_ssize_t, code=Py_ssize_t, end=Py_ssize_t)
+cdef list _front(Board board)
 
 cdef tuple _LAST_BOARD
 
@@ -70,7 +70,7 @@ cpdef close(Position p, set cells)
 
 cpdef reopen(Position p, object cell)
 
-@cython.locals(board=Board, cell_of=tuple, code=Py_ssize_t)
+@cython.locals(board=Board)
 cpdef object frontier_cells(object table)
 
 @cython.locals(board=Board, around=list, code=Py_ssize_t, index=Py_ssize_t, laid=cython.p_uchar, cards=dict, near=tuple)
@@ -88,8 +88,12 @@ cpdef list laid_neighbours(object table, object cell)
 cpdef list empty_neighbours(object table, object cell)
 
 @cython.locals(board=Board, cells=list, counts=cython.p_uchar, marks=cython.p_uchar, laid=cython.p_uchar,
-               cell_of=tuple, code=Py_ssize_t, stamp=Py_ssize_t, frontier=dict)
+               cell_of=tuple, code=Py_ssize_t, stamp=Py_ssize_t, frontier=dict, x=Py_ssize_t,
+               end=Py_ssize_t, n=Py_ssize_t)
 cpdef list open_cells(object table, Py_ssize_t touching, object closed, object among=*)
+
+@cython.locals(board=Board, code=Py_ssize_t, index=Py_ssize_t, laid=cython.p_uchar)
+cpdef Py_ssize_t laid_index(object table, object cell) except? -1
 
 cdef class Position
 

@@ -50,6 +50,7 @@ __all__ = [
     "empty_neighbours",
     "freeze",
     "frontier_cells",
+    "laid_index",
     "laid_neighbours",
     "open_cells",
     "put_card",
@@ -77,9 +78,8 @@ _CELL_OF = tuple(
     _shared_cell((x, y)) for x in range(-_OFFSET, _SIDE - _OFFSET)
     for y in range(-_OFFSET, _SIDE - _OFFSET)
 )  # fmt: skip
-# Each code as one integer object, which a board's front holds: compiled, laying a card
-# then makes no new integer.
-_CODES = tuple(range(_SIDE * _SIDE))
+# What a board's arrays hold with no card down.
+_BLANK = bytearray(_SIDE * _SIDE)  # never written to
 
 
 #: Whether rollouts play on a :class:`Board`: where this module runs compiled, which
@@ -94,21 +94,29 @@ class Board:
     rules ask of a rollout's grid, answered with no cell hashed and nothing sorted.
 
     ``cards`` holds each cell's card index plus one (0: empty), ``touching`` how many
-    cards touch each cell, ``front`` the codes of the frontier (the empty cells touching
-    a card) in sorted order. ``marks`` tells the cells of the set ``marked`` (the
-    position's closed cells, marked again whenever the rules give another set): those
-    whose mark is ``stamp``. ``grid`` is the working grid's dict of cards, kept beside
-    the board, and ``frontier`` the grid's frontier dict once made (``None`` until asked
-    for, and again after each card). A plain class of slots, which the compiled build
-    makes an extension type (``_position.pxd``).
+    cards touch each cell: the frontier (the empty cells touching a card) is the cells
+    where ``touching`` is not 0 and ``cards`` is, all of them within the rows ``x_low``
+    to ``x_high`` and the columns ``y_low`` to ``y_high`` of the window (read in that
+    order, they come in the cells' sorted order). ``marks`` tells the cells of the set
+    ``marked`` (the position's closed cells, marked again whenever the rules give another
+    set): those whose mark is ``stamp``. ``grid`` is the working grid's dict of cards,
+    kept beside the board, and ``frontier`` the grid's frontier dict once made (``None``
+    until asked for, and again after each card). A plain class of slots, which the
+    compiled build makes an extension type (``_position.pxd``).
     """
 
-    __slots__ = ("cards", "front", "frontier", "grid", "marked", "marks", "stamp", "touching")
+    __slots__ = (
+        "cards", "frontier", "grid", "marked", "marks", "stamp", "touching",
+        "x_high", "x_low", "y_high", "y_low",
+    )  # fmt: skip
 
     cards: bytearray
     touching: bytearray
     marks: bytearray
-    front: list[int]
+    x_low: int
+    x_high: int
+    y_low: int
+    y_high: int
     marked: AbstractSet[Cell]
     stamp: int
     grid: dict[Cell, Card]
@@ -118,7 +126,8 @@ class Board:
         self.cards = bytearray(_SIDE * _SIDE)
         self.touching = bytearray(_SIDE * _SIDE)
         self.marks = bytearray(_SIDE * _SIDE)
-        self.front = []
+        self.x_low = self.y_low = _SIDE  # no row or column yet
+        self.x_high = self.y_high = -1
         self.marked = frozenset()
         self.stamp = 1  # no cell is marked 1 yet
         self.grid = grid
@@ -132,37 +141,26 @@ class Board:
             return False
         self.grid[cell] = card
         self.frontier = None
-        code = (x + _OFFSET) * _SIDE + y + _OFFSET
+        x += _OFFSET
+        y += _OFFSET
+        code = x * _SIDE + y
         cards = self.cards
         cards[code] = index + 1
-        front = self.front
-        at = _search(front, code)
-        if at < len(front):
-            value = front[at]
-            if value == code:
-                del front[at]
         touching = self.touching
-        # Written out: this runs at every placement of a rollout. The codes before
-        # ``code`` lie before ``at``, the ones after it from ``at`` on: so the cells just
-        # below and above it, which no code lies between, go in at ``at``.
-        n = code - _SIDE
-        touching[n] += 1
-        if touching[n] == 1 and not cards[n]:
-            front.insert(_search(front, n), _CODES[n])
-            at += 1
-        n = code - 1
-        touching[n] += 1
-        if touching[n] == 1 and not cards[n]:
-            front.insert(at, _CODES[n])
-            at += 1
-        n = code + 1
-        touching[n] += 1
-        if touching[n] == 1 and not cards[n]:
-            front.insert(at, _CODES[n])
-        n = code + _SIDE
-        touching[n] += 1
-        if touching[n] == 1 and not cards[n]:
-            front.insert(_search(front, n), _CODES[n])
+        touching[code - _SIDE] += 1
+        touching[code - 1] += 1
+        touching[code + 1] += 1
+        touching[code + _SIDE] += 1
+        # The frontier's rows and columns take in the card's neighbours: no list of
+        # the frontier is kept in order, which would cost a search at every card.
+        if x <= self.x_low:
+            self.x_low = x - 1
+        if x >= self.x_high:
+            self.x_high = x + 1
+        if y <= self.y_low:
+            self.y_low = y - 1
+        if y >= self.y_high:
+            self.y_high = y + 1
         return True
 
     def mark(self, cells: AbstractSet[Cell]) -> None:
@@ -179,8 +177,10 @@ class Board:
                 marks[code] = stamp
         self.marked = cells
 
-    def mark_more(self, cells: Iterable[Cell], marked: AbstractSet[Cell]) -> None:
-        """Mark the cells ``cells`` too, the marks now telling the set ``marked``."""
+    def mark_more(self, cells: set[Cell], marked: AbstractSet[Cell]) -> None:
+        """Mark the cells ``cells`` too, the marks now telling the set ``marked``.
+
+        ``cells`` is a set (compiled, walked as C, with no iterator made)."""
         marks, stamp = self.marks, self.stamp
         for cell in cells:
             code = _code_inside(cell, 0)
@@ -189,18 +189,13 @@ class Board:
         self.marked = marked
 
     def clear(self) -> None:
-        """Take every card off: the board reads as a new one, its arrays zeroed only
-        where cards lay (see :func:`release_board`)."""
-        cards, touching = self.cards, self.touching
-        for cell in self.grid:
-            code = _code_inside(cell, 1)  # a card lies on the board with its neighbours
-            cards[code] = 0
-            touching[code] = 0
-            touching[code - _SIDE] = 0
-            touching[code - 1] = 0
-            touching[code + 1] = 0
-            touching[code + _SIDE] = 0
-        self.front = []
+        """Take every card off: the board reads as a new one (see :func:`release_board`)."""
+        # Two copies of a blank array: a few hundred machine instructions, less than
+        # zeroing the cells the cards lay on one by one.
+        self.cards[:] = _BLANK
+        self.touching[:] = _BLANK
+        self.x_low = self.y_low = _SIDE
+        self.x_high = self.y_high = -1
         self.grid = {}
         self.frontier = None
         self.mark(frozenset())  # a stamp of its own: no cell is marked
@@ -209,14 +204,14 @@ class Board:
         """The grid's frontier, as a grid keeps it: made once after each card."""
         frontier = self.frontier
         if frontier is None:
-            touching, cells = self.touching, _CELL_OF
-            frontier = self.frontier = {cells[c]: touching[c] for c in self.front}
+            touching = self.touching
+            frontier = self.frontier = {c: touching[_code_inside(c, 0)] for c in _front(self)}
         return frontier
 
 
 # Boards given back by rollouts that are over (release_board), cleared, for the next
-# ones: a board's arrays are then made, and zeroed whole, once per board rather than
-# once per game. A few: a process plays one rollout at a time, or one per thread.
+# ones: a board's arrays are then made once per board rather than once per game. A
+# few: a process plays one rollout at a time, or one per thread.
 _SPARE_BOARDS: list[Board] = []
 _SPARE_LIMIT = 4
 
@@ -293,18 +288,19 @@ def _code_inside(cell: Cell, margin: int) -> int:
     return -1
 
 
-def _search(codes: list[int], code: int) -> int:
-    """Where ``code`` goes in the sorted ``codes`` (as ``bisect_left``; compiled, a loop
-    over C integers, which costs less than a call of the bisect module)."""
-    low, high = 0, len(codes)
-    while low < high:
-        middle = (low + high) >> 1
-        value = codes[middle]
-        if value < code:
-            low = middle + 1
-        else:
-            high = middle
-    return low
+def _front(board: Board) -> list[Cell]:
+    """The frontier of ``board`` (the empty cells touching a card), sorted."""
+    cells = []
+    counts, laid, cell_of = board.touching, board.cards, _CELL_OF
+    for x in range(board.x_low, board.x_high + 1):
+        code = x * _SIDE + board.y_low
+        end = x * _SIDE + board.y_high
+        while code <= end:
+            # ``&``, not ``and``: compiled, one branch a cell (see open_cells).
+            if (counts[code] != 0) & (laid[code] == 0):
+                cells.append(cell_of[code])
+            code += 1
+    return cells
 
 
 class WorkingGrid(Grid):
@@ -434,20 +430,25 @@ def open_cells(
         if board is not None:
             if closed is not board.marked:
                 board.mark(closed)
-            counts, marks, stamp = board.touching, board.marks, board.stamp
+            counts, marks, stamp, laid = board.touching, board.marks, board.stamp, board.cards
             if among is None:
                 cell_of = _CELL_OF
-                # Two loops, so that neither asks at every cell which of them it is.
-                if touching == 0:
-                    for code in board.front:
-                        if marks[code] != stamp:
+                # The frontier's cells, row by row (see Board): in sorted order. The
+                # tests are joined by ``&``, not ``and``: compiled, that is one branch a
+                # cell, taken only for the few cells kept, which a processor predicts.
+                for x in range(board.x_low, board.x_high + 1):
+                    code = x * _SIDE + board.y_low
+                    end = x * _SIDE + board.y_high
+                    while code <= end:
+                        n = counts[code]
+                        if (
+                            (n == touching if touching else n != 0)
+                            & (laid[code] == 0)
+                            & (marks[code] != stamp)
+                        ):
                             cells.append(cell_of[code])
-                else:
-                    for code in board.front:
-                        if counts[code] == touching and marks[code] != stamp:
-                            cells.append(cell_of[code])
+                        code += 1
                 return cells
-            laid = board.cards
             for cell in among:
                 code = _code_inside(cell, 0)
                 if code >= 0:
@@ -543,8 +544,7 @@ def frontier_cells(table: Grid) -> Iterable[Cell]:
     if type(table) is WorkingGrid:
         board = _board_of(table)
         if board is not None:
-            cell_of = _CELL_OF
-            return [cell_of[code] for code in board.front]
+            return _front(board)
     return table.frontier
 
 
@@ -622,15 +622,14 @@ def _empty_at(laid: bytearray, code: int) -> list[Cell]:
     sorted (as the codes are): one list for each cell and each way its neighbours lie,
     made once and shared (a rollout asks for them at every placement), which the
     callers only read."""
-    way = 0
-    if not laid[code - _SIDE]:
-        way |= 1
-    if not laid[code - 1]:
-        way |= 2
-    if not laid[code + 1]:
-        way |= 4
-    if not laid[code + _SIDE]:
-        way |= 8
+    # Four bits, one for each empty neighbour, with no branch (compiled): which of a
+    # cell's neighbours hold a card is what a processor cannot predict.
+    way = (
+        (laid[code - _SIDE] == 0)
+        | (laid[code - 1] == 0) << 1
+        | (laid[code + 1] == 0) << 2
+        | (laid[code + _SIDE] == 0) << 3
+    )
     row = _EMPTY_ROWS[code]
     if row is None:
         row = _EMPTY_ROWS[code] = [None] * 16
@@ -732,6 +731,32 @@ def laid_neighbours(table: Grid, cell: Cell) -> list[Cell]:
     if right in cards:
         laid.append(right)
     return laid
+
+
+def laid_index(table: Grid, cell: Cell) -> int:
+    """The card index of the card on ``cell`` of ``table`` (asked by M-15,
+    :func:`cardcrawl.mapless._rules.encounter_threshold`): a board's read by cell code,
+    with no cell hashed and no card's attribute looked up.
+
+    Examples:
+        >>> from cardcrawl import Card, Grid
+        >>> grid = Grid({(0, 0): Card.parse("AD"), (1, 0): Card.parse("5S")})
+        >>> laid_index(grid, (1, 0)), laid_index(WorkingGrid.copy_of(grid, board=True), (1, 0))
+        (4, 4)
+
+    Raises:
+        KeyError: no card lies on ``cell``.
+    """
+    if type(table) is WorkingGrid:
+        board = _board_of(table)
+        if board is not None:
+            code = _code_inside(cell, 0)
+            if code >= 0:
+                laid = board.cards
+                index = laid[code]  # the card's index plus one; 0 for an empty cell
+                if index:
+                    return index - 1
+    return table.cards[cell].index
 
 
 class WorkingDeck:

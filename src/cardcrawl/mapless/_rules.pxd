@@ -6,7 +6,7 @@
 import cython
 
 from cardcrawl.mapless._position cimport (
-    empty_around, empty_neighbours, frontier_cells, laid_neighbours, open_cells,
+    empty_around, empty_neighbours, frontier_cells, laid_index, laid_neighbours, open_cells,
 )
 
 
@@ -39,6 +39,6 @@ cpdef object encounter_total(object values, object cards)
 
 cpdef object club_arrival(bint ran_dry)
 
-cdef object _SPADES, _CLUBS
+cdef tuple _IS_SPADE, _IS_CLUB
 
 cpdef bint black_suit_exhausted(object narrative) except -1

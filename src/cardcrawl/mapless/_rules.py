@@ -13,6 +13,7 @@ from cardcrawl.mapless._position import (
     empty_around,
     empty_neighbours,
     frontier_cells,
+    laid_index,
     laid_neighbours,
     open_cells,
 )
@@ -335,7 +336,7 @@ def encounter_threshold(values: Sequence[int], table: Grid, player: Cell) -> int
         >>> encounter_threshold(values, Grid({(0, 0): Card.parse("9S")}), (0, 0))
         9
     """
-    return values[table.cards[player].index]
+    return values[laid_index(table, player)]
 
 
 def encounter_total(values: Sequence[int], cards: Sequence[Card]) -> int:
@@ -365,7 +366,10 @@ def club_arrival(ran_dry: bool) -> Cell | None:
     return ENTRANCE_CELL if ran_dry else None
 
 
-_SPADES, _CLUBS = Suit.SPADES, Suit.CLUBS
+# By card index, whether a card is a spade, and a club: a card's suit is a property,
+# which costs several look-ups where a table costs one.
+_IS_SPADE = tuple(Card(i).suit is Suit.SPADES for i in range(54))
+_IS_CLUB = tuple(Card(i).suit is Suit.CLUBS for i in range(54))
 
 
 def black_suit_exhausted(narrative: Deck | WorkingDeck) -> bool:
@@ -381,4 +385,4 @@ def black_suit_exhausted(narrative: Deck | WorkingDeck) -> bool:
     # holds no joker): spades are left exactly when the lowest card is one, and clubs
     # exactly when the highest is. This is asked at every early draw of the Exit.
     cards = narrative.cards
-    return not cards or cards[0].suit is not _SPADES or cards[-1].suit is not _CLUBS
+    return not cards or not _IS_SPADE[cards[0].index] or not _IS_CLUB[cards[-1].index]
