@@ -1131,7 +1131,6 @@ def _owned(deck: Deck | WorkingDeck) -> WorkingDeck:
 
 
 _new = object.__new__
-_set = object.__setattr__
 
 
 def thaw(state: MaplessState) -> Position:
@@ -1188,18 +1187,15 @@ def setup(rng: int, explicit_chance: bool, decks: Mapping[str, Deck], table: Gri
     return p
 
 
-# The dict of one state, whose copies the new states' dicts are.
-_FIELDS: dict[str, Any] = MaplessState(
+# One state built by its class before any is frozen: the table of keys that the dicts
+# of all states share (see freeze) lays out their fields in the class's order.
+MaplessState(
     phase=Phase.OVER, turn=0, table=Grid(), closed=frozenset(), last_room=None,
     narrative=Deck(), mind=Deck(), body=Deck(), mind_aside=(), body_aside=(), refused=(),
     held=(), drawn=None, mind_card=None, player=(0, 0), exit_cell=None, spade=None,
     club=None, spade_left_exit=False, ran_dry=False, ending=None, rng=0,
     explicit_chance=False, events=(),
-).__dict__  # fmt: skip
-# A frozen state holds its step's log of events, made into ``events`` when read (see
-# cardcrawl.mapless._state).
-del _FIELDS["events"]
-_FIELDS["_log"] = ()
+)  # fmt: skip
 
 
 def freeze(
@@ -1221,9 +1217,11 @@ def freeze(
         grid._frontier = table._frontier if table.board is None else table.frontier
         grid._hash = None
         table = p.table = grid
-    # A copy of a state's own dict shares its table of keys: a third of the memory
-    # of a dict built afresh, for every state a game keeps.
-    fields = _FIELDS.copy()
+    # The new state's own dict, filled in place: it shares the table of keys of every
+    # state's dict (a third of the memory of a dict built afresh, for every state a
+    # game keeps), with no copy of another dict made and none set on the state.
+    state: MaplessState = _new(MaplessState)
+    fields = state.__dict__
     fields["phase"] = p.phase
     fields["turn"] = p.turn
     fields["table"] = table
@@ -1267,8 +1265,10 @@ def freeze(
     fields["ending"] = p.ending
     fields["rng"] = p.rng
     fields["explicit_chance"] = p.explicit_chance
-    fields["_log"] = tuple(events)
+    # The memo before the log, as a state built by its class has them: the dicts of
+    # all states keep one order of their keys.
     fields["_memo"] = {} if legal_key is None else {legal_key: legal}
-    state: MaplessState = _new(MaplessState)
-    _set(state, "__dict__", fields)
+    # A frozen state holds its step's log of events, made into ``events`` when read
+    # (see cardcrawl.mapless._state).
+    fields["_log"] = tuple(events)
     return state
