@@ -62,6 +62,9 @@ cdef _set_board(object table, Board board)
 @cython.locals(x=Py_ssize_t, y=Py_ssize_t)
 cdef inline Py_ssize_t _code_inside(object cell, Py_ssize_t margin)
 
+@cython.locals(on_board=Board, cards=dict)
+cpdef object working_copy(object grid, bint board=*)
+
 @cython.locals(board=Board, cards=dict, frontier=dict, cache=dict, around=tuple)
 cpdef put_card(object table, object cell, object card, Py_ssize_t index=*)
 

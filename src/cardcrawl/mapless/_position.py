@@ -329,26 +329,7 @@ class WorkingGrid(Grid):
     def copy_of(cls, grid: Grid, board: bool = False) -> WorkingGrid:
         """A working copy of ``grid``; with ``board``, one on a :class:`Board` if every
         card fits on one."""
-        working: WorkingGrid = cls.__new__(cls)
-        working._hash = None
-        working.board = None
-        cards = grid._cards
-        if board:
-            on_board = _new_board()
-            for cell, card in cards.items():
-                if not on_board.lay(cell, card, card.index):
-                    break
-            else:
-                working._cards = working.cards = on_board.grid
-                working._frontier = None  # type: ignore[assignment]
-                working.board = on_board
-                return working
-        working._cards = working.cards = cards.copy()
-        frontier = grid._frontier
-        if frontier is None:  # a working grid on a board keeps no dict
-            frontier = grid.frontier
-        working._frontier = frontier.copy()
-        return working
+        return working_copy(grid, board)
 
     @property
     def frontier(self) -> dict[Cell, int]:
@@ -371,6 +352,31 @@ class WorkingGrid(Grid):
 
     def __hash__(self) -> int:
         raise TypeError("a working grid changes: it has no hash")
+
+
+def working_copy(grid: Grid, board: bool = False) -> WorkingGrid:
+    """A working copy of ``grid`` (:meth:`WorkingGrid.copy_of`, which the positions
+    call as C in the compiled build, at every placement of a public step)."""
+    working: WorkingGrid = _new(WorkingGrid)
+    working._hash = None
+    working.board = None
+    cards = grid._cards
+    if board:
+        on_board = _new_board()
+        for cell, card in cards.items():
+            if not on_board.lay(cell, card, card.index):
+                break
+        else:
+            working._cards = working.cards = on_board.grid
+            working._frontier = None  # type: ignore[assignment]
+            working.board = on_board
+            return working
+    working._cards = working.cards = cards.copy()
+    frontier = grid._frontier
+    if frontier is None:  # a working grid on a board keeps no dict
+        frontier = grid.frontier
+    working._frontier = frontier.copy()
+    return working
 
 
 def put_card(table: WorkingGrid, cell: Cell, card: Card, index: int = -1) -> None:
@@ -1104,7 +1110,7 @@ class Position:
         """The table, made a working grid of the position's own if it is not one."""
         table = self.table
         if type(table) is not WorkingGrid:
-            table = self.table = WorkingGrid.copy_of(table)
+            table = self.table = working_copy(table)
         return table
 
     def board_table(self) -> None:
@@ -1112,7 +1118,7 @@ class Position:
         a rollout plays on (see ``BOARDS``), where a step's position copies the dicts."""
         table = self.table
         if type(table) is not WorkingGrid or table.board is None:
-            self.table = WorkingGrid.copy_of(table, board=True)
+            self.table = working_copy(table, True)
 
     def __repr__(self) -> str:
         return f"<Position of {freeze(self, [])!r}>"
