@@ -729,7 +729,11 @@ def rethaw(pos: Position, state: HaydesState, events: list[Any] | None) -> None:
     pos.turns = pos.guesses = pos.correct = pos.encounters = pos.overcame = 0
 
 
-_set = object.__setattr__
+# The setter of a state's instance dict: the class's own ``__dict__`` descriptor, called
+# directly (``object.__setattr__`` would look it up by name at every freeze).
+_set_fields = next(
+    vars(kind)["__dict__"] for kind in HaydesState.__mro__ if "__dict__" in vars(kind)
+).__set__
 
 
 def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> HaydesState:
@@ -845,7 +849,7 @@ def freeze(pos: Position, legal_key: str, legal: tuple[Action, ...] | None) -> H
     fields["_memo"] = {} if legal is None else {legal_key: legal}
     state: HaydesState = _new(HaydesState)
     # A frozen attrs class refuses assignment: its instance dict is set whole, once.
-    _set(state, "__dict__", fields)
+    _set_fields(state, fields)
     # The position may be left with the new state (see rethaw): it keeps no reference
     # to the state it was thawed from, which may then be freed, nor to the new one (a
     # cycle, which only the garbage collector would free).
