@@ -92,12 +92,12 @@ def advance(game: EscapeFromHaydes, state: HaydesState, action: Action) -> Hayde
     made the working position of ``state`` again, without reading the state afresh.
     Else the state is thawed.
     """
-    pos = take_position(game._spare, state._memo)
+    rules = game._rules
+    pos = take_position(rules.spare, state._memo)
     if pos is None:
-        pos = thaw(state, game._index, [])
+        pos = thaw(state, rules.index, [])
     else:
         rethaw(pos, state, [])
-    rules = game._rules
     phase = pos.phase
     if phase is _TURN or phase is _ENCOUNTER:
         rules.play(pos, rules.code_of(action))
@@ -114,13 +114,13 @@ def frozen(game: EscapeFromHaydes, rules: Rules, pos: Position, keep: bool) -> H
     phase = pos.phase
     if phase is _TURN or phase is _ENCOUNTER:
         legal = rules.legal_entry(pos.at[pos.current], phase, pos._card_at)[0]
-        state = freeze(pos, game._legal_key, legal)
+        state = freeze(pos, rules.legal_key, legal)
         if keep:
             # Without what the next step makes afresh anyway: this step's events.
             pos.events = None
-            keep_position(game._spare, state._memo, pos)
+            keep_position(rules.spare, state._memo, pos)
         return state
-    return freeze(pos, game._legal_key, None)
+    return freeze(pos, rules.legal_key, None)
 
 
 class EscapeFromHaydes(GameBase[HaydesState, Action, HaydesObservation]):

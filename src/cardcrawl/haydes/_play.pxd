@@ -37,6 +37,8 @@ cdef class Rules:
     cdef public tuple _tuybes
     cdef public tuple _aims
     cdef public bint solo
+    cdef public str legal_key
+    cdef public dict spare
     cdef public object max_rounds
     cdef public tuple values
     cdef public tuple creatures

@@ -209,6 +209,11 @@ class Rules:
             for c in cells
         )
         self.solo = opts.players == 1
+        # The game's key of a state's legal actions in its memo, and its positions kept
+        # for the next public step (see cardcrawl.haydes._game.advance): fields here,
+        # which the compiled step reads as C, where the game's are attribute look-ups.
+        self.legal_key: str = game._legal_key
+        self.spare: dict[int, Any] = game._spare
         self.max_rounds: int | None = opts.max_rounds
         # The hooks of a card alone, asked once per card (H-1, H-8).
         self.values: tuple[int, ...] = tuple(game.card_value(card) for card in _CARDS)
