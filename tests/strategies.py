@@ -19,6 +19,7 @@ Three parts:
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -143,6 +144,17 @@ def play(
         return data.draw(st.sampled_from(options))
 
     return _play(game, seed, choose, explicit_chance=explicit_chance, max_steps=max_steps)
+
+
+def random_game_states(game: Any, seed: int) -> list[Any]:
+    """Every state of one game of any ``game``, from ``initial_state(seed)`` to its end,
+    each decision drawn by ``random.Random(seed).choice`` from the legal ones."""
+    choose = random.Random(seed).choice
+    state, states = game.initial_state(seed), []
+    while not game.is_terminal(state):
+        states.append(state)
+        state = game.step(state, choose(game.legal_actions(state)))
+    return [*states, state]
 
 
 def _safest(moves: list[Action], stalkers: list[Cell]) -> list[Action]:

@@ -22,20 +22,12 @@ import pytest
 import cardcrawl
 from cardcrawl.haydes import Belief, HaydesState
 from cardcrawl.haydes._state import UnseenForm
+from strategies import random_game_states
 
 GAMES = [
     cardcrawl.load("escape-from-haydes", max_rounds=30),
     cardcrawl.load("escape-from-haydes", players=3, max_rounds=20, tuybe=True),
 ]
-
-
-def _states(game: Any, seed: int) -> list[HaydesState]:
-    choose = random.Random(seed).choice
-    state, states = game.initial_state(seed), []
-    while not game.is_terminal(state):
-        states.append(state)
-        state = game.step(state, choose(game.legal_actions(state)))
-    return [*states, state]
 
 
 def _form(state: HaydesState) -> Any:
@@ -46,7 +38,7 @@ def _form(state: HaydesState) -> Any:
 def test_a_state_in_the_rules_form_reads_compares_and_saves_as_one_with_beliefs(game: Any) -> None:
     forms = 0
     for seed in range(3):
-        for state in _states(game, seed):
+        for state in random_game_states(game, seed):
             if type(_form(state)) is not UnseenForm:
                 continue
             twin = game._replace_state(state)  # the same __dict__ entries, read apart
@@ -71,7 +63,7 @@ def test_a_state_in_the_rules_form_reads_compares_and_saves_as_one_with_beliefs(
 def test_a_state_plays_on_the_same_whichever_form_it_holds(game: Any) -> None:
     for seed in range(3):
         choose = random.Random(seed).choice
-        for state in _states(game, seed)[:-1]:
+        for state in random_game_states(game, seed)[:-1]:
             action = choose(game.legal_actions(state))
             read = game._replace_state(state)
             read.beliefs  # noqa: B018 - its beliefs made
@@ -83,7 +75,7 @@ def test_a_state_plays_on_the_same_whichever_form_it_holds(game: Any) -> None:
 def test_a_step_that_turns_no_card_shares_the_unseen_cards() -> None:
     game = cardcrawl.load("escape-from-haydes", max_rounds=30)
     shared = 0
-    for state in _states(game, 1)[:-1]:
+    for state in random_game_states(game, 1)[:-1]:
         if type(_form(state)) is not UnseenForm:
             continue
         for action in game.legal_actions(state):
@@ -126,7 +118,7 @@ def test_a_pool_drawn_from_is_held_as_a_tuple_of_its_cards_and_read_as_a_deck(ga
     tuples = 0
     for seed in range(3):
         choose = random.Random(seed).choice
-        for state in _states(game, seed)[:-1]:
+        for state in random_game_states(game, seed)[:-1]:
             form = _form(state)
             if type(form) is not UnseenForm:
                 continue

@@ -18,20 +18,12 @@ import pytest
 
 import cardcrawl
 from cardcrawl.haydes import Figure, HaydesState
+from strategies import random_game_states
 
 GAMES = [
     cardcrawl.load("escape-from-haydes", max_rounds=30),
     cardcrawl.load("escape-from-haydes", players=3, max_rounds=20, tuybe=True),
 ]
-
-
-def _states(game: Any, seed: int) -> list[HaydesState]:
-    choose = random.Random(seed).choice
-    state, states = game.initial_state(seed), []
-    while not game.is_terminal(state):
-        states.append(state)
-        state = game.step(state, choose(game.legal_actions(state)))
-    return [*states, state]
 
 
 def _form(state: HaydesState) -> Any:
@@ -48,7 +40,7 @@ def test_a_state_in_the_rules_form_reads_compares_and_saves_as_one_with_figures(
 ) -> None:
     forms = 0
     for seed in range(3):
-        for state in _states(game, seed):
+        for state in random_game_states(game, seed):
             codes = _form(state)
             if not _is_codes(codes):
                 continue
@@ -81,7 +73,7 @@ def test_a_state_plays_on_the_same_whichever_form_its_seats_are_in(game: Any) ->
     seen = 0
     for seed in range(3):
         choose = random.Random(seed).choice
-        for state in _states(game, seed)[:-1]:
+        for state in random_game_states(game, seed)[:-1]:
             action = choose(game.legal_actions(state))
             read = game._replace_state(state)
             read.seats  # noqa: B018 - its figures made
