@@ -743,28 +743,43 @@ class UnseenForm:
     mixed: tuple[tuple[int, ...], ...]
 
 
-class _Beliefs:
-    """``HaydesState.beliefs``: the state's beliefs, made from its ``UnseenForm`` the
-    first time they are read, then kept in its ``__dict__`` in their place."""
+class _RulesForm:
+    """A field of HaydesState that a state frozen from the rules holds under the
+    field's own name in the rules' form: made into its public value the first time it
+    is read, then kept in its place. A data descriptor, so that a state's ``__dict__``
+    never holds a key more, and a value the engine's replacer gives the field simply
+    replaces the form."""
+
+    def __init__(self, name: str, held: Any, make: Any) -> None:
+        self._name = name
+        self._held = held  # whether a value of the field is in the rules' form
+        self._make = make  # the public value, from that form and the state's fields
 
     def __get__(self, state: Any, owner: Any = None) -> Any:
         if state is None:
             return self
         fields = state.__dict__
-        beliefs = fields["beliefs"]
-        if type(beliefs) is UnseenForm:
-            held = beliefs.unseen
-            unseen = tuple([u if isinstance(u, Deck) else _make_deck((), u) for u in held])
-            beliefs = fields["beliefs"] = (belief_of(unseen, beliefs.mixed),)
-        return beliefs
+        value = fields[self._name]
+        if self._held(value):
+            value = fields[self._name] = self._make(value, fields)
+        return value
 
     def __set__(self, state: Any, value: Any) -> None:
         # Only the constructor sets a field (with object.__setattr__; the frozen class
         # refuses any other assignment): as it would without this descriptor.
-        state.__dict__["beliefs"] = value
+        state.__dict__[self._name] = value
 
 
-HaydesState.beliefs = _Beliefs()  # type: ignore[assignment]
+def _is_unseen_form(beliefs: Any) -> bool:
+    return type(beliefs) is UnseenForm
+
+
+def _beliefs_of(form: UnseenForm, fields: dict[str, Any]) -> tuple[Belief, ...]:
+    unseen = tuple([u if isinstance(u, Deck) else _make_deck((), u) for u in form.unseen])
+    return (belief_of(unseen, form.mixed),)
+
+
+HaydesState.beliefs = _RulesForm("beliefs", _is_unseen_form, _beliefs_of)  # type: ignore[assignment]
 
 
 # And ``seats``. A state frozen from the rules holds its seats as the rules keep them,
@@ -780,27 +795,13 @@ def is_seat_codes(seats: tuple[Any, ...]) -> bool:
     return len(seats) > 0 and type(seats[0]) is int
 
 
-class _Seats:
-    """``HaydesState.seats``: the state's figures, made from the rules' form of them the
-    first time they are read, then kept in its ``__dict__`` in its place."""
+def _seats_of(codes: tuple[int, ...], fields: dict[str, Any]) -> tuple[Figure, ...]:
+    from cardcrawl.haydes._position import figures_of
 
-    def __get__(self, state: Any, owner: Any = None) -> Any:
-        if state is None:
-            return self
-        fields = state.__dict__
-        seats = fields["seats"]
-        if is_seat_codes(seats):
-            from cardcrawl.haydes._position import figures_of
-
-            seats = fields["seats"] = figures_of(seats, fields["layout"])
-        return seats
-
-    def __set__(self, state: Any, value: Any) -> None:
-        # Only the constructor sets a field, as for beliefs (see _Beliefs).
-        state.__dict__["seats"] = value
+    return figures_of(codes, fields["layout"])
 
 
-HaydesState.seats = _Seats()  # type: ignore[assignment]
+HaydesState.seats = _RulesForm("seats", is_seat_codes, _seats_of)  # type: ignore[assignment]
 
 _new = object.__new__
 # The slots' own setters of a Belief: a frozen class refuses ordinary assignment, and
